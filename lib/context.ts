@@ -1,0 +1,122 @@
+/**
+ * `request.soap`: what the decoder found, with the xmldom Document built only
+ * when someone reads it, once.
+ */
+import { DOMParser, onErrorStopParsing, type Document, type Element, type Node } from '@xmldom/xmldom'
+import * as xpath from 'xpath'
+import type { SoapHeaderBlock } from './headers'
+import type { SoapVersion } from './namespaces'
+import type { XmlElement } from './types'
+
+const EMPTY_MAP: ReadonlyMap<string, readonly SoapHeaderBlock[]> = new Map()
+
+export type XPathResult = xpath.SelectReturnType
+
+function childElement (parent: Node, namespace: string, localName: string): Element | null {
+  for (let node = parent.firstChild; node !== null; node = node.nextSibling) {
+    if (node.nodeType === 1 && (node as Element).localName === localName && (node as Element).namespaceURI === namespace) {
+      return node as Element
+    }
+  }
+  return null
+}
+
+export class SoapContext {
+  /** `'1.1'` or `'1.2'`, from the media type (and the Envelope's namespace, which matches it). */
+  readonly version: SoapVersion
+  /** The Envelope's namespace URI. */
+  readonly namespace: string
+  /** The action: the `action` media type parameter, or the `SOAPAction` header, unquoted; undefined when absent or empty. */
+  readonly action: string | undefined
+  /** Whether the envelope had a Header element, even an empty one. */
+  readonly hasHeader: boolean
+  /** The header blocks, in document order. */
+  readonly headers: readonly SoapHeaderBlock[]
+  /** The Body's child elements, in document order: the payload. */
+  readonly body: readonly XmlElement[]
+
+  readonly #source: string
+  readonly #select: xpath.XPathSelect
+  #document: Document | undefined
+  #byName: ReadonlyMap<string, readonly SoapHeaderBlock[]> | undefined
+
+  constructor (
+    version: SoapVersion,
+    namespace: string,
+    action: string | undefined,
+    hasHeader: boolean,
+    headers: readonly SoapHeaderBlock[],
+    body: readonly XmlElement[],
+    source: string,
+    select: xpath.XPathSelect
+  ) {
+    this.version = version
+    this.namespace = namespace
+    this.action = action
+    this.hasHeader = hasHeader
+    this.headers = headers
+    this.body = body
+    this.#source = source
+    this.#select = select
+  }
+
+  /** The Body's first child element, the operation element of document/literal wrapped; undefined for an empty Body. */
+  get payload (): XmlElement | undefined {
+    return this.body[0]
+  }
+
+  /** Header blocks by `{namespace}localName`, each key with its blocks in document order. */
+  get headersByName (): ReadonlyMap<string, readonly SoapHeaderBlock[]> {
+    if (this.#byName === undefined) {
+      if (this.headers.length === 0) {
+        this.#byName = EMPTY_MAP
+      } else {
+        const map = new Map<string, SoapHeaderBlock[]>()
+        for (const block of this.headers) {
+          const list = map.get(block.key)
+          if (list === undefined) map.set(block.key, [block]); else list.push(block)
+        }
+        this.#byName = map
+      }
+    }
+    return this.#byName
+  }
+
+  /** The first header block named `{namespace}localName`, if any. */
+  header (namespace: string, localName: string): SoapHeaderBlock | undefined {
+    return this.headersByName.get(`{${namespace}}${localName}`)?.[0]
+  }
+
+  /** The whole envelope as an @xmldom/xmldom Document, parsed on first use from the text the decoder checked. */
+  get document (): Document {
+    if (this.#document === undefined) {
+      const parser = new DOMParser({ locator: false, onError: onErrorStopParsing })
+      this.#document = parser.parseFromString(this.#source, 'text/xml')
+    }
+    return this.#document
+  }
+
+  /** The Envelope element of `document`. */
+  get envelopeElement (): Element {
+    return this.document.documentElement as Element
+  }
+
+  /** The Header element of `document`, or null. */
+  get headerElement (): Element | null {
+    return childElement(this.envelopeElement, this.namespace, 'Header')
+  }
+
+  /** The Body element of `document`. */
+  get bodyElement (): Element {
+    return childElement(this.envelopeElement, this.namespace, 'Body') as Element
+  }
+
+  /**
+   * Evaluates an XPath 1.0 expression on `document` (or on `node`), with `soap`
+   * and `env` bound to this envelope's namespace, `soap11`, `soap12`, `xsi`,
+   * `xsd`, and the plugin's `namespaces` option.
+   */
+  select (expression: string, node?: Node): XPathResult {
+    return this.#select(expression, (node ?? this.document) as unknown as globalThis.Node)
+  }
+}

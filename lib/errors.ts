@@ -1,0 +1,114 @@
+/**
+ * Every error the plugin raises, one `@fastify/error` code each, grouped by area.
+ * docs/errors.md lists the same codes; test/errors.test.ts keeps the two equal.
+ */
+import createError from '@fastify/error'
+
+// Decoding errors happen on hostile input: no stack is captured, none is ever sent.
+const NO_STACK = false
+
+// ---------------------------------------------------------------- options ---
+export const SOAP_ERR_OPT_INVALID = createError<'SOAP_ERR_OPT_INVALID', 500, [string, string]>(
+  'SOAP_ERR_OPT_INVALID',
+  'fastify-soap: option "%s" must be %s',
+  500,
+  TypeError
+)
+
+// ----------------------------------------------------------- content type ---
+export const SOAP_ERR_CT_MEDIA_TYPE = createError<'SOAP_ERR_CT_MEDIA_TYPE', 415, [string]>(
+  'SOAP_ERR_CT_MEDIA_TYPE',
+  'fastify-soap: unsupported media type %s',
+  415,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_CT_CHARSET = createError<'SOAP_ERR_CT_CHARSET', 415, [string]>(
+  'SOAP_ERR_CT_CHARSET',
+  'fastify-soap: unsupported charset %s',
+  415,
+  Error,
+  NO_STACK
+)
+
+// --------------------------------------------------------------- decoding ---
+export const SOAP_ERR_DECODE_EMPTY = createError<'SOAP_ERR_DECODE_EMPTY', 400, []>(
+  'SOAP_ERR_DECODE_EMPTY',
+  'fastify-soap: empty request body',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_DECODE_CHARSET = createError<'SOAP_ERR_DECODE_CHARSET', 400, [string]>(
+  'SOAP_ERR_DECODE_CHARSET',
+  'fastify-soap: body is not valid %s',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_DECODE_XML = createError<'SOAP_ERR_DECODE_XML', 400, [string]>(
+  'SOAP_ERR_DECODE_XML',
+  'fastify-soap: body is not well-formed XML 1.0: %s',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_DECODE_DTD = createError<'SOAP_ERR_DECODE_DTD', 400, []>(
+  'SOAP_ERR_DECODE_DTD',
+  'fastify-soap: document type declarations are not allowed',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_DECODE_PI = createError<'SOAP_ERR_DECODE_PI', 400, [string]>(
+  'SOAP_ERR_DECODE_PI',
+  'fastify-soap: processing instruction "%s" is not allowed',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_DECODE_STRUCTURE = createError<'SOAP_ERR_DECODE_STRUCTURE', 400, [string]>(
+  'SOAP_ERR_DECODE_STRUCTURE',
+  'fastify-soap: not a SOAP envelope: %s',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_DECODE_LIMIT = createError<'SOAP_ERR_DECODE_LIMIT', 400, [string, number]>(
+  'SOAP_ERR_DECODE_LIMIT',
+  'fastify-soap: limit %s (%d) exceeded',
+  400,
+  Error,
+  NO_STACK
+)
+
+// ------------------------------------------------------------------ reply ---
+export const SOAP_ERR_REPLY_CONTENT = createError<'SOAP_ERR_REPLY_CONTENT', 500, [string]>(
+  'SOAP_ERR_REPLY_CONTENT',
+  'fastify-soap: reply.soap() takes an XML string, an xmldom node or an array of them, not %s',
+  500,
+  TypeError
+)
+
+// ---------------------------------------------------------------- faults ---
+export const SOAP_ERR_FAULT_CODE = createError<'SOAP_ERR_FAULT_CODE', 500, [string]>(
+  'SOAP_ERR_FAULT_CODE',
+  'fastify-soap: unknown fault code "%s"',
+  500,
+  TypeError
+)
+
+export const errorCodes = {
+  SOAP_ERR_OPT_INVALID,
+  SOAP_ERR_CT_MEDIA_TYPE,
+  SOAP_ERR_CT_CHARSET,
+  SOAP_ERR_DECODE_EMPTY,
+  SOAP_ERR_DECODE_CHARSET,
+  SOAP_ERR_DECODE_XML,
+  SOAP_ERR_DECODE_DTD,
+  SOAP_ERR_DECODE_PI,
+  SOAP_ERR_DECODE_STRUCTURE,
+  SOAP_ERR_DECODE_LIMIT,
+  SOAP_ERR_REPLY_CONTENT,
+  SOAP_ERR_FAULT_CODE
+} as const

@@ -1,0 +1,54 @@
+/** Namespace URIs the plugin speaks, and the version table of PROTOCOL.md "Versions". */
+
+export type SoapVersion = '1.1' | '1.2'
+
+export const SOAP11_ENV = 'http://schemas.xmlsoap.org/soap/envelope/'
+export const SOAP12_ENV = 'http://www.w3.org/2003/05/soap-envelope'
+export const XML_NS = 'http://www.w3.org/XML/1998/namespace'
+export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/'
+export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance'
+export const XSD_NS = 'http://www.w3.org/2001/XMLSchema'
+
+/** SOAP 1.2 roles (Part 1 §2.2) and the SOAP 1.1 actor for "next" (§4.2.2). */
+export const SOAP12_ROLE_NEXT = 'http://www.w3.org/2003/05/soap-envelope/role/next'
+export const SOAP12_ROLE_NONE = 'http://www.w3.org/2003/05/soap-envelope/role/none'
+export const SOAP12_ROLE_ULTIMATE = 'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver'
+export const SOAP11_ACTOR_NEXT = 'http://schemas.xmlsoap.org/soap/actor/next'
+
+export interface VersionInfo {
+  readonly version: SoapVersion
+  readonly envelope: string
+  readonly mediaType: string
+  readonly contentType: string
+}
+
+export const SOAP11: VersionInfo = Object.freeze({
+  version: '1.1',
+  envelope: SOAP11_ENV,
+  mediaType: 'text/xml',
+  contentType: 'text/xml; charset=utf-8'
+})
+
+export const SOAP12: VersionInfo = Object.freeze({
+  version: '1.2',
+  envelope: SOAP12_ENV,
+  mediaType: 'application/soap+xml',
+  contentType: 'application/soap+xml; charset=utf-8'
+})
+
+export function versionInfo (version: SoapVersion): VersionInfo {
+  return version === '1.1' ? SOAP11 : SOAP12
+}
+
+/** Prefixes bound in `request.soap.select()`: `soap` and `env` name the request's own envelope namespace. */
+export function xpathNamespaces (version: SoapVersion): Record<string, string> {
+  const env = versionInfo(version).envelope
+  return {
+    soap: env,
+    env,
+    soap11: SOAP11_ENV,
+    soap12: SOAP12_ENV,
+    xsi: XSI_NS,
+    xsd: XSD_NS
+  }
+}

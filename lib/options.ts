@@ -1,0 +1,128 @@
+/** The plugin's options: defaults (PROTOCOL.md "Limits") and the one normalising pass. */
+import type { FastifyPluginAsync } from 'fastify'
+import { SOAP_ERR_OPT_INVALID } from './errors'
+
+export interface SoapLimits {
+  /** Element depth, the Envelope being 1. */
+  maxDepth: number
+  /** Elements in one message. */
+  maxElements: number
+  /** Attributes on one element, namespace declarations included. */
+  maxAttributes: number
+  /** Characters in one attribute value. */
+  maxAttributeLength: number
+  /** Characters in one text node (CDATA sections included). Defaults to the body limit. */
+  maxTextLength: number
+  /** Characters in one element or attribute name, prefix included. */
+  maxNameLength: number
+  /** Characters in one namespace URI. */
+  maxNamespaceLength: number
+  /** Namespace declarations in one message. */
+  maxNamespaceDeclarations: number
+}
+
+export interface FastifySoapOptions extends Partial<SoapLimits> {
+  /** Largest request body in bytes; a larger one is answered 413. */
+  bodyLimit?: number
+  /** Roles (SOAP 1.2) or actors (SOAP 1.1) this node plays besides `next` and the ultimate receiver. */
+  roles?: readonly string[]
+  /** Header blocks this endpoint understands, as `{namespace}localName`. */
+  understoodHeaders?: readonly string[]
+  /** Extra prefix → namespace bindings for `request.soap.select()`. */
+  namespaces?: Readonly<Record<string, string>>
+  /** Your SOAP routes: a Fastify plugin registered inside the SOAP scope. */
+  routes?: FastifyPluginAsync
+  /** Prefix for the routes of `routes`. */
+  prefix?: string
+}
+
+export interface ResolvedOptions {
+  readonly bodyLimit: number
+  readonly limits: Readonly<SoapLimits>
+  readonly roles: ReadonlySet<string>
+  readonly understoodHeaders: ReadonlySet<string>
+  readonly namespaces: Readonly<Record<string, string>>
+  readonly routes: FastifyPluginAsync | undefined
+  readonly prefix: string | undefined
+}
+
+export const DEFAULTS = Object.freeze({
+  bodyLimit: 1024 * 1024,
+  maxDepth: 100,
+  maxElements: 50_000,
+  maxAttributes: 500,
+  maxAttributeLength: 64 * 1024,
+  maxNameLength: 1024,
+  maxNamespaceLength: 4096,
+  maxNamespaceDeclarations: 1000
+})
+
+const LIMIT_NAMES = [
+  'maxDepth',
+  'maxElements',
+  'maxAttributes',
+  'maxAttributeLength',
+  'maxTextLength',
+  'maxNameLength',
+  'maxNamespaceLength',
+  'maxNamespaceDeclarations'
+] as const
+
+const KNOWN = new Set<string>(['bodyLimit', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', ...LIMIT_NAMES])
+
+const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
+
+function positiveInteger (name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new SOAP_ERR_OPT_INVALID(name, 'a positive integer')
+  }
+  return value
+}
+
+function stringList (name: string, value: unknown, check?: RegExp): string[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && (check === undefined || check.test(v)))) {
+    throw new SOAP_ERR_OPT_INVALID(name, check === undefined ? 'an array of strings' : 'an array of "{namespace}localName" strings')
+  }
+  return value
+}
+
+export function normalizeOptions (options: FastifySoapOptions = {}): ResolvedOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new SOAP_ERR_OPT_INVALID('options', 'an object')
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) throw new SOAP_ERR_OPT_INVALID(key, 'one of ' + [...KNOWN].join(', '))
+  }
+  const bodyLimit = positiveInteger('bodyLimit', options.bodyLimit, DEFAULTS.bodyLimit)
+  const limits: SoapLimits = {
+    maxDepth: positiveInteger('maxDepth', options.maxDepth, DEFAULTS.maxDepth),
+    maxElements: positiveInteger('maxElements', options.maxElements, DEFAULTS.maxElements),
+    maxAttributes: positiveInteger('maxAttributes', options.maxAttributes, DEFAULTS.maxAttributes),
+    maxAttributeLength: positiveInteger('maxAttributeLength', options.maxAttributeLength, DEFAULTS.maxAttributeLength),
+    maxTextLength: positiveInteger('maxTextLength', options.maxTextLength, bodyLimit),
+    maxNameLength: positiveInteger('maxNameLength', options.maxNameLength, DEFAULTS.maxNameLength),
+    maxNamespaceLength: positiveInteger('maxNamespaceLength', options.maxNamespaceLength, DEFAULTS.maxNamespaceLength),
+    maxNamespaceDeclarations: positiveInteger('maxNamespaceDeclarations', options.maxNamespaceDeclarations, DEFAULTS.maxNamespaceDeclarations)
+  }
+  const namespaces = options.namespaces === undefined ? {} : options.namespaces
+  if (namespaces === null || typeof namespaces !== 'object' || !Object.values(namespaces).every((v) => typeof v === 'string')) {
+    throw new SOAP_ERR_OPT_INVALID('namespaces', 'an object mapping prefixes to namespace URIs')
+  }
+  if (options.routes !== undefined && typeof options.routes !== 'function') {
+    throw new SOAP_ERR_OPT_INVALID('routes', 'a Fastify plugin function')
+  }
+  if (options.prefix !== undefined && typeof options.prefix !== 'string') {
+    throw new SOAP_ERR_OPT_INVALID('prefix', 'a string')
+  }
+  return Object.freeze({
+    bodyLimit,
+    limits: Object.freeze(limits),
+    roles: new Set(stringList('roles', options.roles)),
+    understoodHeaders: new Set(stringList('understoodHeaders', options.understoodHeaders, QNAME_KEY)),
+    namespaces: Object.freeze({ ...namespaces }),
+    routes: options.routes,
+    prefix: options.prefix
+  })
+}

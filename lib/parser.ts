@@ -1,0 +1,75 @@
+/**
+ * The content-type parser: media type, charset, envelope and header blocks, in
+ * that order. Throws the errors that mean 400 (cannot decode) or 415; returns
+ * `request.soap`, or the fault a decoded envelope has earned, which the
+ * endpoint throws before any hook or handler runs.
+ */
+import type { FastifyRequest } from 'fastify'
+import * as xpath from 'xpath'
+import { decodeText } from './charset'
+import { requestAction, requestMediaType } from './content-type'
+import { SoapContext } from './context'
+import { decodeEnvelope } from './envelope'
+import { SoapFault } from './fault'
+import { notUnderstood, processHeaders } from './headers'
+import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from './namespaces'
+import type { ResolvedOptions } from './options'
+import { ENVELOPE_PREFIX, UPGRADE_BLOCK, escapeAttribute } from './serializer'
+
+export type ParsedBody = SoapContext | SoapFault
+
+export function versionMismatchFault (found: string): SoapFault {
+  return new SoapFault({
+    code: 'VersionMismatch',
+    reason: `The envelope namespace ${found === '' ? '(none)' : found} is not the one the media type names`,
+    headers: UPGRADE_BLOCK
+  })
+}
+
+function mustUnderstandFault (version: SoapVersion, missing: ReadonlyArray<{ namespace: string, localName: string }>): SoapFault {
+  let headers: string | undefined
+  if (version === '1.2') {
+    headers = ''
+    for (const block of missing) {
+      headers += `<${ENVELOPE_PREFIX}:NotUnderstood qname="nu:${escapeAttribute(block.localName)}" xmlns:nu="${escapeAttribute(block.namespace)}"/>`
+    }
+  }
+  return new SoapFault({
+    code: 'MustUnderstand',
+    reason: 'One or more mandatory SOAP header blocks not understood',
+    headers
+  })
+}
+
+export function buildParser (options: ResolvedOptions): (request: FastifyRequest, body: Buffer) => ParsedBody {
+  const { limits, roles, understoodHeaders } = options
+  const select11 = xpath.useNamespaces({ ...xpathNamespaces('1.1'), ...options.namespaces })
+  const select12 = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
+
+  return function parseSoap (request, body) {
+    const media = requestMediaType(request.headers['content-type'])
+    const { text, encoding } = decodeText(body, media.charset)
+    const envelope = media.version.envelope
+    const decoded = decodeEnvelope(text, envelope, encoding, limits)
+    if (decoded.mismatch) return versionMismatchFault(decoded.namespace)
+
+    const version = media.version.version
+    const headers = processHeaders(decoded.headerBlocks, version, envelope, roles)
+    const context = new SoapContext(
+      version,
+      envelope,
+      requestAction(media.action, request.headers),
+      decoded.hasHeader,
+      headers.blocks,
+      decoded.payload,
+      text,
+      envelope === SOAP12_ENV ? select12 : select11
+    )
+    request.soap = context
+    const sender = decoded.senderFault ?? headers.senderFault
+    if (sender !== undefined) return new SoapFault({ code: 'Sender', reason: sender })
+    const missing = notUnderstood(headers.blocks, understoodHeaders)
+    if (missing.length !== 0) return mustUnderstandFault(version, missing)
+    return context
+  }
+}

@@ -1,0 +1,28 @@
+/** Public types with no runtime code. */
+
+/** An attribute of a decoded element. Namespace declarations are not listed. */
+export interface XmlAttribute {
+  /** The name as written, prefix included. */
+  readonly name: string
+  readonly prefix: string
+  readonly localName: string
+  /** The attribute's namespace URI; `''` for an unprefixed attribute. */
+  readonly namespace: string
+  readonly value: string
+}
+
+/**
+ * An element of a header block or of the Body's payload, as the decoder saw it:
+ * plain data built in the same pass that checked the message.
+ */
+export interface XmlElement {
+  /** The name as written, prefix included. */
+  readonly name: string
+  readonly prefix: string
+  readonly localName: string
+  /** The element's namespace URI; `''` when it has none. */
+  readonly namespace: string
+  readonly attributes: readonly XmlAttribute[]
+  /** Child elements and text (CDATA sections included), in document order; adjacent text is joined. */
+  readonly children: ReadonlyArray<XmlElement | string>
+}

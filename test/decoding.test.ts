@@ -1,0 +1,218 @@
+import { test, type TestContext } from 'node:test'
+import { SOAP11_ENV, SOAP12_ENV, assertEmpty, buildApp, decodedOf, envelope, post } from './helper'
+
+const CALL = '<m:Echo xmlns:m="urn:example:calc"><m:text>hi</m:text></m:Echo>'
+
+test('PROTOCOL Decoding: a well-formed envelope in each version → 200 with request.soap', async (t: TestContext) => {
+  const app = await buildApp(t)
+  for (const version of ['1.1', '1.2'] as const) {
+    const response = await post(app, version, envelope(version, CALL))
+    t.assert.strictEqual(response.statusCode, 200)
+    t.assert.deepStrictEqual(decodedOf(response.body), { version, action: null, payload: '{urn:example:calc}Echo', headers: [] })
+  }
+})
+
+test('PROTOCOL Decoding: a POST with an empty body → 400 empty', async (t: TestContext) => {
+  const app = await buildApp(t)
+  assertEmpty(t, await post(app, '1.2', ''), 400)
+  assertEmpty(t, await app.inject({ method: 'POST', url: '/echo' }), 400)
+  assertEmpty(t, await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'text/xml', 'content-length': '0' } }), 400)
+})
+
+test('PROTOCOL Decoding: bytes invalid in the charset (BP R1012) → 400 empty, never U+FFFD', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const xml = envelope('1.2', '<m:Echo xmlns:m="urn:x"><m:text>#</m:text></m:Echo>')
+  const at = xml.indexOf('#')
+  const cases: Array<[string, Buffer]> = [
+    ['a lone continuation byte', Buffer.from([0x80])],
+    ['an overlong encoding', Buffer.from([0xc0, 0xaf])],
+    ['a truncated sequence', Buffer.from([0xe2, 0x82])],
+    ['an encoded surrogate', Buffer.from([0xed, 0xa0, 0x80])],
+    ['a byte that is never UTF-8', Buffer.from([0xff])],
+    ['Latin-1 é', Buffer.from([0xe9])]
+  ]
+  for (const [name, bad] of cases) {
+    const body = Buffer.concat([Buffer.from(xml.slice(0, at)), bad, Buffer.from(xml.slice(at + 1))])
+    const response = await post(app, '1.2', body)
+    assertEmpty(t, response, 400)
+    t.assert.ok(!response.body.includes('\uFFFD'), name)
+  }
+})
+
+test('PROTOCOL Decoding: UTF-16 with a BOM (BP R4001) is decoded, both byte orders, 1.1 and 1.2', async (t: TestContext) => {
+  const app = await buildApp(t)
+  for (const version of ['1.1', '1.2'] as const) {
+    const xml = envelope(version, '<m:Echo xmlns:m="urn:example:calc"><m:text>héllo ✓ 𝄞</m:text></m:Echo>').replace('utf-8', 'UTF-16')
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')])
+    const be = Buffer.from(le).swap16()
+    for (const [body, charset] of [[le, 'utf-16'], [be, 'utf-16'], [le, undefined], [be, 'UTF-16']] as const) {
+      const type = version === '1.1' ? 'text/xml' : 'application/soap+xml'
+      const response = await post(app, version, body, { contentType: charset === undefined ? type : `${type}; charset=${charset}` })
+      t.assert.strictEqual(response.statusCode, 200, `${version} ${charset}`)
+      t.assert.strictEqual(decodedOf(response.body).payload, '{urn:example:calc}Echo')
+    }
+  }
+})
+
+test('PROTOCOL Decoding: UTF-16 without a BOM is read by its first character or its declared order', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const xml = envelope('1.2', CALL).replace('utf-8', 'utf-16')
+  const le = Buffer.from(xml, 'utf16le')
+  for (const [body, charset] of [[le, 'utf-16le'], [Buffer.from(le).swap16(), 'utf-16be'], [le, 'utf-16'], [Buffer.from(le).swap16(), 'utf-16'], [le, undefined]] as const) {
+    const contentType = charset === undefined ? 'application/soap+xml' : `application/soap+xml; charset=${charset}`
+    t.assert.strictEqual((await post(app, '1.2', body, { contentType })).statusCode, 200, String(charset))
+  }
+})
+
+test('PROTOCOL Decoding: invalid UTF-16 (lone surrogate, odd length, BOM against the charset) → 400 empty', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const xml = envelope('1.2', '<m:Echo xmlns:m="urn:x"><m:text>#</m:text></m:Echo>').replace('utf-8', 'utf-16')
+  const parts = xml.split('#')
+  const lone = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(parts[0], 'utf16le'), Buffer.from([0x00, 0xd8]), Buffer.from(parts[1], 'utf16le')])
+  assertEmpty(t, await post(app, '1.2', lone, { contentType: 'application/soap+xml; charset=utf-16' }), 400)
+  const odd = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le'), Buffer.from([0x20])])
+  assertEmpty(t, await post(app, '1.2', odd, { contentType: 'application/soap+xml; charset=utf-16' }), 400)
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')])
+  assertEmpty(t, await post(app, '1.2', utf16, { contentType: 'application/soap+xml; charset=utf-8' }), 400)
+  const utf8bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(envelope('1.2', CALL))])
+  assertEmpty(t, await post(app, '1.2', utf8bom, { contentType: 'application/soap+xml; charset=utf-16' }), 400)
+  const wrongOrder = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(xml, 'utf16le').swap16()])
+  assertEmpty(t, await post(app, '1.2', wrongOrder, { contentType: 'application/soap+xml; charset=utf-16le' }), 400)
+})
+
+test('PROTOCOL Decoding: a UTF-8 BOM before the XML declaration is accepted and stripped', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(envelope('1.1', CALL))])
+  const response = await post(app, '1.1', body)
+  t.assert.strictEqual(response.statusCode, 200)
+  t.assert.strictEqual(decodedOf(response.body).payload, '{urn:example:calc}Echo')
+})
+
+test('PROTOCOL Decoding: an XML declaration that contradicts the bytes, or names XML 1.1 → 400 empty', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const body = envelope('1.2', CALL)
+  assertEmpty(t, await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="ISO-8859-1"')), 400)
+  assertEmpty(t, await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="UTF-16"')), 400)
+  assertEmpty(t, await post(app, '1.2', body.replace('version="1.0"', 'version="1.1"')), 400)
+  t.assert.strictEqual((await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="UTF8" standalone="yes"'))).statusCode, 200)
+  t.assert.strictEqual((await post(app, '1.2', body.replace('<?xml version="1.0" encoding="utf-8"?>', ''))).statusCode, 200)
+})
+
+const NOT_WELL_FORMED: Array<[string, string]> = [
+  ['an unclosed tag', envelope('1.2', '<m:A xmlns:m="urn:x">').replace('</s:Body></s:Envelope>', '')],
+  ['a mismatched end tag', envelope('1.2', '<m:A xmlns:m="urn:x"></m:B>')],
+  ['a name starting with a digit', envelope('1.2', '<1a/>')],
+  ['an undefined entity', envelope('1.2', '<m:A xmlns:m="urn:x">&nbsp;</m:A>')],
+  ['an entity named after Object.prototype', envelope('1.2', '<m:A xmlns:m="urn:x">&constructor;</m:A>')],
+  ['&__proto__;', envelope('1.2', '<m:A xmlns:m="urn:x">&__proto__;</m:A>')],
+  ['a bad character reference', envelope('1.2', '<m:A xmlns:m="urn:x">&#xZZ;</m:A>')],
+  ['a character reference to NUL', envelope('1.2', '<m:A xmlns:m="urn:x">&#0;</m:A>')],
+  ['a character reference to a surrogate', envelope('1.2', '<m:A xmlns:m="urn:x">&#xD800;</m:A>')],
+  ['a NUL character', envelope('1.2', '<m:A xmlns:m="urn:x">\u0000</m:A>')],
+  ['a control character', envelope('1.2', '<m:A xmlns:m="urn:x">\u0001</m:A>')],
+  ['U+FFFF', envelope('1.2', '<m:A xmlns:m="urn:x">\uFFFF</m:A>')],
+  ['an unquoted attribute', envelope('1.2', '<m:A xmlns:m="urn:x" a=1/>')],
+  ['a duplicate attribute', envelope('1.2', '<m:A xmlns:m="urn:x" a="1" a="2"/>')],
+  ['a duplicate expanded attribute name', envelope('1.2', '<m:A xmlns:m="urn:x" xmlns:n="urn:x" m:a="1" n:a="2"/>')],
+  ['an unbound element prefix', envelope('1.2', '<m:A/>')],
+  ['an unbound attribute prefix', envelope('1.2', '<A n:a="1"/>')],
+  ['a prefix named constructor, unbound', envelope('1.2', '<constructor:A/>')],
+  ['text after the root', envelope('1.2', CALL) + 'junk'],
+  ['a second root element', envelope('1.2', CALL) + '<s:Envelope xmlns:s="' + SOAP12_ENV + '"/>'],
+  ['text before the root', 'junk' + envelope('1.2', CALL).replace('<?xml version="1.0" encoding="utf-8"?>', '')],
+  ['an XML declaration not at the start', ' ' + envelope('1.2', CALL)],
+  ['"<" in an attribute value', envelope('1.2', '<m:A xmlns:m="urn:x" a="<"/>')],
+  ['"]]>" in text', envelope('1.2', '<m:A xmlns:m="urn:x">]]></m:A>')],
+  ['a malformed comment', envelope('1.2', '<m:A xmlns:m="urn:x"><!-- a -- b --></m:A>')],
+  ['an unterminated CDATA section', envelope('1.2', '<m:A xmlns:m="urn:x"><![CDATA[x</m:A>')],
+  ['the xml prefix bound elsewhere', envelope('1.2', '<m:A xmlns:m="urn:x" xmlns:xml="urn:y"/>')],
+  ['an empty prefixed namespace (XML 1.0 forbids undeclaring)', envelope('1.2', '<m:A xmlns:m="urn:x"><m:B xmlns:m=""/></m:A>')],
+  ['only whitespace', '   \n ']
+]
+
+for (const [name, body] of NOT_WELL_FORMED) {
+  test(`PROTOCOL Decoding: not well-formed XML (${name}) → 400 empty`, async (t: TestContext) => {
+    const app = await buildApp(t)
+    assertEmpty(t, await post(app, '1.2', body), 400)
+  })
+}
+
+test('PROTOCOL Decoding: a DTD (SOAP 1.2 Part 1 §5, BP R1008) → 400 empty, nothing expanded or fetched', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const laughs = '<!DOCTYPE s:Envelope [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>'
+  const doctypes = [
+    laughs + envelope('1.2', '<m:A xmlns:m="urn:x">&c;</m:A>').replace('<?xml version="1.0" encoding="utf-8"?>', ''),
+    '<!DOCTYPE s:Envelope SYSTEM "http://127.0.0.1:9/evil.dtd">' + envelope('1.2', CALL).replace('<?xml version="1.0" encoding="utf-8"?>', ''),
+    '<!DOCTYPE s:Envelope [<!ENTITY x SYSTEM "file:///etc/passwd">]>' + envelope('1.2', '<m:A xmlns:m="urn:x">&x;</m:A>').replace('<?xml version="1.0" encoding="utf-8"?>', ''),
+    '<!DOCTYPE s:Envelope [<!ENTITY % p "x">]>' + envelope('1.2', CALL).replace('<?xml version="1.0" encoding="utf-8"?>', ''),
+    '<?xml version="1.0"?><!DOCTYPE s:Envelope>' + envelope('1.2', CALL).replace('<?xml version="1.0" encoding="utf-8"?>', '')
+  ]
+  for (const body of doctypes) {
+    const response = await post(app, '1.2', body)
+    assertEmpty(t, response, 400)
+    t.assert.ok(!response.body.includes('aaaa'))
+  }
+})
+
+test('PROTOCOL Decoding: a processing instruction (BP R1009) → 400 empty; the XML declaration is not one', async (t: TestContext) => {
+  const app = await buildApp(t)
+  assertEmpty(t, await post(app, '1.2', envelope('1.2', '<m:A xmlns:m="urn:x"><?php echo 1 ?></m:A>')), 400)
+  assertEmpty(t, await post(app, '1.2', '<?xml-stylesheet href="a.xsl"?>' + envelope('1.2', CALL).replace('<?xml version="1.0" encoding="utf-8"?>', '')), 400)
+  assertEmpty(t, await post(app, '1.2', envelope('1.2', CALL) + '<?pi after?>'), 400)
+  assertEmpty(t, await post(app, '1.2', envelope('1.2', CALL, '<?pi in-header?>')), 400)
+})
+
+test('PROTOCOL Decoding: XInclude is not processed: an xi:include element is ordinary payload', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const body = '<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="file:///etc/passwd" parse="text"/>'
+  const response = await post(app, '1.2', envelope('1.2', body))
+  t.assert.strictEqual(response.statusCode, 200)
+  t.assert.strictEqual(decodedOf(response.body).payload, '{http://www.w3.org/2001/XInclude}include')
+  t.assert.ok(!response.body.includes('root:'))
+})
+
+const E12 = SOAP12_ENV
+const STRUCTURE: Array<[string, string]> = [
+  ['a document element other than Envelope', `<s:Body xmlns:s="${E12}"/>`],
+  ['an unqualified element named Envelope... in no namespace is a version question, so: a root named Envelope2', `<s:Envelope2 xmlns:s="${E12}"><s:Body/></s:Envelope2>`],
+  ['no Body', `<s:Envelope xmlns:s="${E12}"/>`],
+  ['a Header but no Body', `<s:Envelope xmlns:s="${E12}"><s:Header/></s:Envelope>`],
+  ['two Bodies', `<s:Envelope xmlns:s="${E12}"><s:Body/><s:Body/></s:Envelope>`],
+  ['two Headers', `<s:Envelope xmlns:s="${E12}"><s:Header/><s:Header/><s:Body/></s:Envelope>`],
+  ['Header after Body', `<s:Envelope xmlns:s="${E12}"><s:Body/><s:Header/></s:Envelope>`],
+  ['an element after Body (BP R1011)', `<s:Envelope xmlns:s="${E12}"><s:Body/><x:Trailer xmlns:x="urn:x"/></s:Envelope>`],
+  ['an element before Body', `<s:Envelope xmlns:s="${E12}"><x:Pre xmlns:x="urn:x"/><s:Body/></s:Envelope>`],
+  ['text after Body', `<s:Envelope xmlns:s="${E12}"><s:Body/>junk</s:Envelope>`],
+  ['CDATA text after Body', `<s:Envelope xmlns:s="${E12}"><s:Body/><![CDATA[junk]]></s:Envelope>`],
+  ['text in the Envelope before Body', `<s:Envelope xmlns:s="${E12}">junk<s:Body/></s:Envelope>`],
+  ['text directly in Body', `<s:Envelope xmlns:s="${E12}"><s:Body>junk</s:Body></s:Envelope>`],
+  ['text directly in Header', `<s:Envelope xmlns:s="${E12}"><s:Header>junk</s:Header><s:Body/></s:Envelope>`],
+  ['a Body in another namespace', `<s:Envelope xmlns:s="${E12}"><b:Body xmlns:b="urn:other"/></s:Envelope>`],
+  ['a Header in another namespace', `<s:Envelope xmlns:s="${E12}"><b:Header xmlns:b="urn:other"/><s:Body/></s:Envelope>`],
+  ['an unqualified Body', `<s:Envelope xmlns:s="${E12}"><Body/></s:Envelope>`]
+]
+
+for (const [name, body] of STRUCTURE) {
+  test(`PROTOCOL Decoding: not a SOAP envelope (${name}) → 400 empty`, async (t: TestContext) => {
+    const app = await buildApp(t)
+    assertEmpty(t, await post(app, '1.2', body), 400)
+  })
+}
+
+test('PROTOCOL Decoding: whitespace and comments around Header and Body are fine', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const body = `<!-- c --><s:Envelope xmlns:s="${SOAP11_ENV}">\n  <!-- c -->\n  <s:Header>\n  </s:Header>\n  <s:Body>\n    ${CALL}\n  </s:Body>\n  <!-- c -->\n</s:Envelope>\n<!-- c -->\n`
+  const response = await post(app, '1.1', body)
+  t.assert.strictEqual(response.statusCode, 200)
+  t.assert.strictEqual(decodedOf(response.body).payload, '{urn:example:calc}Echo')
+})
+
+test('PROTOCOL Decoding: the version check comes before the structure check (VersionMismatch, not 400)', async (t: TestContext) => {
+  const app = await buildApp(t)
+  // a 1.2 Envelope with a broken structure, sent as SOAP 1.1
+  const response = await post(app, '1.1', `<s:Envelope xmlns:s="${E12}"><s:Body/><s:Body/></s:Envelope>`)
+  t.assert.strictEqual(response.statusCode, 500)
+  t.assert.match(response.body, /<faultcode>soap:VersionMismatch<\/faultcode>/)
+  // but it must still be well-formed and within the limits
+  assertEmpty(t, await post(app, '1.1', `<s:Envelope xmlns:s="${E12}"><s:Body></s:Envelope>`), 400)
+})

@@ -1,0 +1,47 @@
+import { test, type TestContext } from 'node:test'
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { buildDemo } from './demo/app'
+import { envelope, post, validateEnvelope } from './helper'
+
+const call = (op: string, args: Record<string, string>): string =>
+  `<c:${op} xmlns:c="urn:example:calc">${Object.entries(args).map(([k, v]) => `<c:${k}>${v}</c:${k}>`).join('')}</c:${op}>`
+
+for (const version of ['1.1', '1.2'] as const) {
+  test(`demo: Add, Echo and Divide in SOAP ${version}`, async (t: TestContext) => {
+    const app = await buildDemo()
+    t.after(() => app.close())
+    const add = await post(app, version, envelope(version, call('Add', { a: '2', b: '3' })), { url: '/calculator' })
+    t.assert.strictEqual(add.statusCode, 200)
+    t.assert.match(add.body, /<calc:AddResponse xmlns:calc="urn:example:calc"><calc:result>5<\/calc:result><\/calc:AddResponse>/)
+    t.assert.ok(validateEnvelope(add.body, version).valid)
+    const echo = await post(app, version, envelope(version, call('Echo', { text: 'héllo ✓ &lt;&amp;&gt; 𝄞' })), { url: '/calculator' })
+    t.assert.match(echo.body, /<calc:text>héllo ✓ &lt;&amp;&gt; 𝄞<\/calc:text>/)
+    const divide = await post(app, version, envelope(version, call('Divide', { a: '7', b: '0' })), { url: '/calculator' })
+    t.assert.strictEqual(divide.statusCode, version === '1.2' ? 400 : 500)
+    t.assert.match(divide.body, /division by zero/)
+    t.assert.ok(validateEnvelope(divide.body, version).valid)
+    const bad = await post(app, version, envelope(version, call('Add', { a: 'two', b: '3' })), { url: '/calculator' })
+    t.assert.match(bad.body, /argument a is not an integer/)
+    const unknown = await post(app, version, envelope(version, call('Pow', {})), { url: '/calculator' })
+    t.assert.match(unknown.body, /no operation \{urn:example:calc\}Pow/)
+    const empty = await post(app, version, envelope(version), { url: '/calculator' })
+    t.assert.match(empty.body, /no operation \(empty Body\)/)
+  })
+}
+
+test('demo: npm start\'s server prints its URL and answers on it', async (t: TestContext) => {
+  const child = spawn(process.execPath, [join(__dirname, 'demo', 'server.js')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] })
+  t.after(() => { child.kill() })
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no URL printed in 10 s')), 10_000)
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/calculator)/.exec(out)
+      if (match !== null) { clearTimeout(timer); resolve(match[1]) }
+    })
+  })
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: envelope('1.1', call('Add', { a: '40', b: '2' })) })
+  t.assert.match(await response.text(), /<calc:result>42<\/calc:result>/)
+})

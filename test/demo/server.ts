@@ -1,0 +1,21 @@
+/** `npm start`: the demo service on 127.0.0.1:3000 (HOST and PORT override). */
+import { buildDemo } from './app'
+
+async function main (): Promise<void> {
+  const app = await buildDemo({ logger: { level: 'info' } })
+  const host = process.env.HOST ?? '127.0.0.1'
+  const port = Number(process.env.PORT ?? 3000)
+  await app.listen({ host, port })
+  const address = app.server.address()
+  const bound = address !== null && typeof address === 'object' ? address.port : port
+  const shown = host.includes(':') ? `[${host}]` : host
+  console.log(`fastify-soap demo: POST SOAP 1.1 (text/xml) or 1.2 (application/soap+xml) to http://${shown}:${bound}/calculator`)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
+  }
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,245 @@
+import { test, type TestContext } from 'node:test'
+import Fastify from 'fastify'
+import soap, { SOAP11_ENV, SOAP12_ENV, SoapFault, errorCodes } from '../lib/index'
+import { buildApp, decodedOf, envelope, envNs, post, validateEnvelope } from './helper'
+
+const CALL = '<m:Add xmlns:m="urn:example:calc"><m:a>1</m:a></m:Add>'
+
+function faultApp (t: TestContext, thrower: () => unknown, logs?: string[]) {
+  const app = Fastify({
+    logger: logs === undefined
+      ? false
+      : { level: 'debug', stream: { write: (line: string) => { logs.push(line) } } }
+  })
+  app.register(soap, {
+    routes: async (scope) => {
+      scope.post('/fault', async () => thrower())
+    }
+  })
+  t.after(() => app.close())
+  return app
+}
+
+for (const version of ['1.1', '1.2'] as const) {
+  test(`PROTOCOL Faults: a handler's SoapFault is rendered in SOAP ${version} and validates against the envelope schema`, async (t: TestContext) => {
+    const app = faultApp(t, () => {
+      throw new SoapFault({
+        code: 'Sender',
+        subcodes: [{ namespace: 'urn:example:calc', localName: 'DivideByZero' }, '{urn:example:calc}Deeper'],
+        reason: [{ text: 'division by zero <&>', lang: 'en' }, { text: 'division par zéro', lang: 'fr' }],
+        node: 'http://example.org/node',
+        role: 'http://example.org/role',
+        detail: '<d:Info xmlns:d="urn:example:calc">7 / 0</d:Info>'
+      })
+    })
+    const response = await post(app, version, envelope(version, CALL), { url: '/fault' })
+    t.assert.strictEqual(response.statusCode, version === '1.2' ? 400 : 500, 'Part 2 Table 20: Sender → 400; SOAP 1.1 §6.2: 500')
+    t.assert.strictEqual(response.headers['content-type'], version === '1.2' ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8')
+    t.assert.strictEqual(Number(response.headers['content-length']), Buffer.byteLength(response.body))
+    const { valid, output } = validateEnvelope(response.body, version)
+    t.assert.ok(valid, output)
+    if (version === '1.2') {
+      t.assert.match(response.body, /<soap:Code><soap:Value>soap:Sender<\/soap:Value><soap:Subcode><soap:Value xmlns:sc0="urn:example:calc">sc0:DivideByZero<\/soap:Value><soap:Subcode><soap:Value xmlns:sc1="urn:example:calc">sc1:Deeper<\/soap:Value><\/soap:Subcode><\/soap:Subcode><\/soap:Code>/)
+      t.assert.match(response.body, /<soap:Text xml:lang="en">division by zero &lt;&amp;&gt;<\/soap:Text><soap:Text xml:lang="fr">division par zéro<\/soap:Text>/)
+      t.assert.match(response.body, /<soap:Node>http:\/\/example.org\/node<\/soap:Node><soap:Role>http:\/\/example.org\/role<\/soap:Role><soap:Detail><d:Info xmlns:d="urn:example:calc">7 \/ 0<\/d:Info><\/soap:Detail>/)
+    } else {
+      t.assert.match(response.body, /<soap:Fault><faultcode>soap:Client<\/faultcode><faultstring>division by zero &lt;&amp;&gt;<\/faultstring><faultactor>http:\/\/example.org\/node<\/faultactor><detail><d:Info xmlns:d="urn:example:calc">7 \/ 0<\/d:Info><\/detail><\/soap:Fault>/)
+    }
+  })
+
+  test(`PROTOCOL Faults: each fault code has its status in SOAP ${version}`, async (t: TestContext) => {
+    const expected = version === '1.2'
+      ? { Sender: 400, Receiver: 500, MustUnderstand: 500, VersionMismatch: 500, DataEncodingUnknown: 500, Client: 400, Server: 500 }
+      : { Sender: 500, Receiver: 500, MustUnderstand: 500, VersionMismatch: 500, DataEncodingUnknown: 500, Client: 500, Server: 500 }
+    const names11: Record<string, string> = { Sender: 'Client', Client: 'Client', Receiver: 'Server', Server: 'Server', MustUnderstand: 'MustUnderstand', VersionMismatch: 'VersionMismatch', DataEncodingUnknown: 'Client' }
+    const names12: Record<string, string> = { Client: 'Sender', Server: 'Receiver' }
+    for (const [code, status] of Object.entries(expected)) {
+      const app = faultApp(t, () => { throw new SoapFault({ code: code as 'Sender', reason: 'r' }) })
+      const response = await post(app, version, envelope(version, CALL), { url: '/fault' })
+      t.assert.strictEqual(response.statusCode, status, code)
+      t.assert.ok(validateEnvelope(response.body, version).valid, code)
+      const name = version === '1.1' ? names11[code] : (names12[code] ?? code)
+      t.assert.ok(response.body.includes(version === '1.1' ? `<faultcode>soap:${name}</faultcode>` : `<soap:Value>soap:${name}</soap:Value>`), code)
+    }
+  })
+
+  test(`PROTOCOL Faults: any other error is a generic Receiver fault in SOAP ${version}, logged with its stack, nothing internal on the wire`, async (t: TestContext) => {
+    const logs: string[] = []
+    const app = faultApp(t, () => { throw new Error('secret: db password is hunter2') }, logs)
+    const response = await post(app, version, envelope(version, CALL), { url: '/fault' })
+    t.assert.strictEqual(response.statusCode, 500)
+    t.assert.ok(validateEnvelope(response.body, version).valid)
+    t.assert.ok(response.body.includes(version === '1.1' ? '<faultcode>soap:Server</faultcode>' : '<soap:Value>soap:Receiver</soap:Value>'))
+    t.assert.ok(!response.body.includes('hunter2'))
+    t.assert.ok(!/at .*\.js:\d+/.test(response.body), 'no stack on the wire')
+    const logged = logs.map((line) => JSON.parse(line)).find((entry) => entry.err?.message === 'secret: db password is hunter2')
+    t.assert.ok(logged !== undefined, 'the error is logged')
+    t.assert.strictEqual(logged.level, 50)
+    t.assert.match(logged.err.stack, /faults\.test\.js/)
+  })
+}
+
+test('PROTOCOL Faults: a rejected promise and a thrown non-Error are Receiver faults too', async (t: TestContext) => {
+  for (const thrower of [() => Promise.reject(new TypeError('x')), () => { throw 'a string' }]) { // eslint-disable-line no-throw-literal
+    const app = faultApp(t, thrower)
+    const response = await post(app, '1.2', envelope('1.2', CALL), { url: '/fault' })
+    t.assert.strictEqual(response.statusCode, 500)
+    t.assert.match(response.body, /soap:Receiver/)
+  }
+})
+
+test('PROTOCOL Faults: a client error (4xx) thrown in the SOAP scope is a generic Sender fault', async (t: TestContext) => {
+  const app = faultApp(t, () => { throw Object.assign(new Error('internal detail'), { statusCode: 403 }) })
+  const response = await post(app, '1.2', envelope('1.2', CALL), { url: '/fault' })
+  t.assert.strictEqual(response.statusCode, 400)
+  t.assert.match(response.body, /soap:Sender/)
+  t.assert.ok(!response.body.includes('internal detail'))
+})
+
+test('SoapFault: characters XML cannot carry never break the fault; defaults; unknown codes are refused', (t: TestContext) => {
+  const fault = new SoapFault({ reason: 'bad \u0000 char \uD800 here' })
+  t.assert.strictEqual(fault.faultCode, 'Receiver')
+  t.assert.strictEqual(fault.statusCode, 500)
+  t.assert.strictEqual(fault.statusFor('1.1'), 500)
+  t.assert.ok(fault instanceof Error)
+  t.assert.throws(() => new SoapFault({ code: 'Nope' as 'Sender', reason: 'x' }), errorCodes.SOAP_ERR_FAULT_CODE)
+  const sender = new SoapFault({ code: 'Client', reason: 'x', cause: new Error('inner') })
+  t.assert.strictEqual(sender.faultCode, 'Sender')
+  t.assert.strictEqual(sender.statusCode, 400)
+  t.assert.strictEqual((sender.cause as Error).message, 'inner')
+})
+
+test('SoapFault: invalid characters in a reason are replaced, and the fault still validates', async (t: TestContext) => {
+  for (const version of ['1.1', '1.2'] as const) {
+    const app = faultApp(t, () => { throw new SoapFault({ code: 'Sender', reason: 'bad \u0000 char \uD800 here', subcodes: ['Local'] }) })
+    const response = await post(app, version, envelope(version, CALL), { url: '/fault' })
+    t.assert.ok(validateEnvelope(response.body, version).valid, response.body)
+    t.assert.ok(response.body.includes('bad \uFFFD char \uFFFD here'))
+  }
+})
+
+// ------------------------------------------------------------ VersionMismatch
+
+for (const [sentAs, inside] of [['1.1', SOAP12_ENV], ['1.2', SOAP11_ENV], ['1.1', 'urn:not-soap'], ['1.2', 'urn:not-soap'], ['1.2', '']] as const) {
+  test(`PROTOCOL Faults: an Envelope in ${inside || 'no namespace'} sent as SOAP ${sentAs} → VersionMismatch (Part 1 §5.4.7) with an Upgrade block`, async (t: TestContext) => {
+    const app = await buildApp(t)
+    const body = inside === '' ? '<Envelope><Body/></Envelope>' : `<e:Envelope xmlns:e="${inside}"><e:Body/></e:Envelope>`
+    const response = await post(app, sentAs, body)
+    t.assert.strictEqual(response.statusCode, 500)
+    t.assert.strictEqual(response.headers['content-type'], sentAs === '1.1' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8')
+    t.assert.ok(response.body.includes(`<soap:Envelope xmlns:soap="${envNs(sentAs)}">`))
+    t.assert.ok(response.body.includes(`<upg:Upgrade xmlns:upg="${SOAP12_ENV}"><upg:SupportedEnvelope qname="e12:Envelope" xmlns:e12="${SOAP12_ENV}"/><upg:SupportedEnvelope qname="e11:Envelope" xmlns:e11="${SOAP11_ENV}"/></upg:Upgrade>`))
+    t.assert.ok(response.body.includes(sentAs === '1.1' ? '<faultcode>soap:VersionMismatch</faultcode>' : '<soap:Value>soap:VersionMismatch</soap:Value>'))
+    t.assert.ok(validateEnvelope(response.body, sentAs).valid)
+  })
+}
+
+// -------------------------------------------------------- Sender: the envelope
+
+test('PROTOCOL Faults: env:encodingStyle on a SOAP 1.2 Envelope, Header or Body (Part 1 §5.1.1, T28, T72) → Sender', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const style = ' s:encodingStyle="http://www.w3.org/2003/05/soap-encoding"'
+  const bodies = [
+    envelope('1.2', CALL, undefined, style),
+    `<s:Envelope xmlns:s="${SOAP12_ENV}"><s:Header${style}/><s:Body>${CALL}</s:Body></s:Envelope>`,
+    `<s:Envelope xmlns:s="${SOAP12_ENV}"><s:Body${style}>${CALL}</s:Body></s:Envelope>`
+  ]
+  for (const body of bodies) {
+    const response = await post(app, '1.2', body)
+    t.assert.strictEqual(response.statusCode, 400)
+    t.assert.match(response.body, /<soap:Value>soap:Sender<\/soap:Value>.*encodingStyle is not allowed/)
+  }
+  // allowed on a header block and in the payload
+  const fine = `<s:Envelope xmlns:s="${SOAP12_ENV}"><s:Header><h:A xmlns:h="urn:h"${style}/></s:Header><s:Body><m:Add xmlns:m="urn:m"${style}/></s:Body></s:Envelope>`
+  t.assert.strictEqual((await post(app, '1.2', fine)).statusCode, 200)
+})
+
+test('PROTOCOL Be liberal: encodingStyle on a SOAP 1.1 Envelope (SOAP::Lite) is accepted', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const response = await post(app, '1.1', envelope('1.1', CALL, undefined, ' s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"'))
+  t.assert.strictEqual(response.statusCode, 200)
+})
+
+test('PROTOCOL Faults: an unqualified header block (Part 1 §5.2.1) → Sender / Client', async (t: TestContext) => {
+  const app = await buildApp(t)
+  for (const version of ['1.1', '1.2'] as const) {
+    const response = await post(app, version, envelope(version, CALL, '<Token>x</Token>'))
+    t.assert.strictEqual(response.statusCode, version === '1.2' ? 400 : 500)
+    t.assert.match(response.body, version === '1.2' ? /soap:Sender.*header block Token is not namespace-qualified/ : /soap:Client.*header block Token is not namespace-qualified/)
+  }
+})
+
+for (const [version, value] of [['1.2', 'yes'], ['1.2', 'TRUE'], ['1.2', ''], ['1.1', 'true'], ['1.1', 'false'], ['1.1', '2']] as const) {
+  test(`PROTOCOL Faults: mustUnderstand="${value}" in SOAP ${version} (Part 1 §5.2.3, T23) → Sender / Client`, async (t: TestContext) => {
+    const app = await buildApp(t, { understoodHeaders: ['{urn:h}A'] })
+    const header = `<h:A xmlns:h="urn:h" s:mustUnderstand="${value}"/>`
+    const response = await post(app, version, envelope(version, CALL, header))
+    t.assert.strictEqual(response.statusCode, version === '1.2' ? 400 : 500)
+    t.assert.match(response.body, /invalid mustUnderstand value/)
+  })
+}
+
+test('PROTOCOL Faults: a relay value that is not a boolean (SOAP 1.2) → Sender', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const response = await post(app, '1.2', envelope('1.2', CALL, '<h:A xmlns:h="urn:h" s:relay="maybe"/>'))
+  t.assert.strictEqual(response.statusCode, 400)
+  t.assert.match(response.body, /invalid relay value/)
+})
+
+// -------------------------------------------------------------- MustUnderstand
+
+test('PROTOCOL Faults: not-understood mustUnderstand blocks → one MustUnderstand fault with a NotUnderstood block each (1.2)', async (t: TestContext) => {
+  let ran = false
+  const app = Fastify()
+  app.register(soap, {
+    routes: async (scope) => {
+      scope.addHook('preHandler', async () => { ran = true })
+      scope.post('/echo', async () => { ran = true })
+    }
+  })
+  t.after(() => app.close())
+  const header = '<a:One xmlns:a="urn:a" s:mustUnderstand="true"/><b:Two xmlns:b="urn:b" s:mustUnderstand=" 1 "/><c:Three xmlns:c="urn:c" s:mustUnderstand="false"/>'
+  const response = await post(app, '1.2', envelope('1.2', CALL, header))
+  t.assert.strictEqual(response.statusCode, 500)
+  t.assert.strictEqual(ran, false, 'no hook or handler ran')
+  t.assert.ok(validateEnvelope(response.body, '1.2').valid, validateEnvelope(response.body, '1.2').output)
+  t.assert.ok(response.body.includes('<soap:Header><soap:NotUnderstood qname="nu:One" xmlns:nu="urn:a"/><soap:NotUnderstood qname="nu:Two" xmlns:nu="urn:b"/></soap:Header>'))
+  t.assert.ok(response.body.includes('<soap:Value>soap:MustUnderstand</soap:Value>'))
+  t.assert.ok(!response.body.includes('Three'))
+})
+
+test('PROTOCOL Faults: MustUnderstand in SOAP 1.1 (§4.2.3): faultcode, no NotUnderstood block', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const response = await post(app, '1.1', envelope('1.1', CALL, '<a:One xmlns:a="urn:a" s:mustUnderstand="1"/>'))
+  t.assert.strictEqual(response.statusCode, 500)
+  t.assert.ok(response.body.includes('<faultcode>soap:MustUnderstand</faultcode>'))
+  t.assert.ok(!response.body.includes('NotUnderstood'))
+  t.assert.ok(validateEnvelope(response.body, '1.1').valid)
+})
+
+test('PROTOCOL Faults: blocks for role none, or a role this node does not play, are never checked (T19, T29)', async (t: TestContext) => {
+  const app = await buildApp(t, { roles: ['urn:my-role'] })
+  const blocks = (version: '1.1' | '1.2', role: string) =>
+    `<a:One xmlns:a="urn:a" s:mustUnderstand="${version === '1.1' ? '1' : 'true'}" s:${version === '1.1' ? 'actor' : 'role'}="${role}"/>`
+  const cases: Array<['1.1' | '1.2', string, number]> = [
+    ['1.2', 'http://www.w3.org/2003/05/soap-envelope/role/none', 200],
+    ['1.2', 'urn:someone-else', 200],
+    ['1.2', 'http://www.w3.org/2003/05/soap-envelope/role/next', 500],
+    ['1.2', 'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver', 500],
+    ['1.2', 'urn:my-role', 500],
+    ['1.1', 'urn:someone-else', 200],
+    ['1.1', 'http://schemas.xmlsoap.org/soap/actor/next', 500],
+    ['1.1', 'urn:my-role', 500]
+  ]
+  for (const [version, role, status] of cases) {
+    const response = await post(app, version, envelope(version, CALL, blocks(version, role)))
+    t.assert.strictEqual(response.statusCode, status, `${version} ${role}`)
+  }
+})
+
+test('PROTOCOL Faults: a block named in understoodHeaders is understood', async (t: TestContext) => {
+  const app = await buildApp(t, { understoodHeaders: ['{urn:a}One'] })
+  const response = await post(app, '1.2', envelope('1.2', CALL, '<a:One xmlns:a="urn:a" s:mustUnderstand="true"/>'))
+  t.assert.strictEqual(response.statusCode, 200)
+  t.assert.deepStrictEqual(decodedOf(response.body).headers, ['{urn:a}One'])
+})

@@ -1,0 +1,160 @@
+import { spawnSync } from 'node:child_process'
+import { connect } from 'node:net'
+import { join } from 'node:path'
+import type { TestContext } from 'node:test'
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type FastifyPluginAsync, type InjectOptions, type LightMyRequestResponse } from 'fastify'
+import soap, { SOAP11_ENV, SOAP12_ENV, type FastifySoapOptions, type SoapVersion } from '../lib/index'
+
+export { SOAP11_ENV, SOAP12_ENV }
+
+export const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures')
+
+export const MEDIA: Record<SoapVersion, string> = {
+  1.1: 'text/xml; charset=utf-8',
+  1.2: 'application/soap+xml; charset=utf-8'
+}
+
+export function envNs (version: SoapVersion): string {
+  return version === '1.1' ? SOAP11_ENV : SOAP12_ENV
+}
+
+/** An envelope with prefix `s`, optional Header content and Body content. */
+export function envelope (version: SoapVersion, body = '', header?: string, envelopeAttributes = ''): string {
+  const head = header === undefined ? '' : `<s:Header>${header}</s:Header>`
+  return `<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="${envNs(version)}"${envelopeAttributes}>${head}<s:Body>${body}</s:Body></s:Envelope>`
+}
+
+/** A route that answers what `request.soap` holds, as XML text the tests can read back. */
+export const echoRoutes: FastifyPluginAsync = async (app) => {
+  app.post('/echo', async (request, reply) => {
+    const soapContext = request.soap
+    if (soapContext === null) throw new Error('request.soap is null on a decoded request')
+    const payload = soapContext.payload
+    const summary = JSON.stringify({
+      version: soapContext.version,
+      action: soapContext.action ?? null,
+      payload: payload === undefined ? null : `{${payload.namespace}}${payload.localName}`,
+      headers: soapContext.headers.map((h) => h.key)
+    })
+    return reply.soap(`<t:Decoded xmlns:t="urn:test">${summary.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</t:Decoded>`)
+  })
+}
+
+export interface Decoded {
+  version: SoapVersion
+  action: string | null
+  payload: string | null
+  headers: string[]
+}
+
+/** Reads the summary `echoRoutes` wrote. */
+export function decodedOf (body: string): Decoded {
+  const match = /<t:Decoded xmlns:t="urn:test">(.*)<\/t:Decoded>/s.exec(body)
+  if (match === null) throw new Error('no summary in ' + body)
+  return JSON.parse(match[1].replace(/&lt;/g, '<').replace(/&amp;/g, '&'))
+}
+
+export async function buildApp (
+  t: TestContext,
+  options: FastifySoapOptions = {},
+  fastifyOptions: FastifyServerOptions = {}
+): Promise<FastifyInstance> {
+  const app = Fastify(fastifyOptions)
+  await app.register(soap, { routes: echoRoutes, ...options })
+  t.after(() => app.close())
+  await app.ready()
+  return app
+}
+
+export interface PostOptions {
+  url?: string
+  contentType?: string
+  headers?: Record<string, string>
+}
+
+export function post (
+  app: FastifyInstance,
+  version: SoapVersion,
+  payload: string | Buffer,
+  options: PostOptions = {}
+): Promise<LightMyRequestResponse> {
+  const request: InjectOptions = {
+    method: 'POST',
+    url: options.url ?? '/echo',
+    headers: { 'content-type': options.contentType ?? MEDIA[version], ...options.headers },
+    payload
+  }
+  return app.inject(request)
+}
+
+/** The answer to an undecodable request: PROTOCOL.md "Decoding". */
+export function assertEmpty (t: TestContext, response: { statusCode: number, headers: Record<string, unknown>, rawPayload?: Buffer, body: string }, status: number): void {
+  t.assert.strictEqual(response.statusCode, status, `status ${response.statusCode}, body ${response.body.slice(0, 200)}`)
+  t.assert.strictEqual(String(response.headers['content-length']), '0')
+  t.assert.strictEqual(response.body, '')
+  t.assert.strictEqual(response.headers['content-type'], undefined)
+}
+
+export async function listen (app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+export interface RawResponse {
+  status: number
+  headers: Record<string, string>
+  body: Buffer
+}
+
+/**
+ * Writes raw bytes to 127.0.0.1:port and reads `count` HTTP/1.1 responses
+ * (each with a Content-Length), or as many as come before the server closes.
+ */
+export function rawExchange (port: number, bytes: Buffer | string, count: number, timeoutMs = 5000): Promise<RawResponse[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1' })
+    let data = Buffer.alloc(0)
+    const responses: RawResponse[] = []
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`timed out after ${timeoutMs} ms with ${responses.length} of ${count} responses`))
+    }, timeoutMs)
+    const finish = (): void => {
+      clearTimeout(timer)
+      socket.destroy()
+      resolve(responses)
+    }
+    const parse = (): void => {
+      for (;;) {
+        const end = data.indexOf('\r\n\r\n')
+        if (end === -1) return
+        const lines = data.subarray(0, end).toString('latin1').split('\r\n')
+        const status = Number(lines[0].split(' ')[1])
+        const headers: Record<string, string> = {}
+        for (const line of lines.slice(1)) {
+          const colon = line.indexOf(':')
+          headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+        }
+        const length = Number(headers['content-length'] ?? 0)
+        if (data.length < end + 4 + length) return
+        responses.push({ status, headers, body: data.subarray(end + 4, end + 4 + length) })
+        data = data.subarray(end + 4 + length)
+        if (responses.length === count) { finish(); return }
+      }
+    }
+    socket.on('data', (chunk) => { data = Buffer.concat([data, chunk]); parse() })
+    socket.on('error', () => finish())
+    socket.on('close', () => finish())
+    socket.write(bytes)
+  })
+}
+
+/** Validates a whole envelope against the SOAP envelope schema of its version with xmllint. */
+export function validateEnvelope (xml: string, version: SoapVersion): { valid: boolean, output: string } {
+  const schema = join(FIXTURES, 'schemas', version === '1.1' ? 'soap-envelope-1.1.xsd' : 'soap-envelope-1.2.xsd')
+  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', schema, '-'], { input: xml, encoding: 'utf8', timeout: 10_000 })
+  if (result.error !== undefined) throw new Error(`xmllint could not run (install libxml2-utils): ${result.error.message}`)
+  return { valid: result.status === 0, output: result.stderr }
+}

@@ -1,0 +1,68 @@
+import { test, type TestContext } from 'node:test'
+import { assertEmpty, buildApp, envelope, post } from './helper'
+
+const CALL = '<m:Add xmlns:m="urn:example:calc"/>'
+
+test('PROTOCOL Other answers: a media type other than the two SOAP ones → 415 empty (BP R1115)', async (t: TestContext) => {
+  const app = await buildApp(t)
+  for (const contentType of ['application/xml', 'application/json', 'text/plain', 'multipart/related; type="application/xop+xml"', 'application/soap+xml2', 'text/xml-ish', 'garbage', ';;;']) {
+    assertEmpty(t, await post(app, '1.2', envelope('1.2', CALL), { contentType }), 415)
+  }
+  const missing = await app.inject({ method: 'POST', url: '/echo', payload: envelope('1.2', CALL), headers: { 'content-type': undefined } })
+  assertEmpty(t, missing, 415)
+})
+
+test('PROTOCOL Other answers: a charset other than UTF-8 / UTF-16 → 415 empty', async (t: TestContext) => {
+  const app = await buildApp(t)
+  for (const charset of ['iso-8859-1', 'us-ascii', 'utf-32', 'shift_jis', '""', 'utf-7']) {
+    assertEmpty(t, await post(app, '1.2', envelope('1.2', CALL), { contentType: `application/soap+xml; charset=${charset}` }), 415)
+    assertEmpty(t, await post(app, '1.1', envelope('1.1', CALL), { contentType: `text/xml; charset=${charset}` }), 415)
+  }
+})
+
+test('PROTOCOL Versions: media types and parameters are read case-insensitively, with odd spacing and garbage parameters ignored', async (t: TestContext) => {
+  const app = await buildApp(t)
+  for (const contentType of ['Application/SOAP+XML; Charset="UTF-8"', 'application/soap+xml;charset=utf-8;foo', 'application/soap+xml ; charset = utf-8', 'application/soap+xml; x=y; charset=utf-8']) {
+    t.assert.strictEqual((await post(app, '1.2', envelope('1.2', CALL), { contentType })).statusCode, 200, contentType)
+  }
+  t.assert.strictEqual((await post(app, '1.1', envelope('1.1', CALL), { contentType: 'TEXT/XML;CHARSET=utf-8' })).statusCode, 200)
+})
+
+test('PROTOCOL Other answers: a body over the size limit → 413 empty (RFC 9110 §15.5.14), by Content-Length or as it streams', async (t: TestContext) => {
+  const app = await buildApp(t, { bodyLimit: 1000 })
+  const big = envelope('1.2', `<m:Echo xmlns:m="urn:x"><m:text>${'x'.repeat(2000)}</m:text></m:Echo>`)
+  assertEmpty(t, await post(app, '1.2', big), 413)
+  t.assert.strictEqual((await post(app, '1.2', envelope('1.2', CALL))).statusCode, 200)
+})
+
+test('PROTOCOL Other answers: the default body limit is 1 MiB', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const text = (n: number): string => envelope('1.2', `<m:Echo xmlns:m="urn:x"><m:text>${'x'.repeat(n)}</m:text></m:Echo>`)
+  const overhead = text(0).length
+  t.assert.strictEqual((await post(app, '1.2', text(1024 * 1024 - overhead))).statusCode, 200)
+  assertEmpty(t, await post(app, '1.2', text(1024 * 1024 - overhead + 1)), 413)
+})
+
+test('PROTOCOL Other answers: a method other than POST → 405 with Allow (BP R1114, RFC 9110 §15.5.6)', async (t: TestContext) => {
+  const app = await buildApp(t)
+  for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const) {
+    const response = await app.inject({ method, url: '/echo', headers: { 'content-type': 'text/xml' }, payload: method === 'GET' || method === 'HEAD' ? undefined : 'not even xml' })
+    t.assert.strictEqual(response.statusCode, 405, method)
+    t.assert.strictEqual(response.headers.allow, 'POST')
+    t.assert.strictEqual(response.headers['content-length'], '0')
+    t.assert.strictEqual(response.body, '')
+  }
+})
+
+test('PROTOCOL Other answers: Allow lists GET and HEAD when the path serves GET', async (t: TestContext) => {
+  const app = await buildApp(t, {
+    routes: async (scope) => {
+      scope.post('/svc', async (_request, reply) => reply.soap())
+      scope.get('/svc', async (_request, reply) => reply.soap())
+    }
+  })
+  const response = await app.inject({ method: 'PUT', url: '/svc' })
+  t.assert.strictEqual(response.statusCode, 405)
+  t.assert.strictEqual(response.headers.allow, 'GET, HEAD, POST')
+  t.assert.strictEqual((await app.inject({ method: 'HEAD', url: '/svc' })).statusCode, 200)
+})
