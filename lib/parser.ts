@@ -9,7 +9,7 @@ import * as xpath from 'xpath'
 import { decodeText } from './charset'
 import { requestAction, requestMediaType } from './content-type'
 import { SoapContext } from './context'
-import { decodeEnvelope } from './envelope'
+import { EnvelopeDecoder } from './envelope'
 import { SoapFault } from './fault'
 import { notUnderstood, processHeaders } from './headers'
 import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from './namespaces'
@@ -42,7 +42,8 @@ function mustUnderstandFault (version: SoapVersion, missing: ReadonlyArray<{ nam
 }
 
 export function buildParser (options: ResolvedOptions): (request: FastifyRequest, body: Buffer) => ParsedBody {
-  const { limits, roles, understoodHeaders } = options
+  const { roles, understoodHeaders } = options
+  const decoder = new EnvelopeDecoder(options.limits)
   const select11 = xpath.useNamespaces({ ...xpathNamespaces('1.1'), ...options.namespaces })
   const select12 = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
 
@@ -50,7 +51,7 @@ export function buildParser (options: ResolvedOptions): (request: FastifyRequest
     const media = requestMediaType(request.headers['content-type'])
     const { text, encoding } = decodeText(body, media.charset)
     const envelope = media.version.envelope
-    const decoded = decodeEnvelope(text, envelope, encoding, limits)
+    const decoded = decoder.decode(text, envelope, encoding)
     if (decoded.mismatch) return versionMismatchFault(decoded.namespace)
 
     const version = media.version.version
