@@ -1,5 +1,8 @@
+import { createServer } from 'node:net'
 import { test, type TestContext } from 'node:test'
-import { SOAP11_ENV, SOAP12_ENV, assertEmpty, buildApp, decodedOf, envelope, post } from './helper'
+import Fastify from 'fastify'
+import soap from '../lib/index'
+import { MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, buildApp, decodedOf, echoRoutes, envelope, listen, post } from './helper'
 
 const CALL = '<m:Echo xmlns:m="urn:example:calc"><m:text>hi</m:text></m:Echo>'
 
@@ -215,4 +218,52 @@ test('PROTOCOL Decoding: the version check comes before the structure check (Ver
   t.assert.match(response.body, /<faultcode>soap:VersionMismatch<\/faultcode>/)
   // but it must still be well-formed and within the limits
   assertEmpty(t, await post(app, '1.1', `<s:Envelope xmlns:s="${E12}"><s:Body></s:Envelope>`), 400)
+})
+
+test('PROTOCOL Decoding: every case above gets the same empty 400 over real loopback HTTP', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const port = await listen(app)
+  for (const [name, body] of [...NOT_WELL_FORMED, ...STRUCTURE]) {
+    const response = await fetch(`http://127.0.0.1:${port}/echo`, { method: 'POST', headers: { 'content-type': MEDIA['1.2'] }, body })
+    const bytes = Buffer.from(await response.arrayBuffer())
+    t.assert.strictEqual(response.status, 400, name)
+    t.assert.strictEqual(response.headers.get('content-length'), '0', name)
+    t.assert.strictEqual(bytes.length, 0, name)
+    t.assert.strictEqual(response.headers.get('content-type'), null, name)
+  }
+})
+
+test('PROTOCOL Decoding: the reason is logged at debug level, never sent', async (t: TestContext) => {
+  const lines: string[] = []
+  const app = Fastify({ logger: { level: 'debug', stream: { write: (line: string) => { lines.push(line) } } } })
+  await app.register(soap, { routes: echoRoutes })
+  t.after(() => app.close())
+  const response = await post(app, '1.2', '<!DOCTYPE s:Envelope []>' + envelope('1.2', CALL).replace('<?xml version="1.0" encoding="utf-8"?>', ''))
+  assertEmpty(t, response, 400)
+  const entry = lines.map((line) => JSON.parse(line)).find((e) => e.msg === 'fastify-soap: request not decoded')
+  t.assert.ok(entry !== undefined, 'logged')
+  t.assert.strictEqual(entry.level, 20)
+  t.assert.strictEqual(entry.err.code, 'SOAP_ERR_DECODE_DTD')
+  t.assert.ok(!lines.some((line) => JSON.parse(line).level > 30), 'nothing logged above info')
+})
+
+test('PROTOCOL Limits: nothing is ever fetched: external DTD subsets and entities pointing at a loopback listener never connect', async (t: TestContext) => {
+  let connections = 0
+  const listener = createServer((socket) => { connections++; socket.destroy() })
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
+  t.after(() => { listener.close() })
+  const address = listener.address()
+  const port = typeof address === 'object' && address !== null ? address.port : 0
+  const app = await buildApp(t)
+  const url = `http://127.0.0.1:${port}/x`
+  const bodies = [
+    `<!DOCTYPE s:Envelope SYSTEM "${url}.dtd">` + envelope('1.2', CALL).replace('<?xml version="1.0" encoding="utf-8"?>', ''),
+    `<!DOCTYPE s:Envelope [<!ENTITY e SYSTEM "${url}.ent">]>` + envelope('1.2', '<m:A xmlns:m="urn:x">&e;</m:A>').replace('<?xml version="1.0" encoding="utf-8"?>', ''),
+    `<!DOCTYPE s:Envelope [<!ENTITY % p SYSTEM "${url}.pe"> %p;]>` + envelope('1.2', CALL).replace('<?xml version="1.0" encoding="utf-8"?>', ''),
+    envelope('1.2', `<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="${url}.xml"/>`),
+    envelope('1.2', `<m:A xmlns:m="urn:x" xsi:schemaLocation="urn:x ${url}.xsd" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/>`)
+  ]
+  for (const body of bodies) await post(app, '1.2', body)
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  t.assert.strictEqual(connections, 0)
 })
