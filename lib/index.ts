@@ -63,3 +63,8 @@ export { DEFAULTS, type FastifySoapOptions, type ResolvedOptions, type SoapLimit
 export type { SoapContent, SoapReplyOptions } from './reply'
 export { escapeAttribute, escapeXml } from './serializer'
 export type { XmlAttribute, XmlElement } from './types'
+
+// CommonJS and ES module consumers alike get the plugin itself as the module's
+// value (`require('fastify-soap')`, `import soap from 'fastify-soap'`), with the
+// named exports on it, as Fastify's own packages do.
+module.exports = Object.assign(fastifySoap, exports)
