@@ -4,6 +4,7 @@
  */
 import { DOMParser, onErrorStopParsing, type Document, type Element, type Node } from '@xmldom/xmldom'
 import * as xpath from 'xpath'
+import { SOAP_ERR_SELECT_LIMIT } from './errors'
 import type { SoapHeaderBlock } from './headers'
 import type { SoapVersion } from './namespaces'
 import type { XmlElement } from './types'
@@ -21,6 +22,22 @@ function childElement (parent: Node, namespace: string, localName: string): Elem
   return null
 }
 
+/** What `request.soap` is made of, besides what the decoder found. */
+export interface SoapContextInit {
+  readonly version: SoapVersion
+  readonly namespace: string
+  readonly action: string | undefined
+  readonly hasHeader: boolean
+  readonly headers: readonly SoapHeaderBlock[]
+  readonly body: readonly XmlElement[]
+  /** The decoded text, for the Document. */
+  readonly source: string
+  /** Elements in the message, for the XPath guard. */
+  readonly elements: number
+  readonly select: xpath.XPathSelect
+  readonly maxXPathElements: number
+}
+
 export class SoapContext {
   /** `'1.1'` or `'1.2'`, from the media type (and the Envelope's namespace, which matches it). */
   readonly version: SoapVersion
@@ -35,29 +52,18 @@ export class SoapContext {
   /** The Body's child elements, in document order: the payload. */
   readonly body: readonly XmlElement[]
 
-  readonly #source: string
-  readonly #select: xpath.XPathSelect
+  readonly #init: SoapContextInit
   #document: Document | undefined
   #byName: ReadonlyMap<string, readonly SoapHeaderBlock[]> | undefined
 
-  constructor (
-    version: SoapVersion,
-    namespace: string,
-    action: string | undefined,
-    hasHeader: boolean,
-    headers: readonly SoapHeaderBlock[],
-    body: readonly XmlElement[],
-    source: string,
-    select: xpath.XPathSelect
-  ) {
-    this.version = version
-    this.namespace = namespace
-    this.action = action
-    this.hasHeader = hasHeader
-    this.headers = headers
-    this.body = body
-    this.#source = source
-    this.#select = select
+  constructor (init: SoapContextInit) {
+    this.version = init.version
+    this.namespace = init.namespace
+    this.action = init.action
+    this.hasHeader = init.hasHeader
+    this.headers = init.headers
+    this.body = init.body
+    this.#init = init
   }
 
   /** The Body's first child element, the operation element of document/literal wrapped; undefined for an empty Body. */
@@ -91,7 +97,7 @@ export class SoapContext {
   get document (): Document {
     if (this.#document === undefined) {
       const parser = new DOMParser({ locator: false, onError: onErrorStopParsing })
-      this.#document = parser.parseFromString(this.#source, 'text/xml')
+      this.#document = parser.parseFromString(this.#init.source, 'text/xml')
     }
     return this.#document
   }
@@ -115,8 +121,15 @@ export class SoapContext {
    * Evaluates an XPath 1.0 expression on `document` (or on `node`), with `soap`
    * and `env` bound to this envelope's namespace, `soap11`, `soap12`, `xsi`,
    * `xsd`, and the plugin's `namespaces` option.
+   *
+   * The xpath package takes time that grows with the square of a node-set's
+   * size, so a message of more than `maxXPathElements` elements is refused
+   * with SOAP_ERR_SELECT_LIMIT (a Sender fault): walk `body`, `headers` or the
+   * Document instead, which cost time in proportion to the message.
    */
   select (expression: string, node?: Node): XPathResult {
-    return this.#select(expression, (node ?? this.document) as unknown as globalThis.Node)
+    const { elements, maxXPathElements, select } = this.#init
+    if (elements > maxXPathElements) throw new SOAP_ERR_SELECT_LIMIT(elements, maxXPathElements)
+    return select(expression, (node ?? this.document) as unknown as globalThis.Node)
   }
 }

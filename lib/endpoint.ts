@@ -19,10 +19,9 @@ const MEDIA_TYPES = ['application/soap+xml', 'text/xml'] as const
 const GENERIC_RECEIVER = 'The server could not process the request'
 const GENERIC_SENDER = 'The request is not valid'
 
-/** Errors raised while the body is read or decoded: answered with their status and no body. */
-function isUndecodable (code: unknown): boolean {
-  return typeof code === 'string' &&
-    (code.startsWith('SOAP_ERR_DECODE_') || code.startsWith('SOAP_ERR_CT_') || code.startsWith('FST_ERR_CTP_'))
+/** The plugin's own decoding and media type errors: raised once the whole body has been read. */
+function isOwnUndecodable (code: string): boolean {
+  return code.startsWith('SOAP_ERR_DECODE_') || code.startsWith('SOAP_ERR_CT_')
 }
 
 function faultVersion (request: FastifyRequest): SoapVersion {
@@ -36,30 +35,41 @@ export function sendFault (request: FastifyRequest, reply: FastifyReply, fault: 
   return reply.code(status).header('content-type', contentType).send(body)
 }
 
-function soapErrorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function soapErrorHandler (thrown: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // Anything may be thrown, null included.
+  const error = (typeof thrown === 'object' && thrown !== null ? thrown : { message: String(thrown) }) as Partial<FastifyError>
+  const code = typeof error.code === 'string' ? error.code : ''
+  if (error instanceof SoapFault || isOwnUndecodable(code)) {
+    // Fastify closes the connection after a parser error in case the body was
+    // not all read; the plugin's own errors come after the whole body was.
+    reply.removeHeader('connection')
+  }
   if (error instanceof SoapFault) {
     request.log.info({ fault: error.faultCode, reason: error.message }, 'fastify-soap: fault')
     return sendFault(request, reply, error)
   }
-  const status = error.statusCode ?? 500
-  if (isUndecodable(error.code)) {
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 500
+  if (isOwnUndecodable(code) || code.startsWith('FST_ERR_CTP_')) {
     request.log.debug({ err: error }, 'fastify-soap: request not decoded')
+    if (code === 'SOAP_ERR_CT_ENCODING') reply.header('accept-encoding', 'identity')
     return reply.code(status).header('content-length', '0').send()
   }
   if (status >= 400 && status < 500) {
     request.log.info({ err: error }, 'fastify-soap: client error answered as a Sender fault')
     return sendFault(request, reply, new SoapFault({ code: 'Sender', reason: GENERIC_SENDER }))
   }
-  request.log.error({ err: error }, 'fastify-soap: error answered as a Receiver fault')
+  request.log.error({ err: thrown }, 'fastify-soap: error answered as a Receiver fault')
   return sendFault(request, reply, new SoapFault({ code: 'Receiver', reason: GENERIC_RECEIVER }))
 }
 
-/** Runs first among the scope's preValidation hooks: a decoded envelope's own fault, or an empty POST. */
-function checkEnvelope (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const body = request.body
-  if (body instanceof SoapFault) {
-    done(body)
-  } else if (request.soap === null && request.method === 'POST') {
+/**
+ * A POST with no body at all never reaches the content-type parser: answer it
+ * before anything else runs (PROTOCOL.md "Decoding": an empty body is a 400).
+ */
+function rejectEmptyPost (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const headers = request.headers
+  if (request.method === 'POST' && headers['transfer-encoding'] === undefined &&
+    (headers['content-length'] === undefined || headers['content-length'] === '0')) {
     done(new SOAP_ERR_DECODE_EMPTY())
   } else {
     done()
@@ -84,17 +94,21 @@ export async function endpoint (instance: FastifyInstance, { soap }: EndpointOpt
     }
   )
   instance.setErrorHandler(soapErrorHandler)
-  instance.addHook('preValidation', checkEnvelope)
+  instance.addHook('onRequest', rejectEmptyPost)
 
   // PROTOCOL.md "Other answers": a method a SOAP path does not serve gets 405 with Allow.
   const methodsByUrl = new Map<string, Set<string>>()
   let collecting = true
-  instance.addHook('onRoute', (route: RouteOptions) => {
-    if (!collecting) return
-    const methods = methodsByUrl.get(route.url) ?? new Set<string>()
+  const collect = (url: string, route: RouteOptions): void => {
+    const methods = methodsByUrl.get(url) ?? new Set<string>()
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(method)
-    if (methods.has('GET')) methods.add('HEAD')
-    methodsByUrl.set(route.url, methods)
+    methodsByUrl.set(url, methods)
+  }
+  instance.addHook('onRoute', (route: RouteOptions & { routePath?: string }) => {
+    if (!collecting) return
+    collect(route.url, route)
+    // A '/' route under a prefix is served with and without the trailing slash.
+    if (route.routePath === '' && route.prefixTrailingSlash !== 'no-slash' && route.url !== '/') collect(route.url + '/', route)
   })
 
   if (soap.routes !== undefined) await instance.register(soap.routes)
@@ -105,9 +119,12 @@ export async function endpoint (instance: FastifyInstance, { soap }: EndpointOpt
     const others = supported.filter((method) => !methods.has(method))
     if (others.length === 0) continue
     const allow = [...methods].sort().join(', ')
+    const relative = url.slice(instance.prefix.length)
     instance.route({
       method: others,
-      url: url.slice(instance.prefix.length),
+      url: relative,
+      // '/' is the prefix's trailing-slash variant; '' is the prefix itself
+      prefixTrailingSlash: relative === '/' ? 'slash' : 'both',
       onRequest: async (_request, reply) => reply.code(405).header('allow', allow).header('content-length', '0').send(),
       handler: async () => undefined
     })

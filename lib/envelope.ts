@@ -29,6 +29,8 @@ export interface DecodedEnvelope {
   readonly payload: XmlElement[]
   /** The first problem with the envelope itself that earns a Sender fault rather than a 400. */
   readonly senderFault: string | undefined
+  /** How many elements the message holds, the Envelope included. */
+  readonly elements: number
 }
 
 // Where the decoder stands among the Envelope's children.
@@ -39,7 +41,18 @@ const IN_BODY = 3
 const AFTER_BODY = 4
 
 const NON_WHITESPACE = /[^ \t\r\n]/
-const ENCODINGS = /^(utf-?8|utf-?16(le|be)?)$/i
+// XML 1.0 NameStartChar less ':' (a high surrogate stands for U+10000 to U+EFFFF).
+const NAME_START = /^[A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800-\uDB7F]/
+
+/**
+ * saxes checks a prefixed name as a whole XML Name; Namespaces in XML §3 also
+ * wants its local part to be an NCName, so it must start like a name.
+ */
+function checkLocalPart (prefix: string, local: string, name: string): void {
+  if (prefix !== '' && !NAME_START.test(local)) throw new SOAP_ERR_DECODE_XML(`malformed qualified name ${name}`)
+}
+const UTF8 = /^(utf-?8|us-ascii|ascii)$/i
+const UTF16 = /^utf-?16(le|be)?$/i
 
 interface MutableElement extends XmlElement {
   readonly attributes: XmlAttribute[]
@@ -109,6 +122,7 @@ export class EnvelopeDecoder {
   #expected = ''
   #is12 = false
   #encoding: Encoding = 'utf-8'
+  #charsetDeclared = false
   #depth = 0
   #elements = 0
   #attributes = 0
@@ -131,10 +145,11 @@ export class EnvelopeDecoder {
    * Decodes `source`, expected to be a SOAP envelope in namespace `expected`.
    * Throws a `SOAP_ERR_DECODE_*` error when the text cannot be decoded.
    */
-  decode (source: string, expected: string, encoding: Encoding): DecodedEnvelope {
+  decode (source: string, expected: string, encoding: Encoding, charsetDeclared = false): DecodedEnvelope {
     this.#expected = expected
     this.#is12 = expected === SOAP12_ENV
     this.#encoding = encoding
+    this.#charsetDeclared = charsetDeclared
     this.#depth = 0
     this.#elements = 0
     this.#attributes = 0
@@ -166,7 +181,8 @@ export class EnvelopeDecoder {
       hasHeader: this.#hasHeader,
       headerBlocks,
       payload,
-      senderFault: this.#senderFault
+      senderFault: this.#senderFault,
+      elements: this.#elements
     }
   }
 
@@ -186,9 +202,14 @@ export class EnvelopeDecoder {
 
   #onXmlDecl (decl: XMLDecl): void {
     if (decl.version !== '1.0') throw new SOAP_ERR_DECODE_XML(`XML version ${decl.version} is not 1.0`)
+    // A charset in the Content-Type outranks the declaration (RFC 7303 §3.2);
+    // without one, the declaration must name what the bytes were read as.
     const declared = decl.encoding
-    if (declared !== undefined && (!ENCODINGS.test(declared) || declared.includes('16') !== (this.#encoding !== 'utf-8'))) {
-      throw new SOAP_ERR_DECODE_XML(`declared encoding ${declared} does not match the body's ${this.#encoding}`)
+    if (declared !== undefined && !this.#charsetDeclared) {
+      const family = UTF16.test(declared) ? 'utf-16' : UTF8.test(declared) ? 'utf-8' : undefined
+      if (family === undefined || (family === 'utf-8') !== (this.#encoding === 'utf-8')) {
+        throw new SOAP_ERR_DECODE_XML(`declared encoding ${declared} does not match the body's ${this.#encoding}`)
+      }
     }
   }
 
@@ -206,6 +227,7 @@ export class EnvelopeDecoder {
     if (++this.#attributes > limits.maxAttributes) limit('maxAttributes', limits.maxAttributes)
     if (attr.name.length > limits.maxNameLength) limit('maxNameLength', limits.maxNameLength)
     if (attr.value.length > limits.maxAttributeLength) limit('maxAttributeLength', limits.maxAttributeLength)
+    checkLocalPart(attr.prefix, attr.local, attr.name)
     if (attr.prefix === 'xmlns' || attr.name === 'xmlns') {
       if (++this.#declarations > limits.maxNamespaceDeclarations) limit('maxNamespaceDeclarations', limits.maxNamespaceDeclarations)
       if (attr.value.length > limits.maxNamespaceLength) limit('maxNamespaceLength', limits.maxNamespaceLength)
@@ -213,6 +235,7 @@ export class EnvelopeDecoder {
   }
 
   #onOpenTag (tag: SaxesTagNS): void {
+    checkLocalPart(tag.prefix, tag.local, tag.name)
     const depth = this.#depth
     const expected = this.#expected
     if (depth === 1) {

@@ -30,6 +30,13 @@ export const SOAP_ERR_CT_CHARSET = createError<'SOAP_ERR_CT_CHARSET', 415, [stri
   Error,
   NO_STACK
 )
+export const SOAP_ERR_CT_ENCODING = createError<'SOAP_ERR_CT_ENCODING', 415, [string]>(
+  'SOAP_ERR_CT_ENCODING',
+  'fastify-soap: unsupported content coding %s',
+  415,
+  Error,
+  NO_STACK
+)
 
 // --------------------------------------------------------------- decoding ---
 export const SOAP_ERR_DECODE_EMPTY = createError<'SOAP_ERR_DECODE_EMPTY', 400, []>(
@@ -82,6 +89,13 @@ export const SOAP_ERR_DECODE_LIMIT = createError<'SOAP_ERR_DECODE_LIMIT', 400, [
   NO_STACK
 )
 
+// ------------------------------------------------------------------ XPath ---
+export const SOAP_ERR_SELECT_LIMIT = createError<'SOAP_ERR_SELECT_LIMIT', 400, [number, number]>(
+  'SOAP_ERR_SELECT_LIMIT',
+  'fastify-soap: request.soap.select() refused: the message has %d elements, more than maxXPathElements (%d)',
+  400
+)
+
 // ------------------------------------------------------------------ reply ---
 export const SOAP_ERR_REPLY_CONTENT = createError<'SOAP_ERR_REPLY_CONTENT', 500, [string]>(
   'SOAP_ERR_REPLY_CONTENT',
@@ -91,9 +105,9 @@ export const SOAP_ERR_REPLY_CONTENT = createError<'SOAP_ERR_REPLY_CONTENT', 500,
 )
 
 // ---------------------------------------------------------------- faults ---
-export const SOAP_ERR_FAULT_CODE = createError<'SOAP_ERR_FAULT_CODE', 500, [string]>(
-  'SOAP_ERR_FAULT_CODE',
-  'fastify-soap: unknown fault code "%s"',
+export const SOAP_ERR_FAULT_INVALID = createError<'SOAP_ERR_FAULT_INVALID', 500, [string]>(
+  'SOAP_ERR_FAULT_INVALID',
+  'fastify-soap: invalid SoapFault %s',
   500,
   TypeError
 )
@@ -102,6 +116,7 @@ export const errorCodes = {
   SOAP_ERR_OPT_INVALID,
   SOAP_ERR_CT_MEDIA_TYPE,
   SOAP_ERR_CT_CHARSET,
+  SOAP_ERR_CT_ENCODING,
   SOAP_ERR_DECODE_EMPTY,
   SOAP_ERR_DECODE_CHARSET,
   SOAP_ERR_DECODE_XML,
@@ -109,6 +124,7 @@ export const errorCodes = {
   SOAP_ERR_DECODE_PI,
   SOAP_ERR_DECODE_STRUCTURE,
   SOAP_ERR_DECODE_LIMIT,
+  SOAP_ERR_SELECT_LIMIT,
   SOAP_ERR_REPLY_CONTENT,
-  SOAP_ERR_FAULT_CODE
+  SOAP_ERR_FAULT_INVALID
 } as const

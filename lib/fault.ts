@@ -3,7 +3,7 @@
  * fault, and the HTTP status of each code (PROTOCOL.md "Faults"; SOAP 1.2
  * Part 1 §5.4, Part 2 Table 20; SOAP 1.1 §4.4, §6.2; BP R1126).
  */
-import { SOAP_ERR_FAULT_CODE } from './errors'
+import { SOAP_ERR_FAULT_INVALID } from './errors'
 import type { SoapVersion } from './namespaces'
 import { SOAP11, SOAP12, versionInfo } from './namespaces'
 import {
@@ -55,16 +55,26 @@ const CODE_11: Record<FaultCode, string> = {
 function normalizeCode (code: SoapFaultOptions['code']): FaultCode {
   if (code === undefined || code === 'Server') return 'Receiver'
   if (code === 'Client') return 'Sender'
-  if (!CODES.has(code)) throw new SOAP_ERR_FAULT_CODE(String(code))
+  if (!CODES.has(code)) throw new SOAP_ERR_FAULT_INVALID(`code "${String(code)}"`)
   return code
 }
 
+// An NCName (ASCII and the BMP letters; the fault's own names, not the message's) and an xml:lang value (RFC 5646 shape, or empty).
+const NCNAME = /^[A-Z_a-z\u00C0-\uFFFD][-.0-9A-Z_a-z\u00B7\u00C0-\uFFFD]*$/
+const LANG = /^([A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)?$/
+
 function subcodeParts (subcode: FaultSubcode): { namespace: string, localName: string } {
-  if (typeof subcode !== 'string') return subcode
-  const close = subcode.startsWith('{') ? subcode.indexOf('}') : -1
-  return close === -1
-    ? { namespace: '', localName: subcode }
-    : { namespace: subcode.slice(1, close), localName: subcode.slice(close + 1) }
+  let parts: { namespace: string, localName: string }
+  if (typeof subcode !== 'string') {
+    parts = subcode
+  } else {
+    const close = subcode.startsWith('{') ? subcode.indexOf('}') : -1
+    parts = close === -1
+      ? { namespace: '', localName: subcode }
+      : { namespace: subcode.slice(1, close), localName: subcode.slice(close + 1) }
+  }
+  if (!NCNAME.test(parts.localName)) throw new SOAP_ERR_FAULT_INVALID(`subcode ${String(parts.localName)} (not an NCName)`)
+  return parts
 }
 
 /** A deliberate SOAP fault: throw it from a handler or a hook. */
@@ -81,6 +91,9 @@ export class SoapFault extends Error {
 
   constructor (options: SoapFaultOptions) {
     const reasons: FaultText[] = typeof options.reason === 'string' ? [{ text: options.reason }] : [...options.reason]
+    for (const reason of reasons) {
+      if (reason.lang !== undefined && !LANG.test(reason.lang)) throw new SOAP_ERR_FAULT_INVALID(`xml:lang "${reason.lang}"`)
+    }
     super(reasons[0]?.text ?? '', options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'SoapFault'
     this.faultCode = normalizeCode(options.code)

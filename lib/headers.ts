@@ -34,6 +34,12 @@ export interface ProcessedHeaders {
   readonly senderFault: string | undefined
 }
 
+/** xs:boolean's whitespace collapse: space, tab, CR and LF only. */
+function collapse (value: string): string {
+  return value.replace(XML_SPACE, '')
+}
+const XML_SPACE = /^[ \t\r\n]+|[ \t\r\n]+$/g
+
 const BOOLEAN_12: Record<string, boolean> = { __proto__: null as never, 0: false, 1: true, false: false, true: true }
 const BOOLEAN_11: Record<string, boolean> = { __proto__: null as never, 0: false, 1: true }
 
@@ -60,7 +66,7 @@ export function processHeaders (
     for (const a of element.attributes) {
       if (a.namespace !== envelope) continue
       if (a.localName === 'mustUnderstand' || (is12 && a.localName === 'relay')) {
-        const value = booleans[is12 ? a.value.trim() : a.value]
+        const value = booleans[collapse(a.value)]
         if (value === undefined) {
           senderFault ??= `invalid ${a.localName} value "${a.value}" on header block ${element.name}`
         } else if (a.localName === 'relay') {
@@ -69,7 +75,7 @@ export function processHeaders (
           mustUnderstand = value
         }
       } else if (a.localName === roleName) {
-        role = a.value.trim()
+        role = collapse(a.value)
       }
     }
     if (element.namespace === '') senderFault ??= `header block ${element.name} is not namespace-qualified`

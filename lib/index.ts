@@ -31,10 +31,12 @@ declare module 'fastify' {
 }
 
 const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoap (fastify: FastifyInstance, options: FastifySoapOptions) {
-  const soap = normalizeOptions(options)
-  fastify.decorate('soap', Object.freeze({ options: soap }))
-  fastify.decorateRequest('soap', null)
-  fastify.decorateReply('soap', sendSoap)
+  const soap = normalizeOptions(options, fastify.initialConfig.bodyLimit)
+  // Registered again (another scope, other options), the plugin adds routes,
+  // not decorators; `fastify.soap` keeps the first registration's options.
+  if (!fastify.hasDecorator('soap')) fastify.decorate('soap', Object.freeze({ options: soap }))
+  if (!fastify.hasRequestDecorator('soap')) fastify.decorateRequest('soap', null)
+  if (!fastify.hasReplyDecorator('soap')) fastify.decorateReply('soap', sendSoap)
   await fastify.register(endpoint, { soap, prefix: soap.prefix })
 }
 

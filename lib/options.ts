@@ -22,7 +22,7 @@ export interface SoapLimits {
 }
 
 export interface FastifySoapOptions extends Partial<SoapLimits> {
-  /** Largest request body in bytes; a larger one is answered 413. */
+  /** Largest request body in bytes; a larger one is answered 413. Defaults to Fastify's `bodyLimit` (1 MiB unless set). */
   bodyLimit?: number
   /** Roles (SOAP 1.2) or actors (SOAP 1.1) this node plays besides `next` and the ultimate receiver. */
   roles?: readonly string[]
@@ -30,6 +30,8 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   understoodHeaders?: readonly string[]
   /** Extra prefix → namespace bindings for `request.soap.select()`. */
   namespaces?: Readonly<Record<string, string>>
+  /** Largest message, in elements, on which `request.soap.select()` runs (the xpath package is quadratic). */
+  maxXPathElements?: number
   /** Your SOAP routes: a Fastify plugin registered inside the SOAP scope. */
   routes?: FastifyPluginAsync
   /** Prefix for the routes of `routes`. */
@@ -42,6 +44,7 @@ export interface ResolvedOptions {
   readonly roles: ReadonlySet<string>
   readonly understoodHeaders: ReadonlySet<string>
   readonly namespaces: Readonly<Record<string, string>>
+  readonly maxXPathElements: number
   readonly routes: FastifyPluginAsync | undefined
   readonly prefix: string | undefined
 }
@@ -54,7 +57,8 @@ export const DEFAULTS = Object.freeze({
   maxAttributeLength: 64 * 1024,
   maxNameLength: 1024,
   maxNamespaceLength: 4096,
-  maxNamespaceDeclarations: 1000
+  maxNamespaceDeclarations: 1000,
+  maxXPathElements: 2000
 })
 
 const LIMIT_NAMES = [
@@ -68,7 +72,7 @@ const LIMIT_NAMES = [
   'maxNamespaceDeclarations'
 ] as const
 
-const KNOWN = new Set<string>(['bodyLimit', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', ...LIMIT_NAMES])
+const KNOWN = new Set<string>(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', ...LIMIT_NAMES])
 
 const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 
@@ -88,14 +92,15 @@ function stringList (name: string, value: unknown, check?: RegExp): string[] {
   return value
 }
 
-export function normalizeOptions (options: FastifySoapOptions = {}): ResolvedOptions {
+/** `serverBodyLimit` is the Fastify instance's own `bodyLimit`, the default for the plugin's. */
+export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLimit: number = DEFAULTS.bodyLimit): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
     throw new SOAP_ERR_OPT_INVALID('options', 'an object')
   }
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) throw new SOAP_ERR_OPT_INVALID(key, 'one of ' + [...KNOWN].join(', '))
   }
-  const bodyLimit = positiveInteger('bodyLimit', options.bodyLimit, DEFAULTS.bodyLimit)
+  const bodyLimit = positiveInteger('bodyLimit', options.bodyLimit, serverBodyLimit)
   const limits: SoapLimits = {
     maxDepth: positiveInteger('maxDepth', options.maxDepth, DEFAULTS.maxDepth),
     maxElements: positiveInteger('maxElements', options.maxElements, DEFAULTS.maxElements),
@@ -122,6 +127,7 @@ export function normalizeOptions (options: FastifySoapOptions = {}): ResolvedOpt
     roles: new Set(stringList('roles', options.roles)),
     understoodHeaders: new Set(stringList('understoodHeaders', options.understoodHeaders, QNAME_KEY)),
     namespaces: Object.freeze({ ...namespaces }),
+    maxXPathElements: positiveInteger('maxXPathElements', options.maxXPathElements, DEFAULTS.maxXPathElements),
     routes: options.routes,
     prefix: options.prefix
   })

@@ -1,8 +1,8 @@
 /**
  * The content-type parser: media type, charset, envelope and header blocks, in
- * that order. Throws the errors that mean 400 (cannot decode) or 415; returns
- * `request.soap`, or the fault a decoded envelope has earned, which the
- * endpoint throws before any hook or handler runs.
+ * that order. Throws the errors that mean 400 (cannot decode) or 415, then the
+ * fault a decoded envelope has earned (VersionMismatch, Sender, MustUnderstand),
+ * so that it is answered before any hook or handler runs; returns `request.soap`.
  */
 import type { FastifyRequest } from 'fastify'
 import * as xpath from 'xpath'
@@ -12,11 +12,10 @@ import { SoapContext } from './context'
 import { EnvelopeDecoder } from './envelope'
 import { SoapFault } from './fault'
 import { notUnderstood, processHeaders } from './headers'
+import { SOAP_ERR_CT_ENCODING } from './errors'
 import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from './namespaces'
 import type { ResolvedOptions } from './options'
 import { ENVELOPE_PREFIX, UPGRADE_BLOCK, escapeAttribute } from './serializer'
-
-export type ParsedBody = SoapContext | SoapFault
 
 export function versionMismatchFault (found: string): SoapFault {
   return new SoapFault({
@@ -41,36 +40,40 @@ function mustUnderstandFault (version: SoapVersion, missing: ReadonlyArray<{ nam
   })
 }
 
-export function buildParser (options: ResolvedOptions): (request: FastifyRequest, body: Buffer) => ParsedBody {
-  const { roles, understoodHeaders } = options
+export function buildParser (options: ResolvedOptions): (request: FastifyRequest, body: Buffer) => SoapContext {
+  const { roles, understoodHeaders, maxXPathElements } = options
   const decoder = new EnvelopeDecoder(options.limits)
   const select11 = xpath.useNamespaces({ ...xpathNamespaces('1.1'), ...options.namespaces })
   const select12 = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
 
   return function parseSoap (request, body) {
+    const coding = request.headers['content-encoding']
+    if (coding !== undefined && coding.toLowerCase() !== 'identity') throw new SOAP_ERR_CT_ENCODING(JSON.stringify(coding))
     const media = requestMediaType(request.headers['content-type'])
     const { text, encoding } = decodeText(body, media.charset)
     const envelope = media.version.envelope
-    const decoded = decoder.decode(text, envelope, encoding)
-    if (decoded.mismatch) return versionMismatchFault(decoded.namespace)
+    const decoded = decoder.decode(text, envelope, encoding, media.charset !== undefined)
+    if (decoded.mismatch) throw versionMismatchFault(decoded.namespace)
 
     const version = media.version.version
     const headers = processHeaders(decoded.headerBlocks, version, envelope, roles)
-    const context = new SoapContext(
+    const context = new SoapContext({
       version,
-      envelope,
-      requestAction(media.action, request.headers),
-      decoded.hasHeader,
-      headers.blocks,
-      decoded.payload,
-      text,
-      envelope === SOAP12_ENV ? select12 : select11
-    )
+      namespace: envelope,
+      action: requestAction(media.action, request.headers),
+      hasHeader: decoded.hasHeader,
+      headers: headers.blocks,
+      body: decoded.payload,
+      source: text,
+      elements: decoded.elements,
+      select: envelope === SOAP12_ENV ? select12 : select11,
+      maxXPathElements
+    })
     request.soap = context
     const sender = decoded.senderFault ?? headers.senderFault
-    if (sender !== undefined) return new SoapFault({ code: 'Sender', reason: sender })
+    if (sender !== undefined) throw new SoapFault({ code: 'Sender', reason: sender })
     const missing = notUnderstood(headers.blocks, understoodHeaders)
-    if (missing.length !== 0) return mustUnderstandFault(version, missing)
+    if (missing.length !== 0) throw mustUnderstandFault(version, missing)
     return context
   }
 }

@@ -1,5 +1,5 @@
 /** `reply.soap()`: a response envelope in the request's version. */
-import { XMLSerializer, type Node } from '@xmldom/xmldom'
+import { XMLSerializer, type Document, type Node } from '@xmldom/xmldom'
 import type { FastifyReply } from 'fastify'
 import { SOAP_ERR_REPLY_CONTENT } from './errors'
 import { versionInfo, type SoapVersion } from './namespaces'
@@ -25,8 +25,11 @@ function serialize (content: SoapContent): string {
   if (content === undefined || content === null) return ''
   if (typeof content === 'string') return content
   if (isNode(content)) {
+    // A Document is written as its element: a declaration or DOCTYPE inside Body would break the envelope.
+    const node = content.nodeType === 9 ? (content as Document).documentElement : content
+    if (node === null || node.nodeType === 7 || node.nodeType === 10) throw new SOAP_ERR_REPLY_CONTENT(`an xmldom node of type ${node === null ? 'empty Document' : node.nodeType}`)
     serializer ??= new XMLSerializer()
-    return serializer.serializeToString(content)
+    return serializer.serializeToString(node)
   }
   if (Array.isArray(content)) {
     let out = ''

@@ -91,14 +91,23 @@ test('PROTOCOL Decoding: a UTF-8 BOM before the XML declaration is accepted and 
   t.assert.strictEqual(decodedOf(response.body).payload, '{urn:example:calc}Echo')
 })
 
-test('PROTOCOL Decoding: an XML declaration that contradicts the bytes, or names XML 1.1 → 400 empty', async (t: TestContext) => {
+test('PROTOCOL Decoding: without a charset parameter, an XML declaration that contradicts the bytes, or any XML 1.1 declaration → 400 empty', async (t: TestContext) => {
   const app = await buildApp(t)
   const body = envelope('1.2', CALL)
-  assertEmpty(t, await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="ISO-8859-1"')), 400)
-  assertEmpty(t, await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="UTF-16"')), 400)
+  const contentType = 'application/soap+xml'
+  assertEmpty(t, await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="ISO-8859-1"'), { contentType }), 400)
+  assertEmpty(t, await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="UTF-16"'), { contentType }), 400)
   assertEmpty(t, await post(app, '1.2', body.replace('version="1.0"', 'version="1.1"')), 400)
-  t.assert.strictEqual((await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="UTF8" standalone="yes"'))).statusCode, 200)
+  assertEmpty(t, await post(app, '1.2', body.replace('version="1.0"', 'version="1.1"'), { contentType }), 400)
+  t.assert.strictEqual((await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="UTF8" standalone="yes"'), { contentType })).statusCode, 200)
+  t.assert.strictEqual((await post(app, '1.2', body.replace('encoding="utf-8"', 'encoding="US-ASCII"'), { contentType })).statusCode, 200)
   t.assert.strictEqual((await post(app, '1.2', body.replace('<?xml version="1.0" encoding="utf-8"?>', ''))).statusCode, 200)
+})
+
+test('PROTOCOL Decoding: a charset parameter outranks the XML declaration (RFC 7303 §3.2)', async (t: TestContext) => {
+  const app = await buildApp(t)
+  const body = envelope('1.2', CALL).replace('encoding="utf-8"', 'encoding="ISO-8859-1"')
+  t.assert.strictEqual((await post(app, '1.2', body, { contentType: 'application/soap+xml; charset=utf-8' })).statusCode, 200)
 })
 
 const NOT_WELL_FORMED: Array<[string, string]> = [
@@ -130,7 +139,13 @@ const NOT_WELL_FORMED: Array<[string, string]> = [
   ['an unterminated CDATA section', envelope('1.2', '<m:A xmlns:m="urn:x"><![CDATA[x</m:A>')],
   ['the xml prefix bound elsewhere', envelope('1.2', '<m:A xmlns:m="urn:x" xmlns:xml="urn:y"/>')],
   ['an empty prefixed namespace (XML 1.0 forbids undeclaring)', envelope('1.2', '<m:A xmlns:m="urn:x"><m:B xmlns:m=""/></m:A>')],
-  ['only whitespace', '   \n ']
+  ['only whitespace', '   \n '],
+  ['an element local part starting with a digit', envelope('1.2', '<m:1E xmlns:m="urn:x"/>')],
+  ['an element local part starting with "-"', envelope('1.2', '<m:-E xmlns:m="urn:x"/>')],
+  ['an element local part starting with "."', envelope('1.2', '<m:.E xmlns:m="urn:x"/>')],
+  ['an element local part starting with a combining mark', envelope('1.2', '<m:\u0300E xmlns:m="urn:x"/>')],
+  ['an attribute local part starting with a digit', envelope('1.2', '<m:E xmlns:m="urn:x" m:1a="x"/>')],
+  ['a declared prefix starting with a digit', envelope('1.2', '<E xmlns:1p="urn:x"/>')]
 ]
 
 for (const [name, body] of NOT_WELL_FORMED) {

@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { SOAP11_ENV, SOAP12_ENV, SoapFault, errorCodes } from '../lib/index'
-import { buildApp, decodedOf, envelope, envNs, post, validateEnvelope } from './helper'
+import { buildApp, decodedOf, echoRoutes, envelope, envNs, listen, post, rawExchange, validateEnvelope } from './helper'
 
 const CALL = '<m:Add xmlns:m="urn:example:calc"><m:a>1</m:a></m:Add>'
 
@@ -79,12 +79,15 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
-test('PROTOCOL Faults: a rejected promise and a thrown non-Error are Receiver faults too', async (t: TestContext) => {
-  for (const thrower of [() => Promise.reject(new TypeError('x')), () => { throw 'a string' }]) { // eslint-disable-line no-throw-literal
+test('PROTOCOL Faults: a rejected promise and a thrown non-Error (null and undefined included) are Receiver faults too', async (t: TestContext) => {
+  // eslint-disable-next-line no-throw-literal, prefer-promise-reject-errors
+  for (const thrower of [() => Promise.reject(new TypeError('x')), () => { throw 'a string' }, () => { throw null }, () => { throw undefined }, () => Promise.reject(null)]) {
     const app = faultApp(t, thrower)
     const response = await post(app, '1.2', envelope('1.2', CALL), { url: '/fault' })
     t.assert.strictEqual(response.statusCode, 500)
+    t.assert.strictEqual(response.headers['content-type'], 'application/soap+xml; charset=utf-8')
     t.assert.match(response.body, /soap:Receiver/)
+    t.assert.ok(validateEnvelope(response.body, '1.2').valid)
   }
 })
 
@@ -102,7 +105,11 @@ test('SoapFault: characters XML cannot carry never break the fault; defaults; un
   t.assert.strictEqual(fault.statusCode, 500)
   t.assert.strictEqual(fault.statusFor('1.1'), 500)
   t.assert.ok(fault instanceof Error)
-  t.assert.throws(() => new SoapFault({ code: 'Nope' as 'Sender', reason: 'x' }), errorCodes.SOAP_ERR_FAULT_CODE)
+  t.assert.throws(() => new SoapFault({ code: 'Nope' as 'Sender', reason: 'x' }), errorCodes.SOAP_ERR_FAULT_INVALID)
+  t.assert.throws(() => new SoapFault({ reason: 'x', subcodes: ['{urn:x}a b'] }), errorCodes.SOAP_ERR_FAULT_INVALID)
+  t.assert.throws(() => new SoapFault({ reason: 'x', subcodes: [{ namespace: 'urn:x', localName: '1a' }] }), errorCodes.SOAP_ERR_FAULT_INVALID)
+  t.assert.throws(() => new SoapFault({ reason: [{ text: 'x', lang: 'en us' }] }), errorCodes.SOAP_ERR_FAULT_INVALID)
+  t.assert.strictEqual(new SoapFault({ reason: [{ text: 'x', lang: '' }, { text: 'y', lang: 'pt-BR' }] }).reasons.length, 2)
   const sender = new SoapFault({ code: 'Client', reason: 'x', cause: new Error('inner') })
   t.assert.strictEqual(sender.faultCode, 'Sender')
   t.assert.strictEqual(sender.statusCode, 400)
@@ -169,7 +176,7 @@ test('PROTOCOL Faults: an unqualified header block (Part 1 §5.2.1) → Sender /
   }
 })
 
-for (const [version, value] of [['1.2', 'yes'], ['1.2', 'TRUE'], ['1.2', ''], ['1.1', 'true'], ['1.1', 'false'], ['1.1', '2']] as const) {
+for (const [version, value] of [['1.2', 'yes'], ['1.2', 'TRUE'], ['1.2', ''], ['1.2', '\u00A0true'], ['1.2', '1\u3000'], ['1.2', '\uFEFF1'], ['1.1', 'true'], ['1.1', 'false'], ['1.1', '2'], ['1.1', '\u00A01']] as const) {
   test(`PROTOCOL Faults: mustUnderstand="${value}" in SOAP ${version} (Part 1 §5.2.3, T23) → Sender / Client`, async (t: TestContext) => {
     const app = await buildApp(t, { understoodHeaders: ['{urn:h}A'] })
     const header = `<h:A xmlns:h="urn:h" s:mustUnderstand="${value}"/>`
@@ -242,4 +249,35 @@ test('PROTOCOL Faults: a block named in understoodHeaders is understood', async 
   const response = await post(app, '1.2', envelope('1.2', CALL, '<a:One xmlns:a="urn:a" s:mustUnderstand="true"/>'))
   t.assert.strictEqual(response.statusCode, 200)
   t.assert.deepStrictEqual(decodedOf(response.body).headers, ['{urn:a}One'])
+})
+
+test('PROTOCOL Faults: mustUnderstand values are xs:boolean, whitespace (space, tab, CR, LF) collapsed', async (t: TestContext) => {
+  const app = await buildApp(t, { understoodHeaders: ['{urn:h}A'] })
+  for (const [version, value] of [['1.2', ' true '], ['1.2', '\t0\n'], ['1.1', ' 1 '], ['1.1', '\r\n0']] as const) {
+    const response = await post(app, version, envelope(version, CALL, `<h:A xmlns:h="urn:h" s:mustUnderstand="${value}"/>`))
+    t.assert.strictEqual(response.statusCode, 200, JSON.stringify(value))
+  }
+})
+
+test('PROTOCOL Faults: the envelope\'s own faults come before any hook, a parent scope\'s included, and keep the connection open', async (t: TestContext) => {
+  const app = Fastify()
+  const ran: string[] = []
+  app.addHook('preValidation', async (request) => { ran.push(`root preValidation ${request.url}`) })
+  app.addHook('preHandler', async (request) => { ran.push(`root preHandler ${request.url}`) })
+  await app.register(soap, { routes: echoRoutes })
+  t.after(() => app.close())
+  const port = await listen(app)
+  const bodies = [
+    envelope('1.2', CALL, '<a:One xmlns:a="urn:a" s:mustUnderstand="true"/>'),
+    envelope('1.2', CALL, '<a:One xmlns:a="urn:a" s:mustUnderstand="maybe"/>'),
+    envelope('1.1', CALL)
+  ]
+  const requests = bodies.map((body) => `POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/soap+xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  const answers = await rawExchange(port, requests.join(''), 3)
+  t.assert.deepStrictEqual(answers.map((a) => a.status), [500, 400, 500])
+  t.assert.match(answers[0].body.toString(), /soap:MustUnderstand/)
+  t.assert.match(answers[1].body.toString(), /soap:Sender/)
+  t.assert.match(answers[2].body.toString(), /soap:VersionMismatch/)
+  t.assert.ok(answers.every((a) => a.headers.connection !== 'close'), 'the connection stays open')
+  t.assert.deepStrictEqual(ran, [])
 })

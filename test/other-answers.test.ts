@@ -1,5 +1,5 @@
 import { test, type TestContext } from 'node:test'
-import { assertEmpty, buildApp, envelope, post } from './helper'
+import { assertEmpty, buildApp, envelope, listen, post, rawExchange } from './helper'
 
 const CALL = '<m:Add xmlns:m="urn:example:calc"/>'
 
@@ -65,4 +65,56 @@ test('PROTOCOL Other answers: Allow lists GET and HEAD when the path serves GET'
   t.assert.strictEqual(response.statusCode, 405)
   t.assert.strictEqual(response.headers.allow, 'GET, HEAD, POST')
   t.assert.strictEqual((await app.inject({ method: 'HEAD', url: '/svc' })).statusCode, 200)
+})
+
+test('PROTOCOL Other answers: a content coding other than identity → 415 empty with Accept-Encoding (RFC 9110 §15.5.16)', async (t: TestContext) => {
+  const app = await buildApp(t)
+  for (const coding of ['gzip', 'deflate', 'br', 'x-whatever']) {
+    const response = await post(app, '1.2', envelope('1.2', CALL), { headers: { 'content-encoding': coding } })
+    assertEmpty(t, response, 415)
+    t.assert.strictEqual(response.headers['accept-encoding'], 'identity')
+  }
+  t.assert.strictEqual((await post(app, '1.2', envelope('1.2', CALL), { headers: { 'content-encoding': 'Identity' } })).statusCode, 200)
+})
+
+test('PROTOCOL Other answers: the body limit defaults to Fastify\'s own bodyLimit', async (t: TestContext) => {
+  const app = await buildApp(t, {}, { bodyLimit: 1000 })
+  t.assert.strictEqual(app.soap.options.bodyLimit, 1000)
+  assertEmpty(t, await post(app, '1.2', envelope('1.2', `<m:E xmlns:m="urn:x">${'x'.repeat(1000)}</m:E>`)), 413)
+})
+
+test('PROTOCOL Other answers: 405 follows the routes Fastify really serves: no HEAD without exposeHeadRoutes; the prefix\'s trailing slash', async (t: TestContext) => {
+  const noHead = await buildApp(t, {
+    routes: async (scope) => {
+      scope.get('/svc', async (_request, reply) => reply.soap())
+      scope.post('/svc', async (_request, reply) => reply.soap())
+    }
+  }, { exposeHeadRoutes: false })
+  const head = await noHead.inject({ method: 'HEAD', url: '/svc' })
+  t.assert.strictEqual(head.statusCode, 405)
+  t.assert.strictEqual(head.headers.allow, 'GET, POST')
+
+  const prefixed = await buildApp(t, {
+    prefix: '/soap',
+    routes: async (scope) => { scope.post('/', async (_request, reply) => reply.soap()) }
+  })
+  for (const url of ['/soap', '/soap/']) {
+    t.assert.strictEqual((await post(prefixed, '1.2', envelope('1.2', CALL), { url })).statusCode, 200, url)
+    const get = await prefixed.inject({ method: 'GET', url })
+    t.assert.strictEqual(get.statusCode, 405, url)
+    t.assert.strictEqual(get.headers.allow, 'POST')
+  }
+})
+
+test('PROTOCOL Other answers: undecodable requests keep the connection open; a too-large one closes it', async (t: TestContext) => {
+  const app = await buildApp(t, { bodyLimit: 2000 })
+  const port = await listen(app)
+  const ok = envelope('1.2', CALL)
+  const request = (body: string, type = 'application/soap+xml'): string =>
+    `POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  const answers = await rawExchange(port, request('<broken') + request(ok, 'application/json') + request(ok), 3)
+  t.assert.deepStrictEqual(answers.map((a) => a.status), [400, 415, 200], 'three answers on one connection')
+  t.assert.ok(answers.every((a) => a.headers.connection !== 'close'))
+  const big = await rawExchange(port, request('x'.repeat(3000)) + request(ok), 2)
+  t.assert.deepStrictEqual(big.map((a) => [a.status, a.headers.connection]), [[413, 'close']])
 })

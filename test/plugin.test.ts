@@ -86,3 +86,15 @@ test('plugin: a routes plugin may add hooks that see request.soap', async (t: Te
   await post(app, '1.2', envelope('1.2', CALL), { url: '/x' })
   t.assert.deepStrictEqual(seen, ['Add'])
 })
+
+test('plugin: registered twice, in two scopes, with other options: both serve their routes', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap, { prefix: '/a', routes: async (scope) => { scope.post('/x', async (_request, reply) => reply.soap('<a:A xmlns:a="urn:a"/>')) } })
+  await app.register(soap, { prefix: '/b', bodyLimit: 200, routes: async (scope) => { scope.post('/x', async (_request, reply) => reply.soap('<b:B xmlns:b="urn:b"/>')) } })
+  t.assert.match((await post(app, '1.2', envelope('1.2', CALL), { url: '/a/x' })).body, /a:A/)
+  const big = envelope('1.2', `<m:E xmlns:m="urn:m">${'x'.repeat(200)}</m:E>`)
+  t.assert.strictEqual((await post(app, '1.2', big, { url: '/a/x' })).statusCode, 200)
+  t.assert.strictEqual((await post(app, '1.2', big, { url: '/b/x' })).statusCode, 413)
+  t.assert.match((await post(app, '1.2', envelope('1.2'), { url: '/b/x' })).body, /b:B/)
+})

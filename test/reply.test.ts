@@ -74,3 +74,14 @@ test('escapeXml and escapeAttribute', (t: TestContext) => {
   t.assert.strictEqual(escapeAttribute('a<b>&"\t\n\r\''), 'a&lt;b&gt;&amp;&quot;&#x9;&#xA;&#xD;\'')
   t.assert.strictEqual(escapeAttribute('plain'), 'plain')
 })
+
+test('reply.soap: an xmldom Document is written as its element; a processing instruction or DOCTYPE is refused', async (t: TestContext) => {
+  const doc = new DOMParser().parseFromString('<?xml version="1.0" encoding="utf-8"?><m:R xmlns:m="urn:m">1</m:R>', 'text/xml')
+  const app = replyApp(t, () => doc)
+  const response = await post(app, '1.2', envelope('1.2'), { url: '/r' })
+  t.assert.ok(response.body.includes('<soap:Body><m:R xmlns:m="urn:m">1</m:R></soap:Body>'))
+  t.assert.ok(validateEnvelope(response.body, '1.2').valid)
+  const pi = doc.createProcessingInstruction('php', 'x')
+  const withPi = replyApp(t, () => pi)
+  t.assert.match((await post(withPi, '1.2', envelope('1.2'), { url: '/r' })).body, /soap:Receiver/)
+})

@@ -171,3 +171,19 @@ test('PROTOCOL Versions: the same URL serves both versions', async (t: TestConte
     t.assert.strictEqual(seen().version, version)
   }
 })
+
+test('request.soap.select: refused past maxXPathElements (the xpath package is quadratic), a Sender fault', async (t: TestContext) => {
+  const { app, seen } = await capture(t, { maxXPathElements: 10 })
+  await post(app, '1.2', envelope('1.2', '<m:L xmlns:m="urn:m">' + '<i/>'.repeat(7) + '</m:L>'), { url: '/capture' })
+  t.assert.strictEqual(seen().select('count(//*)'), 10)
+  await post(app, '1.2', envelope('1.2', '<m:L xmlns:m="urn:m">' + '<i/>'.repeat(8) + '</m:L>'), { url: '/capture' })
+  t.assert.throws(() => seen().select('count(//*)'), { code: 'SOAP_ERR_SELECT_LIMIT', statusCode: 400 })
+  t.assert.strictEqual(seen().bodyElement.getElementsByTagName('i').length, 8, 'the Document is still there')
+
+  const selecting = Fastify()
+  await selecting.register(soap, { routes: async (scope) => { scope.post('/s', async (request, reply) => reply.soap(String(request.soap?.select('count(//*)')))) } })
+  t.after(() => selecting.close())
+  const response = await post(selecting, '1.2', envelope('1.2', '<m:L xmlns:m="urn:m">' + '<i/>'.repeat(3000) + '</m:L>'), { url: '/s' })
+  t.assert.strictEqual(response.statusCode, 400)
+  t.assert.match(response.body, /soap:Sender/)
+})
