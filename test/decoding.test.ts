@@ -20,6 +20,9 @@ test('PROTOCOL Decoding: a POST with an empty body → 400 empty', async (t: Tes
   assertEmpty(t, await post(app, '1.2', ''), 400)
   assertEmpty(t, await app.inject({ method: 'POST', url: '/echo' }), 400)
   assertEmpty(t, await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'text/xml', 'content-length': '0' } }), 400)
+  for (const bom of [[0xef, 0xbb, 0xbf], [0xff, 0xfe], [0xfe, 0xff]]) {
+    assertEmpty(t, await post(app, '1.1', Buffer.from(bom), { contentType: 'text/xml' }), 400)
+  }
 })
 
 test('PROTOCOL Decoding: bytes invalid in the charset (BP R1012) → 400 empty, never U+FFFD', async (t: TestContext) => {

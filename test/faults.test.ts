@@ -281,3 +281,22 @@ test('PROTOCOL Faults: the envelope\'s own faults come before any hook, a parent
   t.assert.ok(answers.every((a) => a.headers.connection !== 'close'), 'the connection stays open')
   t.assert.deepStrictEqual(ran, [])
 })
+
+test('PROTOCOL Faults: a fault with no reason text still has one (empty) Text, and validates', async (t: TestContext) => {
+  for (const version of ['1.1', '1.2'] as const) {
+    const app = faultApp(t, () => { throw new SoapFault({ code: 'Sender', reason: [] }) })
+    const response = await post(app, version, envelope(version, CALL), { url: '/fault' })
+    t.assert.ok(validateEnvelope(response.body, version).valid, response.body)
+    t.assert.ok(response.body.includes(version === '1.2' ? '<soap:Text xml:lang="en"></soap:Text>' : '<faultstring></faultstring>'))
+  }
+})
+
+test('PROTOCOL Faults: an error on a GET route of the SOAP scope (no media type) is a SOAP 1.2 fault', async (t: TestContext) => {
+  const app = Fastify()
+  await app.register(soap, { routes: async (scope) => { scope.get('/g', async () => { throw new Error('x') }) } })
+  t.after(() => app.close())
+  const response = await app.inject({ method: 'GET', url: '/g' })
+  t.assert.strictEqual(response.statusCode, 500)
+  t.assert.strictEqual(response.headers['content-type'], 'application/soap+xml; charset=utf-8')
+  t.assert.ok(validateEnvelope(response.body, '1.2').valid)
+})

@@ -118,3 +118,9 @@ test('PROTOCOL Other answers: undecodable requests keep the connection open; a t
   const big = await rawExchange(port, request('x'.repeat(3000)) + request(ok), 2)
   t.assert.deepStrictEqual(big.map((a) => [a.status, a.headers.connection]), [[413, 'close']])
 })
+
+test('PROTOCOL Other answers: a path that serves every method has no 405 route', async (t: TestContext) => {
+  const app = await buildApp(t, { routes: async (scope) => { scope.all('/any', async (_request, reply) => reply.soap()) } })
+  t.assert.strictEqual((await app.inject({ method: 'PUT', url: '/any', headers: { 'content-type': 'text/xml' }, payload: envelope('1.1', CALL) })).statusCode, 200)
+  t.assert.strictEqual((await app.inject({ method: 'DELETE', url: '/any' })).statusCode, 200)
+})
