@@ -41,6 +41,7 @@ const IN_BODY = 3
 const AFTER_BODY = 4
 
 const NON_WHITESPACE = /[^ \t\r\n]/
+const EDGE_WHITESPACE = /^[ \t\r\n]|[ \t\r\n]$/
 // XML 1.0 NameStartChar less ':' (a high surrogate stands for U+10000 to U+EFFFF).
 const NAME_START = /^[A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800-\uDB7F]/
 
@@ -231,6 +232,9 @@ export class EnvelopeDecoder {
     if (attr.prefix === 'xmlns' || attr.name === 'xmlns') {
       if (++this.#declarations > limits.maxNamespaceDeclarations) limit('maxNamespaceDeclarations', limits.maxNamespaceDeclarations)
       if (attr.value.length > limits.maxNamespaceLength) limit('maxNamespaceLength', limits.maxNamespaceLength)
+      // saxes trims namespace names; other parsers do not. A name with surrounding
+      // whitespace is no URI reference, and would be read two ways: refuse it.
+      if (EDGE_WHITESPACE.test(attr.value)) throw new SOAP_ERR_DECODE_XML(`namespace name of ${attr.name} has surrounding whitespace`)
     }
   }
 

@@ -148,7 +148,9 @@ const NOT_WELL_FORMED: Array<[string, string]> = [
   ['an element local part starting with "."', envelope('1.2', '<m:.E xmlns:m="urn:x"/>')],
   ['an element local part starting with a combining mark', envelope('1.2', '<m:\u0300E xmlns:m="urn:x"/>')],
   ['an attribute local part starting with a digit', envelope('1.2', '<m:E xmlns:m="urn:x" m:1a="x"/>')],
-  ['a declared prefix starting with a digit', envelope('1.2', '<E xmlns:1p="urn:x"/>')]
+  ['a declared prefix starting with a digit', envelope('1.2', '<E xmlns:1p="urn:x"/>')],
+  ['a namespace name with a trailing newline (saxes would trim it, other parsers not)', envelope('1.2', CALL).replace(`xmlns:s="${SOAP12_ENV}"`, `xmlns:s="${SOAP12_ENV}\n"`)],
+  ['a namespace name with a leading space', envelope('1.2', '<m:A xmlns:m=" urn:x"/>')]
 ]
 
 for (const [name, body] of NOT_WELL_FORMED) {
