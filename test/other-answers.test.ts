@@ -1,5 +1,7 @@
 import { test, type TestContext } from 'node:test'
-import { assertEmpty, buildApp, envelope, listen, post, rawExchange } from './helper'
+import Fastify from 'fastify'
+import soap from '../lib/index'
+import { assertEmpty, buildApp, echoRoutes, envelope, listen, post, rawExchange } from './helper'
 
 const CALL = '<m:Add xmlns:m="urn:example:calc"/>'
 
@@ -123,4 +125,15 @@ test('PROTOCOL Other answers: a path that serves every method has no 405 route',
   const app = await buildApp(t, { routes: async (scope) => { scope.all('/any', async (_request, reply) => reply.soap()) } })
   t.assert.strictEqual((await app.inject({ method: 'PUT', url: '/any', headers: { 'content-type': 'text/xml' }, payload: envelope('1.1', CALL) })).statusCode, 200)
   t.assert.strictEqual((await app.inject({ method: 'DELETE', url: '/any' })).statusCode, 200)
+})
+
+test('PROTOCOL Other answers: methods Fastify does not route get 405 once added with addHttpMethod before the plugin', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  app.addHttpMethod('PROPFIND', { hasBody: true })
+  await app.register(soap, { routes: echoRoutes })
+  const response = await app.inject({ method: 'PROPFIND' as 'GET', url: '/echo' })
+  t.assert.strictEqual(response.statusCode, 405)
+  t.assert.strictEqual(response.headers.allow, 'POST')
+  t.assert.strictEqual(response.body, '')
 })
