@@ -77,9 +77,25 @@ export function versionOfMediaType (mediaType: string): VersionInfo | undefined 
   return undefined
 }
 
+// Clients send the same few Content-Type values again and again: remember the
+// answers, in a map that is emptied when it grows past a small bound.
+const CACHE_SIZE = 64
+const cache = new Map<string, RequestMediaType>()
+
 /** Reads the Content-Type of a SOAP request; throws the 415 errors. */
 export function requestMediaType (header: string | undefined): RequestMediaType {
-  const { mediaType, params } = parseContentType(header ?? '')
+  const key = header ?? ''
+  let media = cache.get(key)
+  if (media === undefined) {
+    media = readMediaType(key)
+    if (cache.size >= CACHE_SIZE) cache.clear()
+    cache.set(key, media)
+  }
+  return media
+}
+
+function readMediaType (header: string): RequestMediaType {
+  const { mediaType, params } = parseContentType(header)
   const version = versionOfMediaType(mediaType)
   if (version === undefined) throw new SOAP_ERR_CT_MEDIA_TYPE(JSON.stringify(mediaType))
   const label = params.get('charset')
@@ -89,7 +105,7 @@ export function requestMediaType (header: string | undefined): RequestMediaType 
     if (charset === undefined) throw new SOAP_ERR_CT_CHARSET(JSON.stringify(label))
   }
   const action = version === SOAP12 ? params.get('action') : undefined
-  return { version, charset, action: action === '' ? undefined : action }
+  return Object.freeze({ version, charset, action: action === '' ? undefined : action })
 }
 
 /**

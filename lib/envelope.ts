@@ -1,11 +1,10 @@
 /**
  * Stage 2b: the envelope decoder. One strict, streaming pass over the text
- * (saxes: XML 1.0 and Namespaces well-formedness) that enforces every rule of
+ * (lib/xml-reader.ts: XML 1.0 and Namespaces well-formedness) that enforces every rule of
  * PROTOCOL.md "Decoding" and every limit of "Limits" as it goes, and builds
  * the header blocks and the Body's payload as plain `XmlElement`s. No DOM is
  * built here; no DTD is read, no entity is expanded, nothing is fetched.
  */
-import { SaxesParser, type SaxesAttributeNSIncomplete, type SaxesStartTagNS, type SaxesTagNS, type XMLDecl } from 'saxes'
 import type { Encoding } from './charset'
 import {
   SOAP_ERR_DECODE_DTD,
@@ -16,6 +15,7 @@ import {
 } from './errors'
 import { SOAP12_ENV, XMLNS_NS } from './namespaces'
 import type { SoapLimits } from './options'
+import { XmlReader, XmlReadError, isWhitespace, type XmlAttributeEvent, type XmlHandler, type XmlTagEvent } from './xml-reader'
 import type { XmlAttribute, XmlElement } from './types'
 
 export interface DecodedEnvelope {
@@ -40,18 +40,7 @@ const AFTER_HEADER = 2
 const IN_BODY = 3
 const AFTER_BODY = 4
 
-const NON_WHITESPACE = /[^ \t\r\n]/
 const EDGE_WHITESPACE = /^[ \t\r\n]|[ \t\r\n]$/
-// XML 1.0 NameStartChar less ':' (a high surrogate stands for U+10000 to U+EFFFF).
-const NAME_START = /^[A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800-\uDB7F]/
-
-/**
- * saxes checks a prefixed name as a whole XML Name; Namespaces in XML §3 also
- * wants its local part to be an NCName, so it must start like a name.
- */
-function checkLocalPart (prefix: string, local: string, name: string): void {
-  if (prefix !== '' && !NAME_START.test(local)) throw new SOAP_ERR_DECODE_XML(`malformed qualified name ${name}`)
-}
 const UTF8 = /^(utf-?8|us-ascii|ascii)$/i
 const UTF16 = /^utf-?16(le|be)?$/i
 
@@ -60,40 +49,15 @@ interface MutableElement extends XmlElement {
   readonly children: Array<XmlElement | string>
 }
 
-/**
- * saxes 6 keeps each event's handler in a property of the parser; `on()` sets
- * them with a computed key, and past six of those V8 turns the parser into a
- * slow dictionary object (measured: 66 MB/s falls to 13 MB/s). Setting the
- * same properties by name keeps it fast. saxes is pinned to 6.0.0 for this,
- * and every handler is exercised by the tests.
- */
-interface SaxesHandlers {
-  xmldeclHandler: (decl: XMLDecl) => void
-  doctypeHandler: (doctype: string) => void
-  piHandler: (pi: { target: string, body: string }) => void
-  openTagStartHandler: (tag: SaxesStartTagNS) => void
-  attributeHandler: (attr: SaxesAttributeNSIncomplete) => void
-  openTagHandler: (tag: SaxesTagNS) => void
-  closeTagHandler: (tag: SaxesTagNS) => void
-  textHandler: (text: string) => void
-  cdataHandler: (cdata: string) => void
-}
-
-function isOwnError (err: unknown): boolean {
-  return typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SOAP_ERR_')
-}
-
 function limit (name: keyof SoapLimits, value: number): never {
   throw new SOAP_ERR_DECODE_LIMIT(name, value)
 }
 
 const NO_ATTRIBUTES: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[]
 
-function toElement (tag: SaxesTagNS): MutableElement {
+function toElement (tag: XmlTagEvent): MutableElement {
   let attributes = NO_ATTRIBUTES
-  const source = tag.attributes
-  for (const key in source) {
-    const a = source[key]
+  for (const a of tag.attributes) {
     if (a.uri === XMLNS_NS) continue
     if (attributes === NO_ATTRIBUTES) attributes = []
     attributes.push({ name: a.name, prefix: a.prefix, localName: a.local, namespace: a.uri, value: a.value })
@@ -101,23 +65,21 @@ function toElement (tag: SaxesTagNS): MutableElement {
   return { name: tag.name, prefix: tag.prefix, localName: tag.local, namespace: tag.uri, attributes, children: [] }
 }
 
-function hasEncodingStyle (tag: SaxesTagNS, env: string): boolean {
-  const source = tag.attributes
-  for (const key in source) {
-    const a = source[key]
+function hasEncodingStyle (tag: XmlTagEvent, env: string): boolean {
+  for (const a of tag.attributes) {
     if (a.local === 'encodingStyle' && a.uri === env) return true
   }
   return false
 }
 
 /**
- * Decodes envelopes with one saxes parser, kept between calls (a parser is
- * costly to build) and replaced after any failure. Decoding is synchronous,
- * so one decoder serves every request of a plugin instance.
+ * Decodes envelopes. One decoder (and its reader) serves every request of a
+ * plugin instance: decoding is synchronous, and its state is reset by each
+ * `decode()`. The reader calls the handler methods below; nothing else should.
  */
-export class EnvelopeDecoder {
+export class EnvelopeDecoder implements XmlHandler {
   readonly #limits: SoapLimits
-  #parser: SaxesParser<{ xmlns: true, position: false }> | undefined
+  readonly #reader: XmlReader
 
   // The state of the decode in progress, reset by `decode()`.
   #expected = ''
@@ -140,6 +102,7 @@ export class EnvelopeDecoder {
 
   constructor (limits: SoapLimits) {
     this.#limits = limits
+    this.#reader = new XmlReader(this)
   }
 
   /**
@@ -164,18 +127,15 @@ export class EnvelopeDecoder {
     const headerBlocks: XmlElement[] = this.#headerBlocks = []
     const payload: XmlElement[] = this.#payload = []
     this.#stack = []
-
-    const parser = this.#parser ?? this.#createParser()
-    this.#parser = undefined // a parser that throws is not reused
     try {
-      parser.write(source).close()
+      this.#reader.read(source)
     } catch (err) {
-      if (isOwnError(err)) throw err
-      throw new SOAP_ERR_DECODE_XML((err as Error).message)
+      if (err instanceof XmlReadError) throw new SOAP_ERR_DECODE_XML(err.message)
+      throw err
+    } finally {
+      this.#stack = []
     }
-    this.#parser = parser
     if (!this.#mismatch && this.#section !== AFTER_BODY) throw new SOAP_ERR_DECODE_STRUCTURE('no Body')
-    this.#stack = []
     return {
       namespace: this.#namespace,
       mismatch: this.#mismatch,
@@ -187,25 +147,10 @@ export class EnvelopeDecoder {
     }
   }
 
-  #createParser (): SaxesParser<{ xmlns: true, position: false }> {
-    const parser = new SaxesParser({ xmlns: true, position: false })
-    const handlers = parser as unknown as SaxesHandlers
-    handlers.xmldeclHandler = (decl) => this.#onXmlDecl(decl)
-    handlers.doctypeHandler = () => { throw new SOAP_ERR_DECODE_DTD() }
-    handlers.piHandler = (pi) => { throw new SOAP_ERR_DECODE_PI(pi.target) }
-    handlers.openTagStartHandler = (tag) => this.#onOpenTagStart(tag)
-    handlers.attributeHandler = (attr) => this.#onAttribute(attr)
-    handlers.openTagHandler = (tag) => this.#onOpenTag(tag)
-    handlers.closeTagHandler = () => this.#onCloseTag()
-    handlers.textHandler = handlers.cdataHandler = (text) => this.#onText(text)
-    return parser
-  }
-
-  #onXmlDecl (decl: XMLDecl): void {
-    if (decl.version !== '1.0') throw new SOAP_ERR_DECODE_XML(`XML version ${decl.version} is not 1.0`)
+  xmlDecl (version: string, declared: string | undefined): void {
+    if (version !== '1.0') throw new SOAP_ERR_DECODE_XML(`XML version ${version} is not 1.0`)
     // A charset in the Content-Type outranks the declaration (RFC 7303 §3.2);
     // without one, the declaration must name what the bytes were read as.
-    const declared = decl.encoding
     if (declared !== undefined && !this.#charsetDeclared) {
       const family = UTF16.test(declared) ? 'utf-16' : UTF8.test(declared) ? 'utf-8' : undefined
       if (family === undefined || (family === 'utf-8') !== (this.#encoding === 'utf-8')) {
@@ -214,32 +159,38 @@ export class EnvelopeDecoder {
     }
   }
 
-  #onOpenTagStart (tag: SaxesStartTagNS): void {
+  doctype (): void {
+    throw new SOAP_ERR_DECODE_DTD()
+  }
+
+  processingInstruction (target: string): void {
+    throw new SOAP_ERR_DECODE_PI(target)
+  }
+
+  openTagStart (name: string): void {
     const { maxDepth, maxElements, maxNameLength } = this.#limits
     if (++this.#depth > maxDepth) limit('maxDepth', maxDepth)
     if (++this.#elements > maxElements) limit('maxElements', maxElements)
-    if (tag.name.length > maxNameLength) limit('maxNameLength', maxNameLength)
+    if (name.length > maxNameLength) limit('maxNameLength', maxNameLength)
     this.#attributes = 0
     this.#textRun = 0
   }
 
-  #onAttribute (attr: SaxesAttributeNSIncomplete): void {
+  attribute (attr: XmlAttributeEvent): void {
     const limits = this.#limits
     if (++this.#attributes > limits.maxAttributes) limit('maxAttributes', limits.maxAttributes)
     if (attr.name.length > limits.maxNameLength) limit('maxNameLength', limits.maxNameLength)
     if (attr.value.length > limits.maxAttributeLength) limit('maxAttributeLength', limits.maxAttributeLength)
-    checkLocalPart(attr.prefix, attr.local, attr.name)
     if (attr.prefix === 'xmlns' || attr.name === 'xmlns') {
       if (++this.#declarations > limits.maxNamespaceDeclarations) limit('maxNamespaceDeclarations', limits.maxNamespaceDeclarations)
       if (attr.value.length > limits.maxNamespaceLength) limit('maxNamespaceLength', limits.maxNamespaceLength)
-      // saxes trims namespace names; other parsers do not. A name with surrounding
-      // whitespace is no URI reference, and would be read two ways: refuse it.
+      // A namespace name with surrounding white space is no URI reference, and
+      // some parsers trim it while others do not: refuse it rather than guess.
       if (EDGE_WHITESPACE.test(attr.value)) throw new SOAP_ERR_DECODE_XML(`namespace name of ${attr.name} has surrounding whitespace`)
     }
   }
 
-  #onOpenTag (tag: SaxesTagNS): void {
-    checkLocalPart(tag.prefix, tag.local, tag.name)
+  openTag (tag: XmlTagEvent): void {
     const depth = this.#depth
     const expected = this.#expected
     if (depth === 1) {
@@ -274,7 +225,7 @@ export class EnvelopeDecoder {
     stack.push(element)
   }
 
-  #onCloseTag (): void {
+  closeTag (): void {
     if (!this.#mismatch) {
       if (this.#depth >= 3) {
         this.#stack.pop()
@@ -286,12 +237,12 @@ export class EnvelopeDecoder {
     this.#textRun = 0
   }
 
-  #onText (text: string): void {
+  text (text: string): void {
     const maxTextLength = this.#limits.maxTextLength
     if ((this.#textRun += text.length) > maxTextLength) limit('maxTextLength', maxTextLength)
     if (this.#mismatch) return
     if (this.#depth <= 2) {
-      if (NON_WHITESPACE.test(text)) {
+      if (!isWhitespace(text)) {
         throw new SOAP_ERR_DECODE_STRUCTURE(this.#depth === 1 ? 'text in Envelope' : 'text in Header or Body')
       }
       return

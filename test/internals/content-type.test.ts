@@ -33,3 +33,16 @@ test('requestAction: the parameter first, then SOAPAction quoted or not, empty m
   t.assert.strictEqual(requestAction(undefined, { soapaction: '""' }), undefined)
   t.assert.strictEqual(requestAction(undefined, {}), undefined)
 })
+
+test('requestMediaType: answers are remembered, and stay right past the cache bound', (t: TestContext) => {
+  const first = requestMediaType('application/soap+xml; charset=utf-8')
+  t.assert.strictEqual(requestMediaType('application/soap+xml; charset=utf-8'), first)
+  t.assert.ok(Object.isFrozen(first))
+  for (let i = 0; i < 1000; i++) {
+    const media = requestMediaType(`text/xml; x=${i}; charset=${i % 2 === 0 ? 'utf-8' : 'utf-16'}`)
+    t.assert.strictEqual(media.charset, i % 2 === 0 ? 'utf-8' : 'utf-16')
+  }
+  t.assert.strictEqual(requestMediaType('application/soap+xml; charset=utf-8').version.version, '1.2')
+  t.assert.throws(() => requestMediaType('text/plain'), { code: 'SOAP_ERR_CT_MEDIA_TYPE' })
+  t.assert.throws(() => requestMediaType('text/plain'), { code: 'SOAP_ERR_CT_MEDIA_TYPE' }, 'errors are not remembered as answers')
+})

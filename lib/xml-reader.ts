@@ -1,0 +1,449 @@
+/**
+ * Stage 2b's reader: a strict XML 1.0 (fifth edition) and Namespaces in XML 1.0
+ * reader for whole documents held in one string, built for speed: it finds
+ * markup with `indexOf` and names with sticky regular expressions instead of
+ * walking character by character, and checks every character of the document
+ * with one regular expression. It reads no DTD and expands no entity but the
+ * five predefined ones and character references; a DOCTYPE or a processing
+ * instruction is refused, after the handler has had a chance to throw its own error.
+ *
+ * The first error stops the read with an `XmlReadError`.
+ */
+import { XML_NS, XMLNS_NS } from './namespaces'
+
+export interface XmlAttributeEvent {
+  readonly name: string
+  readonly prefix: string
+  readonly local: string
+  /** Resolved once the start tag is complete; '' until then and for unprefixed attributes. */
+  uri: string
+  readonly value: string
+}
+
+export interface XmlTagEvent {
+  readonly name: string
+  readonly prefix: string
+  readonly local: string
+  readonly uri: string
+  /** In document order, namespace declarations included (their `uri` is the xmlns namespace). */
+  readonly attributes: readonly XmlAttributeEvent[]
+}
+
+export interface XmlHandler {
+  /** The XML declaration, if the document has one. */
+  xmlDecl (version: string, encoding: string | undefined): void
+  /** A document type declaration: never read, always refused (the handler may throw its own error first). */
+  doctype (): void
+  /** A processing instruction other than the XML declaration: always refused, the same way. */
+  processingInstruction (target: string): void
+  /** A start tag's name, before its attributes are read. */
+  openTagStart (name: string): void
+  /** An attribute, as soon as it is read (its namespace is not resolved yet). */
+  attribute (attribute: XmlAttributeEvent): void
+  /** A complete start tag, namespaces resolved. */
+  openTag (tag: XmlTagEvent): void
+  closeTag (): void
+  /** Character data, from text, references or CDATA sections, in pieces. */
+  text (text: string): void
+}
+
+export class XmlReadError extends Error {
+  constructor (message: string, at: number) {
+    super(`${message} (at character ${at})`)
+    this.name = 'XmlReadError'
+  }
+}
+
+// Char (§2.2): anything else anywhere in the document is an error. The first
+// test is the fast one; surrogates, rare, are then checked in pairs with the u
+// flag, under which a pair is one code point and only lone halves match.
+// eslint-disable-next-line no-control-regex -- matching those characters is the point
+const INVALID_BMP = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/
+const SURROGATE = /[\uD800-\uDFFF]/
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u
+// Name (§2.3), colons included: namespace rules are checked after.
+const NAME_START = ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}'
+const NAME_CHAR = NAME_START + '\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040'
+// eslint-disable-next-line no-misleading-character-class -- U+0300–U+036F are NameChars on their own (§2.3)
+const NAME = new RegExp(`[${NAME_START}][${NAME_CHAR}]*`, 'uy')
+const NCNAME_START = new RegExp(`^[${NAME_START.slice(1)}]`, 'u')
+const XML_DECL = /<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"(1\.[0-9]+)"|'(1\.[0-9]+)')(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._-]*)"|'([A-Za-z][A-Za-z0-9._-]*)'))?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\r\n]*\?>/y
+const CHAR_REF = /^#(?:([0-9]{1,7})|x([0-9A-Fa-f]{1,6}))$/
+const LINE_END = /\r\n?/g
+const ATTRIBUTE_SPACE = /\r\n|[\t\n\r]/g
+const NOT_SPACE = /[^ \t\r\n]/
+
+const PREDEFINED = new Map([['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"]])
+
+const LT = 0x3c
+const GT = 0x3e
+const SLASH = 0x2f
+const BANG = 0x21
+const QUESTION = 0x3f
+
+function isSpace (code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d
+}
+
+function isChar (code: number): boolean {
+  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
+}
+
+/** A namespace scope: the URIs bound to each prefix, innermost last, with an undo list per open element. */
+class Namespaces {
+  readonly #bound = new Map<string, string[]>([['xml', [XML_NS]], ['', ['']]])
+  readonly #declared: Array<string[] | null> = []
+
+  open (declarations: string[] | null): void {
+    this.#declared.push(declarations)
+  }
+
+  bind (prefix: string, uri: string): void {
+    const list = this.#bound.get(prefix)
+    if (list === undefined) this.#bound.set(prefix, [uri]); else list.push(uri)
+  }
+
+  close (): void {
+    const declarations = this.#declared.pop()
+    if (declarations === null || declarations === undefined) return
+    for (const prefix of declarations) (this.#bound.get(prefix) as string[]).pop()
+  }
+
+  resolve (prefix: string): string | undefined {
+    const list = this.#bound.get(prefix)
+    return list === undefined || list.length === 0 ? undefined : list[list.length - 1]
+  }
+}
+
+export class XmlReader {
+  readonly #handler: XmlHandler
+  #s = ''
+  #i = 0
+  #names: string[] = []
+  #ns = new Namespaces()
+
+  constructor (handler: XmlHandler) {
+    this.#handler = handler
+  }
+
+  read (source: string): void {
+    this.#s = source
+    this.#i = 0
+    this.#names = []
+    this.#ns = new Namespaces()
+    try {
+      const bad = INVALID_BMP.exec(source) ?? (SURROGATE.test(source) ? LONE_SURROGATE.exec(source) : null)
+      if (bad !== null) this.#fail('disallowed character', bad.index)
+      this.#prolog()
+      this.#element()
+      this.#misc(true)
+      if (this.#i < source.length) this.#fail('content after the document element')
+    } finally {
+      this.#s = ''
+    }
+  }
+
+  #fail (message: string, at = this.#i): never {
+    throw new XmlReadError(message, at)
+  }
+
+  #skipSpace (): boolean {
+    const s = this.#s
+    const start = this.#i
+    let i = start
+    while (i < s.length && isSpace(s.charCodeAt(i))) i++
+    this.#i = i
+    return i > start
+  }
+
+  #name (): string {
+    // Most names are ASCII: scan those by char code, and leave the rest to the regex.
+    const s = this.#s
+    const start = this.#i
+    let i = start
+    let code = s.charCodeAt(i)
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a) {
+      for (;;) {
+        code = s.charCodeAt(++i)
+        if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) || code === 0x5f || code === 0x2d || code === 0x2e)) break
+      }
+      if (code < 0x80 || Number.isNaN(code)) {
+        this.#i = i
+        return s.slice(start, i)
+      }
+    }
+    NAME.lastIndex = start
+    const match = NAME.exec(s)
+    if (match === null) this.#fail('a name was expected')
+    this.#i = NAME.lastIndex
+    return match[0]
+  }
+
+  /** Splits a QName; Namespaces in XML §3: at most one colon, between two NCNames. */
+  #qname (name: string, at: number): [string, string] {
+    const colon = name.indexOf(':')
+    if (colon === -1) return ['', name]
+    const local = name.slice(colon + 1)
+    const first = local.charCodeAt(0)
+    const startsLikeName = (first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a) || first === 0x5f ||
+      (first >= 0x80 && NCNAME_START.test(local))
+    if (colon === 0 || !startsLikeName || local.includes(':')) this.#fail(`malformed qualified name ${name}`, at)
+    return [name.slice(0, colon), local]
+  }
+
+  #prolog (): void {
+    const s = this.#s
+    if (s.startsWith('<?xml') && isSpace(s.charCodeAt(5))) {
+      XML_DECL.lastIndex = 0
+      const decl = XML_DECL.exec(s)
+      if (decl === null) this.#fail('malformed XML declaration', 0)
+      this.#i = XML_DECL.lastIndex
+      this.#handler.xmlDecl(decl[1] ?? decl[2], decl[3] ?? decl[4])
+    }
+    this.#misc(false)
+    if (s.startsWith('<!DOCTYPE', this.#i)) {
+      this.#handler.doctype()
+      this.#fail('document type declaration') // refused, whatever the handler did
+    }
+    if (this.#i >= s.length) this.#fail('no document element')
+    if (s.charCodeAt(this.#i) !== LT) this.#fail('text before the document element')
+  }
+
+  /** Misc* (§2.8): white space, comments and processing instructions around the document element. */
+  #misc (after: boolean): void {
+    const s = this.#s
+    for (;;) {
+      this.#skipSpace()
+      if (s.startsWith('<!--', this.#i)) {
+        this.#comment()
+      } else if (s.startsWith('<?', this.#i)) {
+        this.#pi()
+      } else {
+        if (after && this.#i < s.length) this.#fail(s.charCodeAt(this.#i) === LT ? 'a second document element' : 'text after the document element')
+        return
+      }
+    }
+  }
+
+  #comment (): void {
+    const s = this.#s
+    const start = this.#i + 4
+    const end = s.indexOf('--', start)
+    if (end === -1 || s.charCodeAt(end + 2) !== GT) this.#fail('malformed comment')
+    this.#i = end + 3
+  }
+
+  #pi (): void {
+    const at = this.#i
+    this.#i += 2
+    const target = this.#name()
+    if (target.toLowerCase() === 'xml') this.#fail('an XML declaration not at the start of the document', at)
+    this.#handler.processingInstruction(target)
+    this.#fail(`processing instruction ${target}`, at) // refused, whatever the handler did
+  }
+
+  /** The document element and everything in it, with an explicit stack of open names. */
+  #element (): void {
+    const s = this.#s
+    const handler = this.#handler
+    const names = this.#names
+    do {
+      const lt = s.indexOf('<', this.#i)
+      if (lt === -1) this.#fail(`unclosed element ${names[names.length - 1]}`, s.length)
+      if (lt > this.#i) this.#text(this.#i, lt)
+      this.#i = lt
+      const next = s.charCodeAt(lt + 1)
+      if (next === SLASH) {
+        this.#endTag()
+      } else if (next === BANG) {
+        if (s.startsWith('<!--', lt)) {
+          this.#comment()
+        } else if (s.startsWith('<![CDATA[', lt)) {
+          const end = s.indexOf(']]>', lt + 9)
+          if (end === -1) this.#fail('unterminated CDATA section')
+          const data = s.slice(lt + 9, end)
+          if (data !== '') handler.text(data.includes('\r') ? data.replace(LINE_END, '\n') : data)
+          this.#i = end + 3
+        } else {
+          this.#fail('markup declarations are not allowed in content')
+        }
+        if (names.length === 0) this.#fail('no document element')
+      } else if (next === QUESTION) {
+        if (names.length === 0) this.#fail('no document element')
+        this.#pi()
+      } else {
+        this.#startTag()
+      }
+    } while (names.length > 0)
+  }
+
+  /** Character data between `from` and `to`: references resolved, line ends normalised. */
+  #text (from: number, to: number): void {
+    const s = this.#s
+    const handler = this.#handler
+    if (this.#names.length === 0) this.#fail('text outside the document element', from)
+    let i = from
+    while (i < to) {
+      const amp = s.indexOf('&', i)
+      const end = amp === -1 || amp > to ? to : amp
+      if (end > i) {
+        const piece = s.slice(i, end)
+        if (piece.includes(']]>')) this.#fail('"]]>" in character data', i)
+        handler.text(piece.includes('\r') ? piece.replace(LINE_END, '\n') : piece)
+      }
+      if (end === to) return
+      const semi = s.indexOf(';', amp)
+      if (semi === -1 || semi > to) this.#fail('unterminated reference', amp)
+      handler.text(this.#reference(s.slice(amp + 1, semi), amp))
+      i = semi + 1
+    }
+  }
+
+  #reference (body: string, at: number): string {
+    const predefined = PREDEFINED.get(body)
+    if (predefined !== undefined) return predefined
+    const ref = CHAR_REF.exec(body)
+    if (ref === null) this.#fail(`undefined entity &${body};`, at)
+    const code = ref[1] !== undefined ? parseInt(ref[1], 10) : parseInt(ref[2], 16)
+    if (!isChar(code)) this.#fail(`character reference &${body}; to a disallowed character`, at)
+    return String.fromCodePoint(code)
+  }
+
+  #startTag (): void {
+    const s = this.#s
+    const handler = this.#handler
+    const at = this.#i
+    this.#i++
+    const name = this.#name()
+    handler.openTagStart(name)
+    const attributes: XmlAttributeEvent[] = []
+    let selfClosing = false
+    for (;;) {
+      const spaced = this.#skipSpace()
+      const code = s.charCodeAt(this.#i)
+      if (code === GT) { this.#i++; break }
+      if (code === SLASH) {
+        if (s.charCodeAt(this.#i + 1) !== GT) this.#fail('"/" not followed by ">" in a start tag')
+        this.#i += 2
+        selfClosing = true
+        break
+      }
+      if (!spaced) this.#fail(Number.isNaN(code) ? `unclosed start tag ${name}` : 'white space is required between attributes')
+      const attributeAt = this.#i
+      const attributeName = this.#name()
+      this.#skipSpace()
+      if (s.charCodeAt(this.#i) !== 0x3d) this.#fail(`attribute ${attributeName} has no value`)
+      this.#i++
+      this.#skipSpace()
+      const quote = s.charCodeAt(this.#i)
+      if (quote !== 0x22 && quote !== 0x27) this.#fail(`the value of attribute ${attributeName} is not quoted`)
+      const end = s.indexOf(quote === 0x22 ? '"' : "'", this.#i + 1)
+      if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
+      const value = this.#attributeValue(this.#i + 1, end)
+      this.#i = end + 1
+      const [prefix, local] = this.#qname(attributeName, attributeAt)
+      const attribute: XmlAttributeEvent = { name: attributeName, prefix, local, uri: '', value }
+      handler.attribute(attribute)
+      attributes.push(attribute)
+    }
+    const [prefix, local] = this.#qname(name, at)
+    const uri = this.#openScope(prefix, attributes, at)
+    handler.openTag({ name, prefix, local, uri, attributes })
+    if (selfClosing) {
+      this.#ns.close()
+      handler.closeTag()
+    } else {
+      this.#names.push(name)
+    }
+  }
+
+  /** AttValue (§2.3) normalised as for CDATA (§3.3.3): references resolved, white space to spaces. */
+  #attributeValue (from: number, to: number): string {
+    const s = this.#s
+    let out = ''
+    let i = from
+    while (i < to) {
+      const amp = s.indexOf('&', i)
+      const end = amp === -1 || amp > to ? to : amp
+      if (end > i) {
+        const piece = s.slice(i, end)
+        if (piece.includes('<')) this.#fail('"<" in an attribute value', i)
+        out += piece.replace(ATTRIBUTE_SPACE, ' ')
+      }
+      if (end === to) break
+      const semi = s.indexOf(';', amp)
+      if (semi === -1 || semi > to) this.#fail('unterminated reference', amp)
+      out += this.#reference(s.slice(amp + 1, semi), amp)
+      i = semi + 1
+    }
+    return out
+  }
+
+  /** Namespaces in XML §3–§6: declarations, reserved names, resolution and unique attributes. */
+  #openScope (prefix: string, attributes: XmlAttributeEvent[], at: number): string {
+    let declared: string[] | null = null
+    for (const a of attributes) {
+      const isDefault = a.prefix === '' && a.name === 'xmlns'
+      if (a.prefix !== 'xmlns' && !isDefault) continue
+      const bound = isDefault ? '' : a.local
+      if (bound === 'xmlns') this.#fail('the xmlns prefix cannot be declared', at)
+      if (a.value === XMLNS_NS) this.#fail('the xmlns namespace cannot be bound', at)
+      if (bound === 'xml' ? a.value !== XML_NS : a.value === XML_NS) this.#fail('the xml prefix and its namespace go together', at)
+      if (!isDefault && a.value === '') this.#fail(`prefix ${bound} cannot be undeclared in XML 1.0`, at)
+      a.uri = XMLNS_NS
+      if (declared === null) declared = []
+      declared.push(bound) // a second declaration of one prefix is a duplicate attribute, refused below
+      this.#ns.bind(bound, a.value)
+    }
+    this.#ns.open(declared)
+    if (prefix === 'xmlns') this.#fail('an element cannot have the prefix xmlns', at)
+    const uri = this.#ns.resolve(prefix)
+    if (uri === undefined || (prefix !== '' && uri === '')) this.#fail(`unbound prefix ${prefix}`, at)
+    if (attributes.length > 1) {
+      const seen = new Set<string>()
+      for (const a of attributes) {
+        if (a.prefix !== '' && a.prefix !== 'xmlns') {
+          const resolved = this.#ns.resolve(a.prefix)
+          if (resolved === undefined || resolved === '') this.#fail(`unbound prefix ${a.prefix}`, at)
+          a.uri = resolved
+        }
+        const key = a.uri === '' || a.uri === XMLNS_NS ? a.name : `{${a.uri}}${a.local}`
+        if (seen.has(key)) this.#fail(`duplicate attribute ${a.name}`, at)
+        seen.add(key)
+      }
+    } else if (attributes.length === 1) { // the same, without the duplicate check
+      const a = attributes[0]
+      if (a.prefix !== '' && a.prefix !== 'xmlns') {
+        const resolved = this.#ns.resolve(a.prefix)
+        if (resolved === undefined || resolved === '') this.#fail(`unbound prefix ${a.prefix}`, at)
+        a.uri = resolved
+      }
+    }
+    return uri
+  }
+
+  #endTag (): void {
+    const s = this.#s
+    const at = this.#i
+    const open = this.#names.pop()
+    // The common case, the open element's name then '>', needs no name scan.
+    if (open !== undefined && s.startsWith(open, at + 2) && s.charCodeAt(at + 2 + open.length) === GT) {
+      this.#i = at + 3 + open.length
+    } else {
+      this.#i += 2
+      const name = this.#name()
+      this.#skipSpace()
+      if (s.charCodeAt(this.#i) !== GT) this.#fail(`malformed end tag ${name}`, at)
+      this.#i++
+      if (open !== name) this.#fail(open === undefined ? `end tag ${name} without a start tag` : `end tag ${name} does not match ${open}`, at)
+    }
+    this.#ns.close()
+    this.#handler.closeTag()
+  }
+}
+
+/** Whether `text` is all XML white space (S, §2.3). */
+export function isWhitespace (text: string): boolean {
+  return !NOT_SPACE.test(text)
+}

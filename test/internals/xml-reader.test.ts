@@ -1,0 +1,150 @@
+/**
+ * The XML reader against saxes (a strict, conformant XML 1.0 and namespaces
+ * parser, kept as a development dependency for this): on random, mutated and
+ * generated documents both must accept or refuse alike, and report the same
+ * elements, namespaces, attributes and text.
+ */
+import { test, type TestContext } from 'node:test'
+import fc from 'fast-check'
+import { SaxesParser } from 'saxes'
+import { XmlReader, XmlReadError, type XmlAttributeEvent, type XmlHandler, type XmlTagEvent } from '../../lib/xml-reader'
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 400)
+// Differences by design: the reader wants NCName local parts (Namespaces in
+// XML §3), which saxes leaves to the application, and refuses a second BOM
+// and lone surrogates.
+// eslint-disable-next-line no-misleading-character-class -- combining marks are NameChars on their own
+const NCNAME_LOCAL = /^[^:]*:[-.0-9\u00B7\u0300-\u036F\u203F-\u2040]/u
+// saxes trims namespace names and the reader does not; the decoder refuses
+// such names (lib/envelope.ts), and so do both sides here.
+const EDGE_SPACE = /^[ \t\r\n]|[ \t\r\n]$/
+const isDeclaration = (name: string): boolean => name === 'xmlns' || name.startsWith('xmlns:')
+
+type Events = string[] | 'refused'
+
+function canonical (tag: { name: string, uri: string, attributes: ReadonlyArray<{ name: string, uri: string, value: string }> }): string {
+  const attributes = tag.attributes.map((a) => `${a.name}{${a.uri}}=${JSON.stringify(a.value)}`).sort().join(' ')
+  return `<${tag.name}{${tag.uri}} ${attributes}>`
+}
+
+function joinText (events: string[]): string[] {
+  const out: string[] = []
+  for (const e of events) {
+    if (e.startsWith('T') && out.length > 0 && out[out.length - 1].startsWith('T')) out[out.length - 1] += e.slice(1); else out.push(e)
+  }
+  return out.filter((e) => e !== 'T')
+}
+
+function byReader (xml: string): Events {
+  const events: string[] = []
+  const handler: XmlHandler = {
+    xmlDecl (version) { if (version !== '1.0') throw new XmlReadError('version', 0) },
+    doctype () { throw new XmlReadError('doctype', 0) },
+    processingInstruction () { throw new XmlReadError('pi', 0) },
+    openTagStart () {},
+    attribute (a: XmlAttributeEvent) { if (isDeclaration(a.name) && EDGE_SPACE.test(a.value)) throw new XmlReadError('namespace name', 0) },
+    openTag (tag: XmlTagEvent) { events.push(canonical(tag)) },
+    closeTag () { events.push('/') },
+    text (text) { events.push('T' + text) }
+  }
+  try {
+    new XmlReader(handler).read(xml)
+  } catch (err) {
+    if (err instanceof XmlReadError) return 'refused'
+    throw err
+  }
+  return joinText(events)
+}
+
+function bySaxes (xml: string): Events {
+  // A lone surrogate is no Char (XML §2.2); saxes lets some through.
+  if (xml.startsWith('\uFEFF') || /[\uD800-\uDFFF]/u.test(xml)) return 'refused'
+  const events: string[] = []
+  const parser = new SaxesParser({ xmlns: true, position: false })
+  let refused = false
+  const refuse = (): void => { refused = true; throw new Error('refused') }
+  parser.on('xmldecl', (decl) => { if (decl.version !== '1.0') refuse() })
+  parser.on('doctype', refuse)
+  parser.on('processinginstruction', refuse)
+  let depth = 0
+  parser.on('opentag', (tag) => {
+    depth++
+    const attributes = Object.values(tag.attributes)
+    if ([tag.name, ...attributes.map((a) => a.name)].some((n) => NCNAME_LOCAL.test(n))) refuse()
+    if (attributes.some((a) => isDeclaration(a.name) && EDGE_SPACE.test(a.value))) refuse()
+    events.push(canonical({ name: tag.name, uri: tag.uri, attributes: attributes.map((a) => ({ name: a.name, uri: a.uri, value: a.value })) }))
+  })
+  parser.on('closetag', () => { depth--; events.push('/') })
+  parser.on('text', (text) => { if (depth > 0) events.push('T' + text) })
+  parser.on('cdata', (text) => { events.push('T' + text) })
+  try {
+    parser.write(xml).close()
+  } catch {
+    return 'refused'
+  }
+  return refused ? 'refused' : joinText(events)
+}
+
+function agree (t: TestContext, xml: string): void {
+  t.assert.deepStrictEqual(byReader(xml), bySaxes(xml), JSON.stringify(xml))
+}
+
+const SEEDS = [
+  '<?xml version="1.0" encoding="utf-8" standalone="yes"?>\n<!-- c --><s:E xmlns:s="urn:s" xmlns="urn:d" a="1"><s:B x:y="2" xmlns:x="urn:x"><![CDATA[<&>]]>&amp;&lt;&#x1D11E;&#65;</s:B>\r\n<c b=\'v&quot;\t\r\n\'/><d xmlns="">t</d></s:E>\n<!-- after -->',
+  '<a xmlns:p="urn:p"><p:b p:c="1" d="2"/><e>x&gt;y]]z</e><f><![CDATA[]]]]><![CDATA[>]]></f></a>',
+  '<r><x:y xmlns:x="urn:1"><x:z xmlns:x="urn:2"/></x:y><g xml:lang="en" xmlns:xml="http://www.w3.org/XML/1998/namespace"/></r>'
+]
+const ALPHABET = ['<', '>', '/', '&', ';', ':', '=', '"', "'", '!', '?', '[', ']', '-', '#', 'x', ' ', '\n', '\r', '\t', '\u0000', '\uFFFE', '𝄞', 'é', '\u0300', 'xmlns', 'xml', ':a', 'a:', '&amp;', '&#0;', '&#x20;', '<!--', '-->', ']]>', '<![CDATA[', '<?', '?>', '<!DOCTYPE', '<a>', '</a>', '<a/>', '="v"']
+
+const mutated = fc.record({
+  seed: fc.constantFrom(...SEEDS),
+  edits: fc.array(fc.record({ at: fc.nat(), remove: fc.nat({ max: 3 }), insert: fc.array(fc.constantFrom(...ALPHABET), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 })
+}).map(({ seed, edits }) => {
+  let text = seed
+  for (const edit of edits) {
+    const at = edit.at % (text.length + 1)
+    text = text.slice(0, at) + edit.insert.join('') + text.slice(at + edit.remove)
+  }
+  return text
+})
+
+test('XmlReader: the seeds are read as saxes reads them', (t: TestContext) => {
+  for (const seed of SEEDS) {
+    t.assert.notStrictEqual(byReader(seed), 'refused')
+    agree(t, seed)
+  }
+})
+
+test('XmlReader: mutated documents: accepted or refused as by saxes, with the same events', (t: TestContext) => {
+  fc.assert(fc.property(mutated, (xml) => { agree(t, xml) }), { numRuns: RUNS * 10 })
+})
+
+test('XmlReader: random strings over XML\'s alphabet agree with saxes', (t: TestContext) => {
+  const piece = fc.constantFrom(...ALPHABET, 'a', 'b', 'p', '1', 'urn:x')
+  fc.assert(fc.property(fc.array(piece, { maxLength: 40 }).map((p) => '<a>' + p.join('') + '</a>'), (xml) => { agree(t, xml) }), { numRuns: RUNS * 5 })
+  fc.assert(fc.property(fc.string({ maxLength: 60 }), (xml) => { agree(t, xml) }), { numRuns: RUNS })
+})
+
+test('XmlReader: the checks saxes leaves out', (t: TestContext) => {
+  for (const xml of ['<a:1b xmlns:a="u"/>', '<a b:-c="1" xmlns:b="u"/>', '\uFEFF<a/>', '<a xmlns:p=""/>', '<xmlns:a/>', '<a xmlns:xmlns="u"/>', '<a xmlns:p="http://www.w3.org/XML/1998/namespace"/>', '<a xmlns:xml="u"/>', '<a xmlns="http://www.w3.org/2000/xmlns/"/>']) {
+    t.assert.strictEqual(byReader(xml), 'refused', xml)
+  }
+})
+
+test('XmlReader: a DOCTYPE or a processing instruction is refused even by a handler that lets it pass', (t: TestContext) => {
+  const calls: string[] = []
+  const lenient: XmlHandler = {
+    xmlDecl () {},
+    doctype () { calls.push('doctype') },
+    processingInstruction (target) { calls.push(target) },
+    openTagStart () {},
+    attribute () {},
+    openTag () {},
+    closeTag () {},
+    text () {}
+  }
+  for (const xml of ['<!DOCTYPE a><a/>', '<?pi x?><a/>', '<a><?pi x?></a>', '<a/><?pi x?>']) {
+    t.assert.throws(() => new XmlReader(lenient).read(xml), XmlReadError, xml)
+  }
+  t.assert.deepStrictEqual(calls, ['doctype', 'pi', 'pi', 'pi'])
+})
