@@ -68,7 +68,8 @@ const NAME_CHAR = NAME_START + '\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040'
 const NAME = new RegExp(`[${NAME_START}][${NAME_CHAR}]*`, 'uy')
 const NCNAME_START = new RegExp(`^[${NAME_START.slice(1)}]`, 'u')
 const XML_DECL = /<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"(1\.[0-9]+)"|'(1\.[0-9]+)')(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._-]*)"|'([A-Za-z][A-Za-z0-9._-]*)'))?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\r\n]*\?>/y
-const CHAR_REF = /^#(?:([0-9]{1,7})|x([0-9A-Fa-f]{1,6}))$/
+// Leading zeros are allowed (§4.1); the value is checked after.
+const CHAR_REF = /^#(?:0*([0-9]{1,7})|x0*([0-9A-Fa-f]{1,6}))$/
 const LINE_END = /\r\n?/g
 const ATTRIBUTE_SPACE = /\r\n|[\t\n\r]/g
 const NOT_SPACE = /[^ \t\r\n]/
@@ -120,6 +121,8 @@ export class XmlReader {
   readonly #handler: XmlHandler
   #s = ''
   #i = 0
+  /** Where the next '&' is, at or after the last place looked for one: positions only move forward. */
+  #amp = -1
   #names: string[] = []
   #ns = new Namespaces()
 
@@ -130,6 +133,7 @@ export class XmlReader {
   read (source: string): void {
     this.#s = source
     this.#i = 0
+    this.#amp = -1
     this.#names = []
     this.#ns = new Namespaces()
     try {
@@ -142,6 +146,15 @@ export class XmlReader {
     } finally {
       this.#s = ''
     }
+  }
+
+  /** The next '&' at or after `i` (or the end), each part of the text searched once. */
+  #ampFrom (i: number): number {
+    if (this.#amp < i) {
+      const amp = this.#s.indexOf('&', i)
+      this.#amp = amp === -1 ? this.#s.length : amp
+    }
+    return this.#amp
   }
 
   #fail (message: string, at = this.#i): never {
@@ -260,6 +273,7 @@ export class XmlReader {
         if (s.startsWith('<!--', lt)) {
           this.#comment()
         } else if (s.startsWith('<![CDATA[', lt)) {
+          if (names.length === 0) this.#fail('a CDATA section outside the document element')
           const end = s.indexOf(']]>', lt + 9)
           if (end === -1) this.#fail('unterminated CDATA section')
           const data = s.slice(lt + 9, end)
@@ -285,8 +299,8 @@ export class XmlReader {
     if (this.#names.length === 0) this.#fail('text outside the document element', from)
     let i = from
     while (i < to) {
-      const amp = s.indexOf('&', i)
-      const end = amp === -1 || amp > to ? to : amp
+      const amp = this.#ampFrom(i)
+      const end = amp > to ? to : amp
       if (end > i) {
         const piece = s.slice(i, end)
         if (piece.includes(']]>')) this.#fail('"]]>" in character data', i)
@@ -364,8 +378,8 @@ export class XmlReader {
     let out = ''
     let i = from
     while (i < to) {
-      const amp = s.indexOf('&', i)
-      const end = amp === -1 || amp > to ? to : amp
+      const amp = this.#ampFrom(i)
+      const end = amp > to ? to : amp
       if (end > i) {
         const piece = s.slice(i, end)
         if (piece.includes('<')) this.#fail('"<" in an attribute value', i)
@@ -401,16 +415,22 @@ export class XmlReader {
     const uri = this.#ns.resolve(prefix)
     if (uri === undefined || (prefix !== '' && uri === '')) this.#fail(`unbound prefix ${prefix}`, at)
     if (attributes.length > 1) {
-      const seen = new Set<string>()
+      // Unique by raw name, and by namespace and local name (§3.1, NS §6.3). Keyed
+      // by the URI string itself, whose hash V8 keeps: a long URI costs once.
+      const seen = new Map<string, Set<string>>()
       for (const a of attributes) {
         if (a.prefix !== '' && a.prefix !== 'xmlns') {
           const resolved = this.#ns.resolve(a.prefix)
           if (resolved === undefined || resolved === '') this.#fail(`unbound prefix ${a.prefix}`, at)
           a.uri = resolved
         }
-        const key = a.uri === '' || a.uri === XMLNS_NS ? a.name : `{${a.uri}}${a.local}`
-        if (seen.has(key)) this.#fail(`duplicate attribute ${a.name}`, at)
-        seen.add(key)
+        const plain = a.uri === '' || a.uri === XMLNS_NS
+        const space = plain ? '' : a.uri
+        const key = plain ? a.name : a.local
+        let names = seen.get(space)
+        if (names === undefined) seen.set(space, names = new Set())
+        if (names.has(key)) this.#fail(`duplicate attribute ${a.name}`, at)
+        names.add(key)
       }
     } else if (attributes.length === 1) { // the same, without the duplicate check
       const a = attributes[0]

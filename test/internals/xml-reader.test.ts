@@ -148,3 +148,46 @@ test('XmlReader: a DOCTYPE or a processing instruction is refused even by a hand
   }
   t.assert.deepStrictEqual(calls, ['doctype', 'pi', 'pi', 'pi'])
 })
+
+test('XmlReader: character references may have leading zeros (§4.1), checked by value', (t: TestContext) => {
+  for (const xml of ['<a>&#00000065;</a>', '<a>&#x0000041;</a>', '<a b="&#x00000000000000000041;"/>']) {
+    t.assert.notStrictEqual(byReader(xml), 'refused', xml)
+    agree(t, xml)
+  }
+  t.assert.strictEqual(byReader('<a>&#0000;</a>'), 'refused')
+  t.assert.strictEqual(byReader('<a>&#x00110000;</a>'), 'refused')
+})
+
+test('XmlReader: CDATA before the document element is an XML error, before any text reaches the handler', (t: TestContext) => {
+  const texts: string[] = []
+  const handler: XmlHandler = { xmlDecl () {}, doctype () {}, processingInstruction () {}, openTagStart () {}, attribute () {}, openTag () {}, closeTag () {}, text (text) { texts.push(text) } }
+  t.assert.throws(() => new XmlReader(handler).read('<![CDATA[x]]><a/>'), XmlReadError)
+  t.assert.deepStrictEqual(texts, [])
+})
+
+test('XmlReader: time grows linearly on the shapes that once made it quadratic', (t: TestContext) => {
+  const noop: XmlHandler = { xmlDecl () {}, doctype () {}, processingInstruction () {}, openTagStart () {}, attribute () {}, openTag () {}, closeTag () {}, text () {} }
+  const reader = new XmlReader(noop)
+  const time = (xml: string): number => {
+    let best = Infinity
+    for (let i = 0; i < 3; i++) {
+      const started = process.hrtime.bigint()
+      reader.read(xml)
+      best = Math.min(best, Number(process.hrtime.bigint() - started))
+    }
+    return best
+  }
+  const shapes: Array<[string, (n: number) => string]> = [
+    ['text runs between empty elements (a scan for "&" restarted at each)', (n) => '<a>' + 'x<b/>'.repeat(n) + '€</a>'],
+    ['attribute values (the same scan)', (n) => '<a>' + '<b c="1"/>'.repeat(n) + '</a>'],
+    ['text split by comments', (n) => '<a>' + 'x<!---->'.repeat(n) + '</a>'],
+    ['prefixed attributes in a long namespace (a key built from the URI each time)', (n) => `<a xmlns:p="${'u'.repeat(4096)}">` + '<b p:c="" p:d=""/>'.repeat(n) + '</a>']
+  ]
+  for (const [name, shape] of shapes) {
+    time(shape(40_000)) // warm-up: the first runs include compiling
+    const small = time(shape(10_000))
+    const large = time(shape(40_000))
+    // Linear is about 4; the quadratic versions measured 11 to 100.
+    t.assert.ok(large / small < 8, `${name}: 4× the input took ${(large / small).toFixed(1)}× the time`)
+  }
+})
