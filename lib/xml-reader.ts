@@ -294,24 +294,41 @@ export class XmlReader {
 
   /** Character data between `from` and `to`: references resolved, line ends normalised. */
   #text (from: number, to: number): void {
-    const s = this.#s
-    const handler = this.#handler
     if (this.#names.length === 0) this.#fail('text outside the document element', from)
+    const text = this.#characters(from, to, false)
+    if (text !== '') this.#handler.text(text)
+  }
+
+  /**
+   * The characters of a text run or of an attribute value (AttValue, §2.3):
+   * references resolved, and line ends normalised (§2.11) or, in an attribute,
+   * white space turned into spaces as for CDATA (§3.3.3). A piece between
+   * references never holds a CR LF pair across its end: pieces end at '&'.
+   */
+  #characters (from: number, to: number, attribute: boolean): string {
+    const s = this.#s
+    let out = ''
     let i = from
     while (i < to) {
       const amp = this.#ampFrom(i)
       const end = amp > to ? to : amp
       if (end > i) {
         const piece = s.slice(i, end)
-        if (piece.includes(']]>')) this.#fail('"]]>" in character data', i)
-        handler.text(piece.includes('\r') ? piece.replace(LINE_END, '\n') : piece)
+        if (attribute) {
+          if (piece.includes('<')) this.#fail('"<" in an attribute value', i)
+          out += piece.replace(ATTRIBUTE_SPACE, ' ')
+        } else {
+          if (piece.includes(']]>')) this.#fail('"]]>" in character data', i)
+          out += piece.includes('\r') ? piece.replace(LINE_END, '\n') : piece
+        }
       }
-      if (end === to) return
+      if (end === to) break
       const semi = s.indexOf(';', amp)
       if (semi === -1 || semi > to) this.#fail('unterminated reference', amp)
-      handler.text(this.#reference(s.slice(amp + 1, semi), amp))
+      out += this.#reference(s.slice(amp + 1, semi), amp)
       i = semi + 1
     }
+    return out
   }
 
   #reference (body: string, at: number): string {
@@ -354,7 +371,7 @@ export class XmlReader {
       if (quote !== 0x22 && quote !== 0x27) this.#fail(`the value of attribute ${attributeName} is not quoted`)
       const end = s.indexOf(quote === 0x22 ? '"' : "'", this.#i + 1)
       if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
-      const value = this.#attributeValue(this.#i + 1, end)
+      const value = this.#characters(this.#i + 1, end, true)
       this.#i = end + 1
       const [prefix, local] = this.#qname(attributeName, attributeAt)
       const attribute: XmlAttributeEvent = { name: attributeName, prefix, local, uri: '', value }
@@ -370,28 +387,6 @@ export class XmlReader {
     } else {
       this.#names.push(name)
     }
-  }
-
-  /** AttValue (§2.3) normalised as for CDATA (§3.3.3): references resolved, white space to spaces. */
-  #attributeValue (from: number, to: number): string {
-    const s = this.#s
-    let out = ''
-    let i = from
-    while (i < to) {
-      const amp = this.#ampFrom(i)
-      const end = amp > to ? to : amp
-      if (end > i) {
-        const piece = s.slice(i, end)
-        if (piece.includes('<')) this.#fail('"<" in an attribute value', i)
-        out += piece.replace(ATTRIBUTE_SPACE, ' ')
-      }
-      if (end === to) break
-      const semi = s.indexOf(';', amp)
-      if (semi === -1 || semi > to) this.#fail('unterminated reference', amp)
-      out += this.#reference(s.slice(amp + 1, semi), amp)
-      i = semi + 1
-    }
-    return out
   }
 
   /** Namespaces in XML §3–§6: declarations, reserved names, resolution and unique attributes. */

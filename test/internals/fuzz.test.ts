@@ -6,6 +6,7 @@
 import { test, type TestContext } from 'node:test'
 import { DOMParser, onErrorStopParsing, type Element, type Node } from '@xmldom/xmldom'
 import fc from 'fast-check'
+import { mutations } from './mutate'
 import { decodeText } from '../../lib/charset'
 import { EnvelopeDecoder, type DecodedEnvelope } from '../../lib/envelope'
 import { SOAP11_ENV, SOAP12_ENV } from '../../lib/namespaces'
@@ -35,17 +36,7 @@ const SEEDS = [
 ]
 const ALPHABET = ['<', '>', '/', '&', ';', ':', '=', '"', "'", '!', '?', '[', ']', '-', '#', 'x', 's', 'E', ' ', '\n', '\u0000', '\uD800', '\uFFFE', '𝄞', 'é', 'xmlns', 'Body', 'Header', 'Envelope', '&amp;', '&#0;', '<!--', ']]>', '<?', '<!DOCTYPE']
 
-const mutation = fc.record({
-  seed: fc.constantFrom(...SEEDS),
-  edits: fc.array(fc.record({ at: fc.nat(), remove: fc.nat({ max: 4 }), insert: fc.array(fc.constantFrom(...ALPHABET), { maxLength: 3 }) }), { minLength: 1, maxLength: 4 })
-}).map(({ seed, edits }) => {
-  let text = seed
-  for (const edit of edits) {
-    const at = edit.at % (text.length + 1)
-    text = text.slice(0, at) + edit.insert.join('') + text.slice(at + edit.remove)
-  }
-  return text
-})
+const mutation = mutations(SEEDS, ALPHABET, 4)
 
 function elementChildren (node: Node): Element[] {
   const out: Element[] = []

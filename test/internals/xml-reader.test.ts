@@ -6,6 +6,7 @@
  */
 import { test, type TestContext } from 'node:test'
 import fc from 'fast-check'
+import { mutations } from './mutate'
 import { SaxesParser } from 'saxes'
 import { XmlReader, XmlReadError, type XmlAttributeEvent, type XmlHandler, type XmlTagEvent } from '../../lib/xml-reader'
 
@@ -96,17 +97,7 @@ const SEEDS = [
 ]
 const ALPHABET = ['<', '>', '/', '&', ';', ':', '=', '"', "'", '!', '?', '[', ']', '-', '#', 'x', ' ', '\n', '\r', '\t', '\u0000', '\uFFFE', '𝄞', 'é', '\u0300', 'xmlns', 'xml', ':a', 'a:', '&amp;', '&#0;', '&#x20;', '<!--', '-->', ']]>', '<![CDATA[', '<?', '?>', '<!DOCTYPE', '<a>', '</a>', '<a/>', '="v"']
 
-const mutated = fc.record({
-  seed: fc.constantFrom(...SEEDS),
-  edits: fc.array(fc.record({ at: fc.nat(), remove: fc.nat({ max: 3 }), insert: fc.array(fc.constantFrom(...ALPHABET), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 })
-}).map(({ seed, edits }) => {
-  let text = seed
-  for (const edit of edits) {
-    const at = edit.at % (text.length + 1)
-    text = text.slice(0, at) + edit.insert.join('') + text.slice(at + edit.remove)
-  }
-  return text
-})
+const mutated = mutations(SEEDS, ALPHABET, 3)
 
 test('XmlReader: the seeds are read as saxes reads them', (t: TestContext) => {
   for (const seed of SEEDS) {

@@ -1,0 +1,16 @@
+import fc from 'fast-check'
+
+/** Documents made by a few random edits (cut, and insert pieces of `alphabet`) of one of `seeds`. */
+export function mutations (seeds: readonly string[], alphabet: readonly string[], maxEdits = 3): fc.Arbitrary<string> {
+  return fc.record({
+    seed: fc.constantFrom(...seeds),
+    edits: fc.array(fc.record({ at: fc.nat(), remove: fc.nat({ max: 4 }), insert: fc.array(fc.constantFrom(...alphabet), { maxLength: 3 }) }), { minLength: 1, maxLength: maxEdits })
+  }).map(({ seed, edits }) => {
+    let text = seed
+    for (const edit of edits) {
+      const at = edit.at % (text.length + 1)
+      text = text.slice(0, at) + edit.insert.join('') + text.slice(at + edit.remove)
+    }
+    return text
+  })
+}
