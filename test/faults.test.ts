@@ -36,7 +36,7 @@ for (const version of ['1.1', '1.2'] as const) {
     t.assert.strictEqual(response.statusCode, version === '1.2' ? 400 : 500, 'Part 2 Table 20: Sender → 400; SOAP 1.1 §6.2: 500')
     t.assert.strictEqual(response.headers['content-type'], version === '1.2' ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8')
     t.assert.strictEqual(Number(response.headers['content-length']), Buffer.byteLength(response.body))
-    const { valid, output } = validateEnvelope(response.body, version)
+    const { valid, output } = await validateEnvelope(response.body, version)
     t.assert.ok(valid, output)
     if (version === '1.2') {
       t.assert.match(response.body, /<soap:Code><soap:Value>soap:Sender<\/soap:Value><soap:Subcode><soap:Value xmlns:sc0="urn:example:calc">sc0:DivideByZero<\/soap:Value><soap:Subcode><soap:Value xmlns:sc1="urn:example:calc">sc1:Deeper<\/soap:Value><\/soap:Subcode><\/soap:Subcode><\/soap:Code>/)
@@ -57,7 +57,7 @@ for (const version of ['1.1', '1.2'] as const) {
       const app = faultApp(t, () => { throw new SoapFault({ code: code as 'Sender', reason: 'r' }) })
       const response = await post(app, version, envelope(version, CALL), { url: '/fault' })
       t.assert.strictEqual(response.statusCode, status, code)
-      t.assert.ok(validateEnvelope(response.body, version).valid, code)
+      t.assert.ok((await validateEnvelope(response.body, version)).valid, code)
       const name = version === '1.1' ? names11[code] : (names12[code] ?? code)
       t.assert.ok(response.body.includes(version === '1.1' ? `<faultcode>soap:${name}</faultcode>` : `<soap:Value>soap:${name}</soap:Value>`), code)
     }
@@ -68,7 +68,7 @@ for (const version of ['1.1', '1.2'] as const) {
     const app = faultApp(t, () => { throw new Error('secret: db password is hunter2') }, logs)
     const response = await post(app, version, envelope(version, CALL), { url: '/fault' })
     t.assert.strictEqual(response.statusCode, 500)
-    t.assert.ok(validateEnvelope(response.body, version).valid)
+    t.assert.ok((await validateEnvelope(response.body, version)).valid)
     t.assert.ok(response.body.includes(version === '1.1' ? '<faultcode>soap:Server</faultcode>' : '<soap:Value>soap:Receiver</soap:Value>'))
     t.assert.ok(!response.body.includes('hunter2'))
     t.assert.ok(!/at .*\.js:\d+/.test(response.body), 'no stack on the wire')
@@ -87,7 +87,7 @@ test('PROTOCOL Faults: a rejected promise and a thrown non-Error (null and undef
     t.assert.strictEqual(response.statusCode, 500)
     t.assert.strictEqual(response.headers['content-type'], 'application/soap+xml; charset=utf-8')
     t.assert.match(response.body, /soap:Receiver/)
-    t.assert.ok(validateEnvelope(response.body, '1.2').valid)
+    t.assert.ok((await validateEnvelope(response.body, '1.2')).valid)
   }
 })
 
@@ -120,7 +120,7 @@ test('SoapFault: invalid characters in a reason are replaced, and the fault stil
   for (const version of ['1.1', '1.2'] as const) {
     const app = faultApp(t, () => { throw new SoapFault({ code: 'Sender', reason: 'bad \u0000 char \uD800 here', subcodes: ['Local'] }) })
     const response = await post(app, version, envelope(version, CALL), { url: '/fault' })
-    t.assert.ok(validateEnvelope(response.body, version).valid, response.body)
+    t.assert.ok((await validateEnvelope(response.body, version)).valid, response.body)
     t.assert.ok(response.body.includes('bad \uFFFD char \uFFFD here'))
   }
 })
@@ -137,7 +137,7 @@ for (const [sentAs, inside] of [['1.1', SOAP12_ENV], ['1.2', SOAP11_ENV], ['1.1'
     t.assert.ok(response.body.includes(`<soap:Envelope xmlns:soap="${envNs(sentAs)}">`))
     t.assert.ok(response.body.includes(`<upg:Upgrade xmlns:upg="${SOAP12_ENV}"><upg:SupportedEnvelope qname="e12:Envelope" xmlns:e12="${SOAP12_ENV}"/><upg:SupportedEnvelope qname="e11:Envelope" xmlns:e11="${SOAP11_ENV}"/></upg:Upgrade>`))
     t.assert.ok(response.body.includes(sentAs === '1.1' ? '<faultcode>soap:VersionMismatch</faultcode>' : '<soap:Value>soap:VersionMismatch</soap:Value>'))
-    t.assert.ok(validateEnvelope(response.body, sentAs).valid)
+    t.assert.ok((await validateEnvelope(response.body, sentAs)).valid)
   })
 }
 
@@ -209,7 +209,7 @@ test('PROTOCOL Faults: not-understood mustUnderstand blocks → one MustUndersta
   const response = await post(app, '1.2', envelope('1.2', CALL, header))
   t.assert.strictEqual(response.statusCode, 500)
   t.assert.strictEqual(ran, false, 'no hook or handler ran')
-  t.assert.ok(validateEnvelope(response.body, '1.2').valid, validateEnvelope(response.body, '1.2').output)
+  t.assert.ok((await validateEnvelope(response.body, '1.2')).valid, (await validateEnvelope(response.body, '1.2')).output)
   t.assert.ok(response.body.includes('<soap:Header><soap:NotUnderstood qname="nu:One" xmlns:nu="urn:a"/><soap:NotUnderstood qname="nu:Two" xmlns:nu="urn:b"/></soap:Header>'))
   t.assert.ok(response.body.includes('<soap:Value>soap:MustUnderstand</soap:Value>'))
   t.assert.ok(!response.body.includes('Three'))
@@ -221,7 +221,7 @@ test('PROTOCOL Faults: MustUnderstand in SOAP 1.1 (§4.2.3): faultcode, no NotUn
   t.assert.strictEqual(response.statusCode, 500)
   t.assert.ok(response.body.includes('<faultcode>soap:MustUnderstand</faultcode>'))
   t.assert.ok(!response.body.includes('NotUnderstood'))
-  t.assert.ok(validateEnvelope(response.body, '1.1').valid)
+  t.assert.ok((await validateEnvelope(response.body, '1.1')).valid)
 })
 
 test('PROTOCOL Faults: blocks for role none, or a role this node does not play, are never checked (T19, T29)', async (t: TestContext) => {
@@ -286,7 +286,7 @@ test('PROTOCOL Faults: a fault with no reason text still has one (empty) Text, a
   for (const version of ['1.1', '1.2'] as const) {
     const app = faultApp(t, () => { throw new SoapFault({ code: 'Sender', reason: [] }) })
     const response = await post(app, version, envelope(version, CALL), { url: '/fault' })
-    t.assert.ok(validateEnvelope(response.body, version).valid, response.body)
+    t.assert.ok((await validateEnvelope(response.body, version)).valid, response.body)
     t.assert.ok(response.body.includes(version === '1.2' ? '<soap:Text xml:lang="en"></soap:Text>' : '<faultstring></faultstring>'))
   }
 })
@@ -298,5 +298,16 @@ test('PROTOCOL Faults: an error on a GET route of the SOAP scope (no media type)
   const response = await app.inject({ method: 'GET', url: '/g' })
   t.assert.strictEqual(response.statusCode, 500)
   t.assert.strictEqual(response.headers['content-type'], 'application/soap+xml; charset=utf-8')
-  t.assert.ok(validateEnvelope(response.body, '1.2').valid)
+  t.assert.ok((await validateEnvelope(response.body, '1.2')).valid)
+})
+
+test('the schema check itself refuses broken faults (so the checks above can fail)', async (t: TestContext) => {
+  const fault = '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">x</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>'
+  t.assert.strictEqual((await validateEnvelope(fault, '1.2')).valid, true)
+  t.assert.strictEqual((await validateEnvelope(fault.replace('soap:Sender', 'soap:Nope'), '1.2')).valid, false, 'an unknown code')
+  t.assert.strictEqual((await validateEnvelope(fault.replace(' xml:lang="en"', ''), '1.2')).valid, false, 'a Text without xml:lang')
+  t.assert.strictEqual((await validateEnvelope(fault, '1.1')).valid, false, 'a 1.2 envelope is no 1.1 envelope')
+  const fault11 = '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>x</faultstring></soap:Fault></soap:Body></soap:Envelope>'
+  t.assert.strictEqual((await validateEnvelope(fault11, '1.1')).valid, true)
+  t.assert.strictEqual((await validateEnvelope(fault11.replace('<faultstring>x</faultstring>', ''), '1.1')).valid, false, 'no faultstring')
 })

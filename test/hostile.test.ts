@@ -639,7 +639,7 @@ function checkEmpty (t: TestContext, answer: RawResponse): void {
   t.assert.strictEqual(answer.headers['transfer-encoding'], undefined, 'not chunked')
 }
 
-function checkFault (t: TestContext, version: SoapVersion, fault: FaultName, status: number, answer: RawResponse): void {
+async function checkFault (t: TestContext, version: SoapVersion, fault: FaultName, status: number, answer: RawResponse): Promise<void> {
   const body = answer.body.toString('utf8')
   const names11 = ['Client', 'Server', 'VersionMismatch', 'MustUnderstand']
   const names12 = ['Sender', 'Receiver', 'VersionMismatch', 'MustUnderstand']
@@ -647,7 +647,7 @@ function checkFault (t: TestContext, version: SoapVersion, fault: FaultName, sta
   t.assert.strictEqual(status, version === '1.2' && fault === 'Sender' ? 400 : 500, 'the table\'s status follows Part 2 Table 20 / BP R1126')
   t.assert.strictEqual(answer.headers['content-type'], MEDIA[version], 'a fault in the media type\'s version')
   t.assert.strictEqual(Number(answer.headers['content-length']), answer.body.length, 'exact Content-Length')
-  const { valid, output } = validateEnvelope(body, version)
+  const { valid, output } = await validateEnvelope(body, version)
   t.assert.ok(valid, `the fault validates: ${output} ${body}`)
   const envelopeTag = /^(?:<\?xml[^>]*\?>)?\s*<([A-Za-z_][\w.-]*):Envelope\b[^>]*>/.exec(body)
   t.assert.ok(envelopeTag !== null, `an Envelope: ${body}`)
@@ -666,14 +666,14 @@ function checkFault (t: TestContext, version: SoapVersion, fault: FaultName, sta
   t.assert.ok(!/\bat [^\s]+ \(.*:\d+:\d+\)|\.js:\d+/.test(body), 'no stack on the wire')
 }
 
-function check (t: TestContext, c: Case, answer: RawResponse | undefined): void {
+async function check (t: TestContext, c: Case, answer: RawResponse | undefined): Promise<void> {
   t.assert.ok(answer !== undefined, 'an answer')
   const { expect } = c
   t.assert.strictEqual(answer.status, expect.status, `status: ${answer.body.toString().slice(0, 300)}`)
   if (expect.empty === true) checkEmpty(t, answer)
   if (expect.allow !== undefined) t.assert.strictEqual(answer.headers.allow, expect.allow)
   const version = requestVersion(c.bytes)
-  if (expect.fault !== undefined) checkFault(t, version, expect.fault, expect.status, answer)
+  if (expect.fault !== undefined) await checkFault(t, version, expect.fault, expect.status, answer)
   if (expect.status === 200) {
     t.assert.strictEqual(answer.headers['content-type'], MEDIA[version])
     const decoded = decodedOf(answer.body.toString('utf8'))
@@ -708,7 +708,7 @@ for (const c of CASES) {
   test(title, { timeout: 10_000 }, async (t: TestContext) => {
     const port = c.server === 'limits' ? ports.limits : ports.main
     const [answer] = await rawExchange(port, c.bytes, 1, 5000)
-    check(t, c, answer)
+    await check(t, c, answer)
     await healthy(t, port)
   })
 }
