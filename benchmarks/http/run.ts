@@ -4,10 +4,10 @@
  * drift hits both alike. Prints req/s, latency and each round's ratio.
  * Bounded: BENCH_ROUNDS (3) × 2 contenders × (BENCH_WARMUP 2 s + BENCH_SECONDS 10 s).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
+import type { ChildProcess } from 'node:child_process'
 import autocannon from 'autocannon'
 import { addEnvelope } from '../fixtures'
+import { serverStats, startServer as start } from './process'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -22,27 +22,8 @@ const contenders: Contender[] = [
 ]
 
 /** The server's CPU time in µs since the previous call. */
-function cpu (child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no cpu report in 5 s')), 5000)
-    const onData = (chunk: Buffer): void => {
-      const match = /cpu (\d+)/.exec(chunk.toString())
-      if (match !== null) { clearTimeout(timer); child.stdout?.off('data', onData); resolve(Number(match[1])) }
-    }
-    child.stdout?.on('data', onData)
-    child.kill('SIGUSR2')
-  })
-}
-
-function start (kind: string): Promise<{ child: ChildProcess, port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, 'server.js'), kind], { stdio: ['ignore', 'pipe', 'inherit'] })
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`${kind} did not start in 10 s`)) }, 10_000)
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const match = /listening (\d+)/.exec(chunk.toString())
-      if (match !== null) { clearTimeout(timer); resolve({ child, port: Number(match[1]) }) }
-    })
-  })
+async function cpu (child: ChildProcess): Promise<number> {
+  return (await serverStats(child)).cpu
 }
 
 async function load (port: number, c: Contender, seconds: number): Promise<autocannon.Result> {

@@ -1,11 +1,13 @@
 /**
- * One contender of `npm run bench`, alone in its process on 127.0.0.1:
+ * One server of `npm run bench` and `npm run soak`, alone in its process on 127.0.0.1:
  *   json  a plain Fastify JSON route doing the same work (the ceiling)
- *   soap  the demo Calculator's Add through fastify-soap
- * Prints `listening <port>` once ready; on SIGUSR2 prints `cpu <µs>`, the
- * process's CPU time (user + system) since the last SIGUSR2, so that the runner
- * can measure CPU per request over the measured window only.
+ *   soap  the demo Calculator through fastify-soap
+ * Prints `listening <port>` once ready. On SIGUSR2 it prints `stats <JSON>`:
+ * CPU time (user + system, µs) and the event loop's delay (ms, p99 and max)
+ * since the previous SIGUSR2, and the memory in use now (bytes), so that the
+ * runner measures the window it chooses.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import Fastify from 'fastify'
 import { buildDemo } from '../../test/demo/app'
 
@@ -27,10 +29,15 @@ async function main (): Promise<void> {
   const address = app.server.address()
   console.log(`listening ${typeof address === 'object' && address !== null ? address.port : ''}`)
   let last = process.cpuUsage()
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
   process.on('SIGUSR2', () => {
     const used = process.cpuUsage(last)
     last = process.cpuUsage()
-    console.log(`cpu ${used.user + used.system}`)
+    const { rss, heapUsed } = process.memoryUsage()
+    const stats = { cpu: used.user + used.system, rss, heapUsed, delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6 }
+    delay.reset()
+    console.log(`stats ${JSON.stringify(stats)}`)
   })
   process.once('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
 }
