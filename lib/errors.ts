@@ -30,6 +30,13 @@ export const SOAP_ERR_CT_CHARSET = createError<'SOAP_ERR_CT_CHARSET', 415, [stri
   Error,
   NO_STACK
 )
+export const SOAP_ERR_CT_DUPLICATE = createError<'SOAP_ERR_CT_DUPLICATE', 400, []>(
+  'SOAP_ERR_CT_DUPLICATE',
+  'fastify-soap: more than one Content-Type header',
+  400,
+  Error,
+  NO_STACK
+)
 export const SOAP_ERR_CT_ENCODING = createError<'SOAP_ERR_CT_ENCODING', 415, [string]>(
   'SOAP_ERR_CT_ENCODING',
   'fastify-soap: unsupported content coding %s',
@@ -116,6 +123,7 @@ export const errorCodes = {
   SOAP_ERR_OPT_INVALID,
   SOAP_ERR_CT_MEDIA_TYPE,
   SOAP_ERR_CT_CHARSET,
+  SOAP_ERR_CT_DUPLICATE,
   SOAP_ERR_CT_ENCODING,
   SOAP_ERR_DECODE_EMPTY,
   SOAP_ERR_DECODE_CHARSET,

@@ -47,6 +47,7 @@ const fastifySoap = fp(plugin, {
 
 export default fastifySoap
 export { fastifySoap }
+export { soapClientErrorHandler } from './client-error'
 export { SoapContext } from './context'
 export { textContent } from './envelope'
 export { errorCodes } from './errors'

@@ -12,7 +12,7 @@ import { SoapContext } from './context'
 import { EnvelopeDecoder } from './envelope'
 import { SoapFault } from './fault'
 import { notUnderstood, processHeaders } from './headers'
-import { SOAP_ERR_CT_ENCODING } from './errors'
+import { SOAP_ERR_CT_DUPLICATE, SOAP_ERR_CT_ENCODING } from './errors'
 import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from './namespaces'
 import type { ResolvedOptions } from './options'
 import { ENVELOPE_PREFIX, UPGRADE_BLOCK, escapeAttribute } from './serializer'
@@ -40,6 +40,15 @@ function mustUnderstandFault (version: SoapVersion, missing: ReadonlyArray<{ nam
   })
 }
 
+function contentTypeLines (raw: string[]): number {
+  let count = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]
+    if (name.length === 12 && name.toLowerCase() === 'content-type') count++
+  }
+  return count
+}
+
 export function buildParser (options: ResolvedOptions): (request: FastifyRequest, body: Buffer) => SoapContext {
   const { roles, understoodHeaders, maxXPathElements } = options
   const decoder = new EnvelopeDecoder(options.limits)
@@ -47,6 +56,9 @@ export function buildParser (options: ResolvedOptions): (request: FastifyRequest
   const select12 = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
 
   return function parseSoap (request, body) {
+    // Node keeps the first of several Content-Type lines and drops the rest; a
+    // message that says two things about its own type is refused (RFC 9110 §5.3).
+    if (contentTypeLines(request.raw.rawHeaders) > 1) throw new SOAP_ERR_CT_DUPLICATE()
     const coding = request.headers['content-encoding']
     if (coding !== undefined && coding.toLowerCase() !== 'identity') throw new SOAP_ERR_CT_ENCODING(JSON.stringify(coding))
     const media = requestMediaType(request.headers['content-type'])

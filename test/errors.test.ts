@@ -19,10 +19,12 @@ test('errors: docs/errors.md has a row for every code, with its status, and no o
   }
 })
 
-test('errors: every decoding code answers 400 and every content type code 415', (t: TestContext) => {
+test('errors: every decoding code answers 400; the content type codes 415, but a duplicated Content-Type 400', (t: TestContext) => {
   const decoding = Object.keys(errorCodes).filter((c) => c.startsWith('SOAP_ERR_DECODE_'))
   t.assert.strictEqual(decoding.length, 7)
   for (const code of decoding) t.assert.strictEqual(rows.get(code), 400, code)
   t.assert.strictEqual(rows.get('SOAP_ERR_CT_MEDIA_TYPE'), 415)
   t.assert.strictEqual(rows.get('SOAP_ERR_CT_CHARSET'), 415)
+  t.assert.strictEqual(rows.get('SOAP_ERR_CT_ENCODING'), 415)
+  t.assert.strictEqual(rows.get('SOAP_ERR_CT_DUPLICATE'), 400)
 })

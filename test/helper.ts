@@ -114,7 +114,7 @@ export interface RawResponse {
  * Writes raw bytes to 127.0.0.1:port and reads `count` HTTP/1.1 responses
  * (each with a Content-Length), or as many as come before the server closes.
  */
-export function rawExchange (port: number, bytes: Buffer | string, count: number, timeoutMs = 5000): Promise<RawResponse[]> {
+export function rawExchange (port: number, bytes: Buffer | string, count: number, timeoutMs = 5000, halfClose = false): Promise<RawResponse[]> {
   return new Promise((resolve, reject) => {
     const socket = connect({ port, host: '127.0.0.1' })
     let data = Buffer.alloc(0)
@@ -149,7 +149,7 @@ export function rawExchange (port: number, bytes: Buffer | string, count: number
     socket.on('data', (chunk) => { data = Buffer.concat([data, chunk]); parse() })
     socket.on('error', () => finish())
     socket.on('close', () => finish())
-    socket.write(bytes)
+    if (halfClose) socket.end(bytes); else socket.write(bytes)
   })
 }
 

@@ -3,7 +3,7 @@
  * `request.soap` and answers with `reply.soap()`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import soap, { SoapFault, escapeXml, textContent, type XmlElement } from '../../lib/index'
+import soap, { SoapFault, escapeXml, soapClientErrorHandler, textContent, type XmlElement } from '../../lib/index'
 
 export const CALC_NS = 'urn:example:calc'
 
@@ -35,6 +35,8 @@ export async function buildDemo (options: FastifyServerOptions = {}): Promise<Fa
     requestTimeout: 30_000,
     connectionTimeout: 10_000,
     keepAliveTimeout: 5_000,
+    // HTTP framing errors answered like any undecodable request: status only, no body
+    clientErrorHandler: soapClientErrorHandler,
     ...options
   })
   await app.register(soap, {
