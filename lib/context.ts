@@ -4,7 +4,8 @@
  */
 import { DOMParser, onErrorStopParsing, type Document, type Element, type Node } from '@xmldom/xmldom'
 import * as xpath from 'xpath'
-import { SOAP_ERR_SELECT_LIMIT } from './errors'
+import type { ServerResponse } from 'node:http'
+import { SOAP_ERR_CLIENT_GONE, SOAP_ERR_SELECT_LIMIT } from './errors'
 import type { SoapHeaderBlock } from './headers'
 import type { SoapVersion } from './namespaces'
 import type { XmlElement } from './types'
@@ -36,6 +37,8 @@ export interface SoapContextInit {
   readonly elements: number
   readonly select: xpath.XPathSelect
   readonly maxXPathElements: number
+  /** The Node response, to learn that the client went away; null outside a live request. */
+  readonly response: ServerResponse | null
 }
 
 export class SoapContext {
@@ -54,6 +57,7 @@ export class SoapContext {
 
   readonly #init: SoapContextInit
   #document: Document | undefined
+  #aborter: AbortController | undefined
   #byName: ReadonlyMap<string, readonly SoapHeaderBlock[]> | undefined
 
   constructor (init: SoapContextInit) {
@@ -86,6 +90,25 @@ export class SoapContext {
       }
     }
     return this.#byName
+  }
+
+  /**
+   * Aborted when the client goes away before the response is complete: pass it
+   * to what your handler waits on (fetch, a database driver, a timer) so that
+   * work for nobody stops. Made on first use.
+   */
+  get signal (): AbortSignal {
+    if (this.#aborter === undefined) {
+      const aborter = this.#aborter = new AbortController()
+      const response = this.#init.response
+      if (response !== null) {
+        const onClose = (): void => {
+          if (!response.writableFinished) aborter.abort(new SOAP_ERR_CLIENT_GONE())
+        }
+        if (response.closed) onClose(); else response.once('close', onClose)
+      }
+    }
+    return this.#aborter.signal
   }
 
   /** The first header block named `{namespace}localName`, if any. */

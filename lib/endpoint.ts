@@ -3,6 +3,7 @@
  * the content-type parsers, the error handler, the 405 answers and the user's
  * SOAP routes, so that routes outside it keep their own (STYLE.md: mercurius).
  */
+import type { ServerResponse } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify'
 import { parseContentType, versionOfMediaType } from './content-type'
 import { SOAP_ERR_DECODE_EMPTY } from './errors'
@@ -10,6 +11,7 @@ import { SoapFault, renderFault } from './fault'
 import type { SoapVersion } from './namespaces'
 import type { ResolvedOptions } from './options'
 import { buildParser } from './parser'
+import { kResponse } from './symbols'
 
 export interface EndpointOptions {
   readonly soap: ResolvedOptions
@@ -63,10 +65,12 @@ function soapErrorHandler (thrown: unknown, request: FastifyRequest, reply: Fast
 }
 
 /**
- * A POST with no body at all never reaches the content-type parser: answer it
- * before anything else runs (PROTOCOL.md "Decoding": an empty body is a 400).
+ * The scope's first hook. It keeps the Node response at hand for
+ * `request.soap.signal`, and answers a POST with no body at all, which never
+ * reaches the content-type parser (PROTOCOL.md "Decoding": an empty body is a 400).
  */
-function rejectEmptyPost (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+function onSoapRequest (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  (request as unknown as Record<symbol, ServerResponse>)[kResponse] = reply.raw
   const headers = request.headers
   if (request.method === 'POST' && headers['transfer-encoding'] === undefined &&
     (headers['content-length'] === undefined || headers['content-length'] === '0')) {
@@ -94,7 +98,7 @@ export async function endpoint (instance: FastifyInstance, { soap }: EndpointOpt
     }
   )
   instance.setErrorHandler(soapErrorHandler)
-  instance.addHook('onRequest', rejectEmptyPost)
+  instance.addHook('onRequest', onSoapRequest)
 
   // PROTOCOL.md "Other answers": a method a SOAP path does not serve gets 405 with Allow.
   const methodsByUrl = new Map<string, Set<string>>()

@@ -103,6 +103,15 @@ export const SOAP_ERR_SELECT_LIMIT = createError<'SOAP_ERR_SELECT_LIMIT', 400, [
   400
 )
 
+// --------------------------------------------------------------- requests ---
+export const SOAP_ERR_CLIENT_GONE = createError<'SOAP_ERR_CLIENT_GONE', 499, []>(
+  'SOAP_ERR_CLIENT_GONE',
+  'fastify-soap: the client went away before the response was complete',
+  499,
+  Error,
+  NO_STACK
+)
+
 // ------------------------------------------------------------------ reply ---
 export const SOAP_ERR_REPLY_CONTENT = createError<'SOAP_ERR_REPLY_CONTENT', 500, [string]>(
   'SOAP_ERR_REPLY_CONTENT',
@@ -133,6 +142,7 @@ export const errorCodes = {
   SOAP_ERR_DECODE_STRUCTURE,
   SOAP_ERR_DECODE_LIMIT,
   SOAP_ERR_SELECT_LIMIT,
+  SOAP_ERR_CLIENT_GONE,
   SOAP_ERR_REPLY_CONTENT,
   SOAP_ERR_FAULT_INVALID
 } as const

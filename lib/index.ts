@@ -10,6 +10,7 @@ import type { SoapContext } from './context'
 import { endpoint } from './endpoint'
 import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from './options'
 import { sendSoap, type SoapContent, type SoapReplyOptions } from './reply'
+import { kResponse } from './symbols'
 
 export interface SoapDecorator {
   /** The options in force, defaults applied. */
@@ -37,6 +38,7 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   if (!fastify.hasDecorator('soap')) fastify.decorate('soap', Object.freeze({ options: soap }))
   if (!fastify.hasRequestDecorator('soap')) fastify.decorateRequest('soap', null)
   if (!fastify.hasReplyDecorator('soap')) fastify.decorateReply('soap', sendSoap)
+  if (!fastify.hasRequestDecorator(kResponse)) fastify.decorateRequest(kResponse, null)
   await fastify.register(endpoint, { soap, prefix: soap.prefix })
 }
 

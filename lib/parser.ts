@@ -4,6 +4,7 @@
  * fault a decoded envelope has earned (VersionMismatch, Sender, MustUnderstand),
  * so that it is answered before any hook or handler runs; returns `request.soap`.
  */
+import type { ServerResponse } from 'node:http'
 import type { FastifyRequest } from 'fastify'
 import * as xpath from 'xpath'
 import { decodeText } from './charset'
@@ -16,6 +17,7 @@ import { SOAP_ERR_CT_DUPLICATE, SOAP_ERR_CT_ENCODING } from './errors'
 import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from './namespaces'
 import type { ResolvedOptions } from './options'
 import { ENVELOPE_PREFIX, UPGRADE_BLOCK, escapeAttribute } from './serializer'
+import { kResponse } from './symbols'
 
 export function versionMismatchFault (found: string): SoapFault {
   return new SoapFault({
@@ -79,7 +81,8 @@ export function buildParser (options: ResolvedOptions): (request: FastifyRequest
       source: text,
       elements: decoded.elements,
       select: envelope === SOAP12_ENV ? select12 : select11,
-      maxXPathElements
+      maxXPathElements,
+      response: (request as unknown as Record<symbol, ServerResponse | null>)[kResponse] ?? null
     })
     request.soap = context
     const sender = decoded.senderFault ?? headers.senderFault

@@ -2,7 +2,8 @@ import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import * as xpath from 'xpath'
 import soap, { SOAP11_ENV, SOAP12_ENV, type SoapContext } from '../lib/index'
-import { MEDIA, envelope, post } from './helper'
+import { connect } from 'node:net'
+import { MEDIA, envelope, listen, post, rawExchange } from './helper'
 
 async function capture (t: TestContext, options = {}): Promise<{ app: FastifyInstance, seen: () => SoapContext }> {
   let last: SoapContext | null = null
@@ -186,4 +187,45 @@ test('request.soap.select: refused past maxXPathElements (the xpath package is q
   const response = await post(selecting, '1.2', envelope('1.2', '<m:L xmlns:m="urn:m">' + '<i/>'.repeat(3000) + '</m:L>'), { url: '/s' })
   t.assert.strictEqual(response.statusCode, 400)
   t.assert.match(response.body, /soap:Sender/)
+})
+
+test('request.soap.signal: aborted when the client goes away mid-request, not when the answer is sent', async (t: TestContext) => {
+  const seen: Array<{ aborted: boolean, reason?: string }> = []
+  let release: () => void = () => {}
+  const app = Fastify()
+  await app.register(soap, {
+    routes: async (scope) => {
+      scope.post('/slow', async (request, reply) => {
+        const signal = (request.soap as SoapContext).signal
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2000)
+          release = () => { clearTimeout(timer); resolve() }
+          signal.addEventListener('abort', () => { clearTimeout(timer); resolve() })
+        })
+        seen.push({ aborted: signal.aborted, reason: (signal.reason as { code?: string } | undefined)?.code })
+        return reply.soap()
+      })
+      scope.post('/fast', async (request, reply) => {
+        const signal = (request.soap as SoapContext).signal
+        reply.raw.once('close', () => { seen.push({ aborted: signal.aborted }) })
+        return reply.soap()
+      })
+    }
+  })
+  t.after(() => app.close())
+  const port = await listen(app)
+  const body = envelope('1.2', CALL)
+  const request = (path: string): string => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/soap+xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+
+  const socket = connect(port, '127.0.0.1', () => { socket.write(request('/slow')); setTimeout(() => socket.destroy(), 100) })
+  const started = Date.now()
+  while (seen.length === 0 && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 20))
+  t.assert.deepStrictEqual(seen, [{ aborted: true, reason: 'SOAP_ERR_CLIENT_GONE' }])
+  t.assert.ok(Date.now() - started < 1500, 'aborted at once, not after the 2 s wait')
+  release()
+
+  const [answer] = await rawExchange(port, request('/fast'), 1)
+  t.assert.strictEqual(answer.status, 200)
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  t.assert.deepStrictEqual(seen[1], { aborted: false })
 })
