@@ -32,7 +32,7 @@ function faultVersion (request: FastifyRequest): SoapVersion {
   return (header === undefined ? undefined : versionOfMediaType(parseContentType(header).mediaType)?.version) ?? '1.2'
 }
 
-export function sendFault (request: FastifyRequest, reply: FastifyReply, fault: SoapFault): FastifyReply {
+function sendFault (request: FastifyRequest, reply: FastifyReply, fault: SoapFault): FastifyReply {
   const { status, contentType, body } = renderFault(fault, faultVersion(request))
   return reply.code(status).header('content-type', contentType).send(body)
 }

@@ -43,7 +43,7 @@ const XML_SPACE = /^[ \t\r\n]+|[ \t\r\n]+$/g
 const BOOLEAN_12: Record<string, boolean> = { __proto__: null as never, 0: false, 1: true, false: false, true: true }
 const BOOLEAN_11: Record<string, boolean> = { __proto__: null as never, 0: false, 1: true }
 
-export function qnameKey (namespace: string, localName: string): string {
+function qnameKey (namespace: string, localName: string): string {
   return `{${namespace}}${localName}`
 }
 

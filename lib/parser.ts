@@ -19,7 +19,7 @@ import type { ResolvedOptions } from './options'
 import { ENVELOPE_PREFIX, UPGRADE_BLOCK, escapeAttribute } from './serializer'
 import { kResponse } from './symbols'
 
-export function versionMismatchFault (found: string): SoapFault {
+function versionMismatchFault (found: string): SoapFault {
   return new SoapFault({
     code: 'VersionMismatch',
     reason: `The envelope namespace ${found === '' ? '(none)' : found} is not the one the media type names`,
