@@ -23,14 +23,8 @@ function childElement (parent: Node, namespace: string, localName: string): Elem
   return null
 }
 
-/** What `request.soap` is made of, besides what the decoder found. */
-export interface SoapContextInit {
-  readonly version: SoapVersion
-  readonly namespace: string
-  readonly action: string | undefined
-  readonly hasHeader: boolean
-  readonly headers: readonly SoapHeaderBlock[]
-  readonly body: readonly XmlElement[]
+/** What `request.soap` is made of: its public fields (documented on the class), and what it keeps to itself. */
+export interface SoapContextInit extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'headers' | 'body'> {
   /** The decoded text, for the Document. */
   readonly source: string
   /** Elements in the message, for the XPath guard. */

@@ -407,34 +407,28 @@ export class XmlReader {
     }
     this.#ns.open(declared)
     if (prefix === 'xmlns') this.#fail('an element cannot have the prefix xmlns', at)
-    const uri = this.#ns.resolve(prefix)
-    if (uri === undefined || (prefix !== '' && uri === '')) this.#fail(`unbound prefix ${prefix}`, at)
-    if (attributes.length > 1) {
-      // Unique by raw name, and by namespace and local name (§3.1, NS §6.3). Keyed
-      // by the URI string itself, whose hash V8 keeps: a long URI costs once.
-      const seen = new Map<string, Set<string>>()
-      for (const a of attributes) {
-        if (a.prefix !== '' && a.prefix !== 'xmlns') {
-          const resolved = this.#ns.resolve(a.prefix)
-          if (resolved === undefined || resolved === '') this.#fail(`unbound prefix ${a.prefix}`, at)
-          a.uri = resolved
-        }
-        const plain = a.uri === '' || a.uri === XMLNS_NS
-        const space = plain ? '' : a.uri
-        const key = plain ? a.name : a.local
-        let names = seen.get(space)
-        if (names === undefined) seen.set(space, names = new Set())
-        if (names.has(key)) this.#fail(`duplicate attribute ${a.name}`, at)
-        names.add(key)
-      }
-    } else if (attributes.length === 1) { // the same, without the duplicate check
-      const a = attributes[0]
-      if (a.prefix !== '' && a.prefix !== 'xmlns') {
-        const resolved = this.#ns.resolve(a.prefix)
-        if (resolved === undefined || resolved === '') this.#fail(`unbound prefix ${a.prefix}`, at)
-        a.uri = resolved
-      }
+    const uri = prefix === '' ? this.#ns.resolve('') as string : this.#resolvePrefix(prefix, at)
+    // Unique by raw name, and by namespace and local name (§3.1, NS §6.3). Keyed
+    // by the URI string itself, whose hash V8 keeps: a long URI costs once.
+    const seen = attributes.length > 1 ? new Map<string, Set<string>>() : null
+    for (const a of attributes) {
+      if (a.prefix !== '' && a.prefix !== 'xmlns') a.uri = this.#resolvePrefix(a.prefix, at)
+      if (seen === null) continue
+      const plain = a.uri === '' || a.uri === XMLNS_NS
+      const space = plain ? '' : a.uri
+      const key = plain ? a.name : a.local
+      let names = seen.get(space)
+      if (names === undefined) seen.set(space, names = new Set())
+      if (names.has(key)) this.#fail(`duplicate attribute ${a.name}`, at)
+      names.add(key)
     }
+    return uri
+  }
+
+  /** A prefix's namespace; an unbound prefix is an error (the default namespace alone may be none). */
+  #resolvePrefix (prefix: string, at: number): string {
+    const uri = this.#ns.resolve(prefix)
+    if (uri === undefined || uri === '') this.#fail(`unbound prefix ${prefix}`, at)
     return uri
   }
 
