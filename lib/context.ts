@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http'
 import { SOAP_ERR_CLIENT_GONE, SOAP_ERR_SELECT_LIMIT } from './errors'
 import type { SoapHeaderBlock } from './headers'
 import type { SoapVersion } from './namespaces'
+import type { SoapOperationInfo } from './service'
 import type { XmlElement } from './types'
 
 const EMPTY_MAP: ReadonlyMap<string, readonly SoapHeaderBlock[]> = new Map()
@@ -48,6 +49,18 @@ export class SoapContext {
   readonly headers: readonly SoapHeaderBlock[]
   /** The Body's child elements, in document order: the payload. */
   readonly body: readonly XmlElement[]
+
+  // Set as a service's pipeline runs (docs/hooks.md); hooks may read and replace them.
+  /** The operation, once dispatched. */
+  operation: SoapOperationInfo | undefined = undefined
+  /** The operation's input, read from the operation element (or the query string) by its schema. */
+  input: unknown = undefined
+  /** The values of the header blocks the operation's header schema names, by property. */
+  headerValues: unknown = undefined
+  /** What the handler returned. */
+  result: unknown = undefined
+  /** Serialised header blocks for the response's Header, in order. */
+  readonly responseHeaders: string[] = []
 
   readonly #init: SoapContextInit
   #document: Document | undefined

@@ -4,22 +4,28 @@
  * SOAP routes, so that routes outside it keep their own (STYLE.md: mercurius).
  */
 import type { ServerResponse } from 'node:http'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify'
+import type Ajv from 'ajv'
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify'
 import { parseContentType, versionOfMediaType } from './content-type'
-import { SOAP_ERR_DECODE_EMPTY } from './errors'
-import { SoapFault, renderFault } from './fault'
+import { SOAP_ERR_DECODE_EMPTY, SOAP_ERR_SERVICE_INVALID } from './errors'
+import { SoapFault, renderFault, toSoapFault } from './fault'
+import type { SoapScope } from './hooks'
 import type { SoapVersion } from './namespaces'
 import type { ResolvedOptions } from './options'
-import { buildParser } from './parser'
-import { kResponse } from './symbols'
+import { buildGetContext, buildParser } from './parser'
+import { getHandler, serviceHandler } from './pipeline'
+import { compileService, type ServiceDeclaration } from './service'
+import { kResponse, kSoapScope } from './symbols'
 
 export interface EndpointOptions {
   readonly soap: ResolvedOptions
+  /** Plain routes (the `routes` option). */
+  readonly routes?: FastifyPluginAsync
+  /** A declared service, compiled with this Ajv instance. */
+  readonly service?: { readonly declaration: ServiceDeclaration, readonly ajv: Ajv }
 }
 
 const MEDIA_TYPES = ['application/soap+xml', 'text/xml'] as const
-const GENERIC_RECEIVER = 'The server could not process the request'
-const GENERIC_SENDER = 'The request is not valid'
 
 /** The plugin's own decoding and media type errors: raised once the whole body has been read. */
 function isOwnUndecodable (code: string): boolean {
@@ -32,36 +38,39 @@ function faultVersion (request: FastifyRequest): SoapVersion {
   return (header === undefined ? undefined : versionOfMediaType(parseContentType(header).mediaType)?.version) ?? '1.2'
 }
 
-function sendFault (request: FastifyRequest, reply: FastifyReply, fault: SoapFault): FastifyReply {
-  const { status, contentType, body } = renderFault(fault, faultVersion(request))
-  return reply.code(status).header('content-type', contentType).send(body)
-}
+function buildErrorHandler (soap: ResolvedOptions) {
+  const { faultFormatter } = soap
+  function sendFault (request: FastifyRequest, reply: FastifyReply, fault: SoapFault): FastifyReply {
+    if (faultFormatter !== undefined) {
+      try {
+        const formatted = faultFormatter(fault, request)
+        if (!(formatted instanceof SoapFault)) throw new TypeError('faultFormatter must return a SoapFault')
+        fault = formatted
+      } catch (err) {
+        request.log.error({ err }, 'fastify-soap: faultFormatter failed; the fault is sent as it was')
+      }
+    }
+    request.log.info({ fault: fault.faultCode, reason: fault.message }, 'fastify-soap: fault')
+    const { status, contentType, body } = renderFault(fault, faultVersion(request))
+    return reply.code(status).header('content-type', contentType).send(body)
+  }
 
-function soapErrorHandler (thrown: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  // Anything may be thrown, null included.
-  const error = (typeof thrown === 'object' && thrown !== null ? thrown : { message: String(thrown) }) as Partial<FastifyError>
-  const code = typeof error.code === 'string' ? error.code : ''
-  if (error instanceof SoapFault || isOwnUndecodable(code)) {
-    // Fastify closes the connection after a parser error in case the body was
-    // not all read; the plugin's own errors come after the whole body was.
-    reply.removeHeader('connection')
+  return function soapErrorHandler (thrown: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    // Anything may be thrown, null included.
+    const error = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as Partial<FastifyError>
+    const code = typeof error.code === 'string' ? error.code : ''
+    if (thrown instanceof SoapFault || isOwnUndecodable(code)) {
+      // Fastify closes the connection after a parser error in case the body was
+      // not all read; the plugin's own errors come after the whole body was.
+      reply.removeHeader('connection')
+    }
+    if (isOwnUndecodable(code) || code.startsWith('FST_ERR_CTP_')) {
+      request.log.debug({ err: error }, 'fastify-soap: request not decoded')
+      if (code === 'SOAP_ERR_CT_ENCODING') reply.header('accept-encoding', 'identity')
+      return reply.code(error.statusCode as number).header('content-length', '0').send()
+    }
+    return sendFault(request, reply, toSoapFault(thrown, request.log))
   }
-  if (error instanceof SoapFault) {
-    request.log.info({ fault: error.faultCode, reason: error.message }, 'fastify-soap: fault')
-    return sendFault(request, reply, error)
-  }
-  const status = typeof error.statusCode === 'number' ? error.statusCode : 500
-  if (isOwnUndecodable(code) || code.startsWith('FST_ERR_CTP_')) {
-    request.log.debug({ err: error }, 'fastify-soap: request not decoded')
-    if (code === 'SOAP_ERR_CT_ENCODING') reply.header('accept-encoding', 'identity')
-    return reply.code(status).header('content-length', '0').send()
-  }
-  if (status >= 400 && status < 500) {
-    request.log.info({ err: error }, 'fastify-soap: client error answered as a Sender fault')
-    return sendFault(request, reply, new SoapFault({ code: 'Sender', reason: GENERIC_SENDER }))
-  }
-  request.log.error({ err: thrown }, 'fastify-soap: error answered as a Receiver fault')
-  return sendFault(request, reply, new SoapFault({ code: 'Receiver', reason: GENERIC_RECEIVER }))
 }
 
 /**
@@ -80,8 +89,10 @@ function onSoapRequest (request: FastifyRequest, reply: FastifyReply, done: Hook
   }
 }
 
-export async function endpoint (instance: FastifyInstance, { soap }: EndpointOptions): Promise<void> {
-  const parse = buildParser(soap)
+export async function endpoint (instance: FastifyInstance, { soap, routes, service }: EndpointOptions): Promise<void> {
+  // A service's understood header blocks are known at ready(), when its scope's are.
+  const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
+  const parse = buildParser(soap, understood)
   instance.removeAllContentTypeParsers()
   instance.addContentTypeParser(
     MEDIA_TYPES as unknown as string[],
@@ -97,7 +108,7 @@ export async function endpoint (instance: FastifyInstance, { soap }: EndpointOpt
       done(null, parsed)
     }
   )
-  instance.setErrorHandler(soapErrorHandler)
+  instance.setErrorHandler(buildErrorHandler(soap))
   instance.addHook('onRequest', onSoapRequest)
 
   // PROTOCOL.md "Other answers": a method a SOAP path does not serve gets 405 with Allow.
@@ -115,7 +126,8 @@ export async function endpoint (instance: FastifyInstance, { soap }: EndpointOpt
     if (route.routePath === '' && route.prefixTrailingSlash !== 'no-slash' && route.url !== '/') collect(route.url + '/', route)
   })
 
-  if (soap.routes !== undefined) await instance.register(soap.routes)
+  if (routes !== undefined) await instance.register(routes)
+  if (service !== undefined) serviceRoutes(instance, soap, service.declaration, service.ajv, understood as Set<string>)
 
   collecting = false
   const supported = instance.supportedMethods
@@ -132,5 +144,31 @@ export async function endpoint (instance: FastifyInstance, { soap }: EndpointOpt
       onRequest: async (_request, reply) => reply.code(405).header('allow', allow).header('content-length', '0').send(),
       handler: async () => undefined
     })
+  }
+}
+
+/**
+ * A service's routes: POST at its path, and GET at `<path>/<Operation>` for
+ * the operations that opt in. The service is compiled at `ready()`, when
+ * every hook and understood header of its scopes is known.
+ */
+function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv, understood: Set<string>): void {
+  const path: unknown = declaration?.path
+  if (typeof path !== 'string' || !path.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
+  type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
+  let post: Handler | undefined
+  const gets = new Map<string, Handler>()
+  const context = buildGetContext(soap)
+  instance.addHook('onReady', async function compileSoapService () {
+    const service = compileService(ajv, declaration, (instance as unknown as Record<symbol, SoapScope>)[kSoapScope], soap.understoodHeaders)
+    for (const key of service.understood) understood.add(key)
+    post = serviceHandler(service)
+    for (const op of service.operations) if (op.get) gets.set(op.info.name, getHandler(service, op, context))
+  })
+  instance.post(path, (request, reply) => (post as Handler)(request, reply))
+  const operations: unknown = declaration.operations
+  if (typeof operations !== 'object' || operations === null) return
+  for (const [name, op] of Object.entries(operations)) {
+    if ((op as { get?: unknown } | null)?.get === true) instance.get(`${path}/${name}`, (request, reply) => (gets.get(name) as Handler)(request, reply))
   }
 }

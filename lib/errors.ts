@@ -128,6 +128,60 @@ export const SOAP_ERR_FAULT_INVALID = createError<'SOAP_ERR_FAULT_INVALID', 500,
   TypeError
 )
 
+// --------------------------------------------------------------- services ---
+export const SOAP_ERR_SERVICE_INVALID = createError<'SOAP_ERR_SERVICE_INVALID', 500, [string, string]>(
+  'SOAP_ERR_SERVICE_INVALID',
+  'fastify-soap: service %s: %s',
+  500,
+  TypeError
+)
+export const SOAP_ERR_SERVICE_SCHEMA = createError<'SOAP_ERR_SERVICE_SCHEMA', 500, [string, string]>(
+  'SOAP_ERR_SERVICE_SCHEMA',
+  'fastify-soap: schema %s: %s',
+  500,
+  TypeError
+)
+export const SOAP_ERR_SERVICE_DUPLICATE = createError<'SOAP_ERR_SERVICE_DUPLICATE', 500, [string, string, string]>(
+  'SOAP_ERR_SERVICE_DUPLICATE',
+  'fastify-soap: service %s: operations %s share %s (WS-I BP R2710: operation signatures must be unique)',
+  500,
+  TypeError
+)
+export const SOAP_ERR_SERVICE_HANDLER = createError<'SOAP_ERR_SERVICE_HANDLER', 500, [string, string]>(
+  'SOAP_ERR_SERVICE_HANDLER',
+  'fastify-soap: service %s: operation %s has no handler function',
+  500,
+  TypeError
+)
+
+// ------------------------------------------------------------------ hooks ---
+export const SOAP_ERR_HOOK_INVALID = createError<'SOAP_ERR_HOOK_INVALID', 500, [string]>(
+  'SOAP_ERR_HOOK_INVALID',
+  'fastify-soap: %s',
+  500,
+  TypeError
+)
+
+// ------------------------------------------------------------- operations ---
+export const SOAP_ERR_OUTPUT_INVALID = createError<'SOAP_ERR_OUTPUT_INVALID', 500, [string, string]>(
+  'SOAP_ERR_OUTPUT_INVALID',
+  'fastify-soap: the result at "%s" %s',
+  500
+)
+export const SOAP_ERR_OPERATION_TIMEOUT = createError<'SOAP_ERR_OPERATION_TIMEOUT', 503, [string, number]>(
+  'SOAP_ERR_OPERATION_TIMEOUT',
+  'fastify-soap: operation %s did not finish within %d ms',
+  503,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_FAULT_UNKNOWN = createError<'SOAP_ERR_FAULT_UNKNOWN', 500, [string, string]>(
+  'SOAP_ERR_FAULT_UNKNOWN',
+  'fastify-soap: operation %s declares no fault %s',
+  500,
+  TypeError
+)
+
 export const errorCodes = {
   SOAP_ERR_OPT_INVALID,
   SOAP_ERR_CT_MEDIA_TYPE,
@@ -144,5 +198,13 @@ export const errorCodes = {
   SOAP_ERR_SELECT_LIMIT,
   SOAP_ERR_CLIENT_GONE,
   SOAP_ERR_REPLY_CONTENT,
-  SOAP_ERR_FAULT_INVALID
+  SOAP_ERR_FAULT_INVALID,
+  SOAP_ERR_SERVICE_INVALID,
+  SOAP_ERR_SERVICE_SCHEMA,
+  SOAP_ERR_SERVICE_DUPLICATE,
+  SOAP_ERR_SERVICE_HANDLER,
+  SOAP_ERR_HOOK_INVALID,
+  SOAP_ERR_OUTPUT_INVALID,
+  SOAP_ERR_OPERATION_TIMEOUT,
+  SOAP_ERR_FAULT_UNKNOWN
 } as const

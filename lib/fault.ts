@@ -3,6 +3,7 @@
  * fault, and the HTTP status of each code (PROTOCOL.md "Faults"; SOAP 1.2
  * Part 1 §5.4, Part 2 Table 20; SOAP 1.1 §4.4, §6.2; BP R1126).
  */
+import type { FastifyBaseLogger } from 'fastify'
 import { SOAP_ERR_FAULT_INVALID } from './errors'
 import type { SoapVersion } from './namespaces'
 import { SOAP11, SOAP12, versionInfo } from './namespaces'
@@ -159,4 +160,50 @@ export function renderFault (fault: SoapFault, version: SoapVersion): { status: 
     contentType: versionInfo(version).contentType,
     body: version === '1.2' ? render12(fault) : render11(fault)
   }
+}
+
+/** The namespace of the plugin's own detail entries. */
+export const FAULT_NS = 'urn:fastify-soap:fault'
+
+export const GENERIC_RECEIVER = 'The server could not process the request'
+export const GENERIC_SENDER = 'The request is not valid'
+export const GENERIC_TIMEOUT = 'The operation did not finish in time'
+
+export interface Problem {
+  /** A JSON Pointer to the value, from the operation element (or the Header). */
+  readonly path: string
+  readonly message: string
+}
+
+/**
+ * A Sender fault for input that does not match the operation's schema: the
+ * reason names the first problem, the Detail lists each one with its path.
+ */
+export function invalidInputFault (problems: readonly Problem[], where: string): SoapFault {
+  let detail = `<fs:InvalidInput xmlns:fs="${FAULT_NS}">`
+  for (const problem of problems) detail += `<fs:Problem path="${attribute(problem.path)}">${text(problem.message)}</fs:Problem>`
+  detail += '</fs:InvalidInput>'
+  const first = problems[0]
+  return new SoapFault({ code: 'Sender', reason: `Invalid ${where}: ${first.path === '' ? '' : first.path + ' '}${first.message}`, detail })
+}
+
+/**
+ * Any thrown value as the fault to send: a SoapFault as it is; an error that
+ * is not a deliberate fault as a generic one (no message or stack on the
+ * wire), logged, with the error kept as its `cause` for `faultFormatter`.
+ */
+export function toSoapFault (thrown: unknown, log: FastifyBaseLogger): SoapFault {
+  if (thrown instanceof SoapFault) return thrown
+  const error = (typeof thrown === 'object' && thrown !== null ? thrown : { message: String(thrown) }) as { code?: unknown, statusCode?: unknown }
+  if (error.code === 'SOAP_ERR_OPERATION_TIMEOUT') {
+    log.warn({ err: thrown }, 'fastify-soap: operation timed out')
+    return new SoapFault({ code: 'Receiver', reason: GENERIC_TIMEOUT, cause: thrown })
+  }
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 500
+  if (status >= 400 && status < 500) {
+    log.info({ err: thrown }, 'fastify-soap: client error answered as a Sender fault')
+    return new SoapFault({ code: 'Sender', reason: GENERIC_SENDER, cause: thrown })
+  }
+  log.error({ err: thrown }, 'fastify-soap: error answered as a Receiver fault')
+  return new SoapFault({ code: 'Receiver', reason: GENERIC_RECEIVER, cause: thrown })
 }

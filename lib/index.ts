@@ -8,13 +8,24 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import type { SoapContext } from './context'
 import { endpoint } from './endpoint'
+import { SOAP_ERR_OPT_INVALID } from './errors'
+import { checkHook, createScope, type SoapHookFunction, type SoapHookName, type SoapScope } from './hooks'
 import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from './options'
 import { sendSoap, type SoapContent, type SoapReplyOptions } from './reply'
-import { kResponse } from './symbols'
+import type { ServiceDeclaration } from './service'
+import { kResponse, kSoapScope } from './symbols'
+import type { SoapOperation, SoapSchema, SoapServiceDefinition } from './types'
+import { createAjv } from './validation'
 
 export interface SoapDecorator {
   /** The options in force, defaults applied. */
   readonly options: ResolvedOptions
+  /** Adds a SOAP hook to this encapsulation context (docs/hooks.md). */
+  addHook<Name extends SoapHookName> (name: Name, hook: SoapHookFunction<Name>): SoapDecorator
+  /** Declares header blocks (`{namespace}localName`) understood by the services of this context, for mustUnderstand. */
+  understand (...qnames: string[]): SoapDecorator
+  /** Declares a service in this context, under its prefix (docs/services.md). Checked and compiled at `ready()`. */
+  service (definition: SoapServiceDefinition): FastifyInstance & PromiseLike<undefined>
 }
 
 declare module 'fastify' {
@@ -31,15 +42,59 @@ declare module 'fastify' {
   }
 }
 
-const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoap (fastify: FastifyInstance, options: FastifySoapOptions) {
+const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
+
+type WithScope = FastifyInstance & { [kSoapScope]?: SoapScope }
+
+function decoratorFor (instance: WithScope, soap: ResolvedOptions, ajv: ReturnType<typeof createAjv>): SoapDecorator {
+  const scope = (): SoapScope => instance[kSoapScope] as SoapScope
+  const decorator: SoapDecorator = {
+    options: soap,
+    addHook (name, hook) {
+      checkHook(name, hook)
+      scope().hooks[name].push(hook as never)
+      return decorator
+    },
+    understand (...qnames) {
+      for (const qname of qnames) {
+        if (typeof qname !== 'string' || !QNAME_KEY.test(qname)) throw new SOAP_ERR_OPT_INVALID('understand()', 'given "{namespace}localName" strings')
+      }
+      scope().understood.push(...qnames)
+      return decorator
+    },
+    service (definition) {
+      return instance.register(endpoint, { soap, service: { declaration: definition as unknown as ServiceDeclaration, ajv } })
+    }
+  }
+  return decorator
+}
+
+const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoap (fastify: WithScope, options: FastifySoapOptions) {
   const soap = normalizeOptions(options, fastify.initialConfig.bodyLimit)
   // Registered again (another scope, other options), the plugin adds routes,
   // not decorators; `fastify.soap` keeps the first registration's options.
-  if (!fastify.hasDecorator('soap')) fastify.decorate('soap', Object.freeze({ options: soap }))
+  if (!fastify.hasDecorator('soap')) {
+    const ajv = createAjv()
+    const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
+    fastify.decorate('soap', {
+      getter (this: WithScope) {
+        let decorator = decorators.get(this)
+        if (decorator === undefined) decorators.set(this, decorator = decoratorFor(this, soap, ajv))
+        return decorator
+      }
+    })
+  }
+  // Each encapsulation context gets its own hooks, linked to its parent's, as Fastify's own are.
+  if (fastify[kSoapScope] === undefined) {
+    fastify[kSoapScope] = createScope(undefined)
+    fastify.addHook('onRegister', (instance: WithScope) => {
+      instance[kSoapScope] = createScope(instance[kSoapScope])
+    })
+  }
   if (!fastify.hasRequestDecorator('soap')) fastify.decorateRequest('soap', null)
   if (!fastify.hasReplyDecorator('soap')) fastify.decorateReply('soap', sendSoap)
   if (!fastify.hasRequestDecorator(kResponse)) fastify.decorateRequest(kResponse, null)
-  await fastify.register(endpoint, { soap, prefix: soap.prefix })
+  await fastify.register(endpoint, { soap, routes: soap.routes, prefix: soap.prefix })
 }
 
 const fastifySoap = fp(plugin, {
@@ -47,13 +102,29 @@ const fastifySoap = fp(plugin, {
   name: 'fastify-soap'
 })
 
+/** Types an operation from its schemas (written inline, or `as const`): the handler's input, result, headers and faults. */
+export function defineOperation<
+  const Input extends SoapSchema | undefined = undefined,
+  const Output extends SoapSchema | undefined = undefined,
+  const Headers extends SoapSchema | undefined = undefined,
+  const Faults extends Readonly<Record<string, SoapSchema>> | undefined = undefined
+> (operation: SoapOperation<Input, Output, Headers, Faults>): SoapOperation<Input, Output, Headers, Faults> {
+  return operation
+}
+
+/** Returns the definition as it is: a typed place to write a service. */
+export function defineService<const Definition extends SoapServiceDefinition> (definition: Definition): Definition {
+  return definition
+}
+
 export default fastifySoap
 export { fastifySoap }
 export { soapClientErrorHandler } from './client-error'
+export { SoapCall } from './call'
 export { SoapContext } from './context'
 export { textContent } from './envelope'
 export { errorCodes } from './errors'
-export { SoapFault, type FaultCode, type FaultSubcode, type FaultText, type SoapFaultOptions } from './fault'
+export { FAULT_NS, SoapFault, type FaultCode, type FaultSubcode, type FaultText, type SoapFaultOptions } from './fault'
 export type { SoapHeaderBlock } from './headers'
 export {
   SOAP11_ENV,
@@ -64,10 +135,13 @@ export {
   SOAP11_ACTOR_NEXT,
   type SoapVersion
 } from './namespaces'
-export { DEFAULTS, type FastifySoapOptions, type ResolvedOptions, type SoapLimits } from './options'
+export { HOOK_NAMES, type SoapFaultHook, type SoapHook, type SoapHookFunction, type SoapHookName, type SoapOperationHooks } from './hooks'
+export type { Infer } from './infer'
+export { DEFAULTS, type FastifySoapOptions, type FaultFormatter, type ResolvedOptions, type SoapLimits } from './options'
 export type { SoapContent, SoapReplyOptions } from './reply'
 export { escapeAttribute, escapeXml } from './serializer'
-export type { XmlAttribute, XmlElement } from './types'
+export type { SoapOperationInfo } from './service'
+export type { SoapHandlerCall, SoapOperation, SoapSchema, SoapServiceDefinition, XmlAttribute, XmlElement } from './types'
 
 // CommonJS and ES module consumers alike get the plugin itself as the module's
 // value (`require('fastify-soap')`, `import soap from 'fastify-soap'`), with the

@@ -1,5 +1,6 @@
 /** The plugin's options: defaults (PROTOCOL.md "Limits") and the one normalising pass. */
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { SoapFault } from './fault'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 
 export interface SoapLimits {
@@ -36,7 +37,11 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   routes?: FastifyPluginAsync
   /** Prefix for the routes of `routes`. */
   prefix?: string
+  /** Called with every fault before it is sent (its `cause` holds the error behind a generic one); returns the fault to send. */
+  faultFormatter?: FaultFormatter
 }
+
+export type FaultFormatter = (fault: SoapFault, request: FastifyRequest) => SoapFault
 
 export interface ResolvedOptions {
   readonly bodyLimit: number
@@ -47,6 +52,7 @@ export interface ResolvedOptions {
   readonly maxXPathElements: number
   readonly routes: FastifyPluginAsync | undefined
   readonly prefix: string | undefined
+  readonly faultFormatter: FaultFormatter | undefined
 }
 
 export const DEFAULTS = Object.freeze({
@@ -72,7 +78,7 @@ const LIMIT_NAMES = [
   'maxNamespaceDeclarations'
 ] as const
 
-const KNOWN = new Set<string>(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', ...LIMIT_NAMES])
+const KNOWN = new Set<string>(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', ...LIMIT_NAMES])
 
 const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 
@@ -121,6 +127,9 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
   if (options.prefix !== undefined && typeof options.prefix !== 'string') {
     throw new SOAP_ERR_OPT_INVALID('prefix', 'a string')
   }
+  if (options.faultFormatter !== undefined && typeof options.faultFormatter !== 'function') {
+    throw new SOAP_ERR_OPT_INVALID('faultFormatter', 'a function')
+  }
   return Object.freeze({
     bodyLimit,
     limits: Object.freeze(limits),
@@ -129,6 +138,7 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
     namespaces: Object.freeze({ ...namespaces }),
     maxXPathElements: positiveInteger('maxXPathElements', options.maxXPathElements, DEFAULTS.maxXPathElements),
     routes: options.routes,
-    prefix: options.prefix
+    prefix: options.prefix,
+    faultFormatter: options.faultFormatter
   })
 }

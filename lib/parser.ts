@@ -51,8 +51,12 @@ function contentTypeLines (raw: string[]): number {
   return count
 }
 
-export function buildParser (options: ResolvedOptions): (request: FastifyRequest, body: Buffer) => SoapContext {
-  const { roles, understoodHeaders, maxXPathElements } = options
+/**
+ * `understood` is the set of header blocks the endpoint understands: the
+ * option's for plain routes; a service's own, filled in at `ready()`.
+ */
+export function buildParser (options: ResolvedOptions, understood: ReadonlySet<string> = options.understoodHeaders): (request: FastifyRequest, body: Buffer) => SoapContext {
+  const { roles, maxXPathElements } = options
   const decoder = new EnvelopeDecoder(options.limits)
   const select11 = xpath.useNamespaces({ ...xpathNamespaces('1.1'), ...options.namespaces })
   const select12 = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
@@ -87,8 +91,31 @@ export function buildParser (options: ResolvedOptions): (request: FastifyRequest
     request.soap = context
     const sender = decoded.senderFault ?? headers.senderFault
     if (sender !== undefined) throw new SoapFault({ code: 'Sender', reason: sender })
-    const missing = notUnderstood(headers.blocks, understoodHeaders)
+    const missing = notUnderstood(headers.blocks, understood)
     if (missing.length !== 0) throw mustUnderstandFault(version, missing)
     return context
   }
+}
+
+const EMPTY_12 = `<env:Envelope xmlns:env="${SOAP12_ENV}"><env:Body/></env:Envelope>`
+
+/**
+ * `request.soap` for an operation invoked by GET (SOAP 1.2 Part 2 §6.4, the
+ * SOAP Response MEP): a SOAP 1.2 exchange with no request envelope.
+ */
+export function buildGetContext (options: ResolvedOptions): (request: FastifyRequest) => SoapContext {
+  const select = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
+  return (request) => new SoapContext({
+    version: '1.2',
+    namespace: SOAP12_ENV,
+    action: undefined,
+    hasHeader: false,
+    headers: [],
+    body: [],
+    source: EMPTY_12,
+    elements: 2,
+    select,
+    maxXPathElements: options.maxXPathElements,
+    response: (request as unknown as Record<symbol, ServerResponse | null>)[kResponse] ?? null
+  })
 }

@@ -2,3 +2,6 @@
 
 /** On a request in the SOAP scope: its Node response, for `request.soap.signal`. */
 export const kResponse = Symbol('fastify-soap.response')
+
+/** On a Fastify instance: its SOAP scope (hooks, understood headers), linked to its parent's. */
+export const kSoapScope = Symbol('fastify-soap.scope')

@@ -1,4 +1,8 @@
 /** Public types with no runtime code. */
+import type { SoapCall } from './call'
+import type { SoapFault, SoapFaultOptions } from './fault'
+import type { SoapOperationHooks } from './hooks'
+import type { Infer } from './infer'
 
 /** An attribute of a decoded element. Namespace declarations are not listed. */
 export interface XmlAttribute {
@@ -25,4 +29,67 @@ export interface XmlElement {
   readonly attributes: readonly XmlAttribute[]
   /** Child elements and text (CDATA sections included), in document order; adjacent text is joined. */
   readonly children: ReadonlyArray<XmlElement | string>
+}
+
+// ------------------------------------------------------------- services ---
+
+/** A JSON Schema, as the codec reads it (docs/services.md). Write it inline or `as const` for types. */
+export type SoapSchema = { readonly [keyword: string]: unknown }
+
+type InputOf<I> = I extends SoapSchema ? Infer<I> : undefined
+type OutputOf<O> = O extends SoapSchema ? Infer<O> : undefined | void
+type HeadersOf<H> = H extends SoapSchema ? Infer<H> : undefined
+type FaultsOf<F> = F extends Readonly<Record<string, SoapSchema>> ? { [K in keyof F]: Infer<F[K]> } : Record<never, never>
+
+/** A handler's second argument, typed from the operation's header and fault schemas. */
+export interface SoapHandlerCall<Headers = unknown, Faults = Record<string, unknown>> extends Omit<SoapCall, 'headers' | 'fault'> {
+  /** The header blocks the operation's `headers` schema names, decoded and validated. */
+  readonly headers: Headers
+  /** A declared fault, its detail written by its schema. Throw what it returns. */
+  fault<Name extends keyof Faults & string> (name: Name, detail: Faults[Name], options: Omit<SoapFaultOptions, 'detail'>): SoapFault
+}
+
+/** One operation of a service (docs/services.md). */
+export interface SoapOperation<
+  Input extends SoapSchema | undefined = SoapSchema | undefined,
+  Output extends SoapSchema | undefined = SoapSchema | undefined,
+  Headers extends SoapSchema | undefined = SoapSchema | undefined,
+  Faults extends Readonly<Record<string, SoapSchema>> | undefined = Readonly<Record<string, SoapSchema>> | undefined
+> {
+  /** The operation element's schema (an object); absent for an operation whose Body is empty, routed by its action. */
+  readonly input?: Input
+  /** The response element's schema (an object); absent for a one-way operation, answered 202. */
+  readonly output?: Output
+  /** An object schema whose properties are the header blocks the operation reads. */
+  readonly headers?: Headers
+  /** Fault detail schemas by fault name, for `call.fault()`. */
+  readonly faults?: Faults
+  /** The action URI; default `<namespace>/<operation>`. */
+  readonly action?: string
+  /** Also serve the operation at `GET <path>/<operation>?<input>` (SOAP 1.2 Web Method feature). */
+  readonly get?: boolean
+  /** Milliseconds the handler may take before a Receiver fault; 0 (the default) for no limit. */
+  readonly timeout?: number
+  /** Hooks of this operation, run after the scope's. */
+  readonly hooks?: SoapOperationHooks
+  handler (input: InputOf<Input>, call: SoapHandlerCall<HeadersOf<Headers>, FaultsOf<Faults>>): Promise<OutputOf<Output>> | OutputOf<Output>
+}
+
+/** A service: operations under one path and one target namespace. */
+export interface SoapServiceDefinition {
+  /** The URL path, under the prefix of the scope that declares it. */
+  readonly path: string
+  /** The target namespace: operation elements and their children are qualified in it. */
+  readonly namespace: string
+  /** The service's name (the WSDL service). */
+  readonly name: string
+  readonly operations: { readonly [name: string]: SoapOperation }
+  /** More header blocks the service understands, as `{namespace}localName`. */
+  readonly understoodHeaders?: readonly string[]
+  /** Refuse, with a Sender fault, an action that does not match the Body's operation. Default false. */
+  readonly strictAction?: boolean
+  /** Validate handlers' results against the output schema (a failure is a Receiver fault). Default true. */
+  readonly validateOutput?: boolean
+  /** Default `timeout` of the service's operations, in milliseconds; 0 for none. */
+  readonly timeout?: number
 }

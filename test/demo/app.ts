@@ -1,37 +1,195 @@
 /**
- * The demo service: a Calculator written as an ordinary Fastify route that reads
- * `request.soap` and answers with `reply.soap()`.
+ * The demo: two services declared by schema.
+ *
+ * - Calculator at /calculator (urn:example:calc): Add, Echo, Divide.
+ * - Orders at /orders (urn:example:orders): nested objects, repeated and
+ *   wrapped arrays, optional and nil values, an enum, dates, an attribute,
+ *   a header block, a declared fault with its detail, and a one-way operation.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import soap, { SoapFault, escapeXml, soapClientErrorHandler, textContent, type XmlElement } from '../../lib/index'
+import soap, { SoapFault, defineOperation, defineService, soapClientErrorHandler } from '../../lib/index'
 
 export const CALC_NS = 'urn:example:calc'
+export const ORDERS_NS = 'urn:example:orders'
 
-function argument (operation: XmlElement, name: string): string {
-  for (const child of operation.children) {
-    if (typeof child !== 'string' && child.localName === name && child.namespace === CALC_NS) {
-      return textContent(child)
+const int = { type: 'integer' } as const
+const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', 'b'], additionalProperties: false } as const
+const result = { type: 'object', properties: { result: int }, required: ['result'], additionalProperties: false } as const
+
+export const calculator = defineService({
+  path: '/calculator',
+  namespace: CALC_NS,
+  name: 'Calculator',
+  operations: {
+    Add: defineOperation({
+      input: pair,
+      output: result,
+      get: true,
+      async handler ({ a, b }) {
+        return { result: a + b }
+      }
+    }),
+    Echo: defineOperation({
+      input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+      output: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+      async handler ({ text }) {
+        return { text }
+      }
+    }),
+    Divide: defineOperation({
+      input: pair,
+      output: result,
+      async handler ({ a, b }) {
+        if (b === 0) throw new SoapFault({ code: 'Sender', reason: 'division by zero' })
+        return { result: Math.trunc(a / b) }
+      }
+    })
+  }
+})
+
+const line = {
+  type: 'object',
+  properties: {
+    sku: { type: 'string', pattern: '^[A-Z0-9-]{1,32}$', xml: { attribute: true } },
+    quantity: { type: 'integer', minimum: 1, maximum: 1000 },
+    unitPrice: { type: 'number', minimum: 0 },
+    note: { type: ['string', 'null'] }
+  },
+  required: ['sku', 'quantity', 'unitPrice'],
+  additionalProperties: false
+} as const
+
+const customer = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    email: { type: 'string', format: 'email' },
+    vip: { type: 'boolean' }
+  },
+  required: ['name'],
+  additionalProperties: false
+} as const
+
+const priority = { type: 'string', enum: ['low', 'normal', 'high'] } as const
+
+/** A tiny in-memory store, per app. */
+interface Order { id: string, customer: { name: string, email?: string, vip?: boolean }, lines: Array<{ sku: string, quantity: number, unitPrice: number, note?: string | null }>, priority: 'low' | 'normal' | 'high', deliveryDate: string, placedAt: string, total: number, tags: string[] }
+
+export function orders (): ReturnType<typeof defineService> {
+  const store = new Map<string, Order>()
+  let next = 1
+  return defineService({
+    path: '/orders',
+    namespace: ORDERS_NS,
+    name: 'Orders',
+    operations: {
+      PlaceOrder: defineOperation({
+        input: {
+          type: 'object',
+          properties: {
+            customer,
+            line: { type: 'array', items: line, minItems: 1, maxItems: 100 },
+            priority,
+            deliveryDate: { type: 'string', format: 'date' },
+            tags: { type: 'array', items: { type: 'string' }, xml: { wrapped: true }, maxItems: 10 },
+            giftMessage: { type: ['string', 'null'], maxLength: 200 }
+          },
+          required: ['customer', 'line', 'priority', 'deliveryDate'],
+          additionalProperties: false
+        },
+        output: {
+          type: 'object',
+          properties: {
+            orderId: { type: 'string', xml: { attribute: true } },
+            status: { type: 'string', enum: ['accepted', 'backordered'] },
+            placedAt: { type: 'string', format: 'date-time' },
+            total: { type: 'number' }
+          },
+          required: ['orderId', 'status', 'placedAt', 'total'],
+          additionalProperties: false
+        },
+        headers: {
+          type: 'object',
+          properties: {
+            Tenant: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false }
+          },
+          additionalProperties: false
+        },
+        async handler (input, call) {
+          const id = `${call.headers.Tenant?.id ?? 'public'}-${next++}`
+          const total = input.line.reduce((sum, l) => sum + l.quantity * l.unitPrice, 0)
+          const order: Order = {
+            id,
+            customer: input.customer,
+            lines: input.line,
+            priority: input.priority,
+            deliveryDate: input.deliveryDate,
+            placedAt: new Date(0).toISOString(),
+            total: Math.round(total * 100) / 100,
+            tags: input.tags ?? []
+          }
+          store.set(id, order)
+          // An enum value computed in a return needs `as const` (docs/typescript.md).
+          const status = input.line.some((l) => l.quantity > 100) ? 'backordered' as const : 'accepted' as const
+          return { orderId: id, status, placedAt: order.placedAt, total: order.total }
+        }
+      }),
+      GetOrder: defineOperation({
+        input: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'], additionalProperties: false },
+        output: {
+          type: 'object',
+          properties: {
+            order: {
+              type: 'object',
+              properties: {
+                id: { type: 'string', xml: { attribute: true } },
+                customer,
+                line: { type: 'array', items: line },
+                priority,
+                deliveryDate: { type: 'string', format: 'date' },
+                tags: { type: 'array', items: { type: 'string', xml: { name: 'tag' } }, xml: { wrapped: true } },
+                total: { type: 'number' }
+              },
+              required: ['id', 'customer', 'line', 'priority', 'deliveryDate', 'tags', 'total'],
+              additionalProperties: false
+            }
+          },
+          required: ['order'],
+          additionalProperties: false
+        },
+        faults: {
+          OrderNotFound: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'], additionalProperties: false }
+        },
+        async handler ({ orderId }, call) {
+          const order = store.get(orderId)
+          if (order === undefined) throw call.fault('OrderNotFound', { orderId }, { code: 'Sender', reason: `no order ${orderId}` })
+          return {
+            order: {
+              id: order.id,
+              customer: order.customer,
+              line: order.lines,
+              priority: order.priority,
+              deliveryDate: order.deliveryDate,
+              tags: order.tags,
+              total: order.total
+            }
+          }
+        }
+      }),
+      // One-way: answered 202 with no body once the handler has run.
+      CancelOrder: defineOperation({
+        input: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'], additionalProperties: false },
+        async handler ({ orderId }) {
+          store.delete(orderId)
+        }
+      })
     }
-  }
-  throw new SoapFault({ code: 'Sender', reason: `missing argument ${name}` })
-}
-
-function integer (operation: XmlElement, name: string): number {
-  const text = argument(operation, name).trim()
-  const value = Number(text)
-  if (!/^[+-]?\d+$/.test(text) || !Number.isSafeInteger(value)) {
-    throw new SoapFault({ code: 'Sender', reason: `argument ${name} is not an integer` })
-  }
-  return value
-}
-
-function result (operation: string, name: string, value: string | number): string {
-  return `<calc:${operation}Response xmlns:calc="${CALC_NS}"><calc:${name}>${escapeXml(String(value))}</calc:${name}></calc:${operation}Response>`
+  })
 }
 
 export async function buildDemo (options: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    // Bound every connection: see docs/lifecycle.md
+    // Bound every connection: see docs/security.md
     requestTimeout: 30_000,
     connectionTimeout: 10_000,
     keepAliveTimeout: 5_000,
@@ -39,28 +197,8 @@ export async function buildDemo (options: FastifyServerOptions = {}): Promise<Fa
     clientErrorHandler: soapClientErrorHandler,
     ...options
   })
-  await app.register(soap, {
-    routes: async (scope) => {
-      scope.post('/calculator', async (request, reply) => {
-        const operation = request.soap?.payload
-        if (operation === undefined || operation.namespace !== CALC_NS) {
-          throw new SoapFault({ code: 'Sender', reason: `no operation ${operation === undefined ? '(empty Body)' : `{${operation.namespace}}${operation.localName}`}` })
-        }
-        switch (operation.localName) {
-          case 'Add':
-            return reply.soap(result('Add', 'result', integer(operation, 'a') + integer(operation, 'b')))
-          case 'Echo':
-            return reply.soap(result('Echo', 'text', argument(operation, 'text')))
-          case 'Divide': {
-            const b = integer(operation, 'b')
-            if (b === 0) throw new SoapFault({ code: 'Sender', reason: 'division by zero' })
-            return reply.soap(result('Divide', 'result', Math.trunc(integer(operation, 'a') / b)))
-          }
-          default:
-            throw new SoapFault({ code: 'Sender', reason: `no operation {${CALC_NS}}${operation.localName}` })
-        }
-      })
-    }
-  })
+  await app.register(soap)
+  app.soap.service(calculator)
+  app.soap.service(orders())
   return app
 }

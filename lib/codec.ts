@@ -1,0 +1,327 @@
+/**
+ * Stage 5a: the codec. Reads an operation element (or the header blocks) into
+ * a plain value, following the shape read from its JSON Schema
+ * (lib/schema.ts), and writes a value back as XML through writers compiled
+ * once per schema: no DOM is built either way.
+ *
+ * Reading is strict about values (text where a number is due, an integer
+ * outside the safe range, NaN or INF: a Sender fault) and liberal about what
+ * real clients add (`xsi:type`, foreign attributes, element order).
+ */
+import { SOAP_ERR_OUTPUT_INVALID } from './errors'
+import { XML_NS, XSI_NS } from './namespaces'
+import type { Field, ObjectShape, ScalarShape, ScalarType, Shape } from './schema'
+import { escapeAttribute, escapeXml } from './serializer'
+import type { XmlElement } from './types'
+import { isWhitespace } from './xml-reader'
+
+// ------------------------------------------------------------ reading ---
+
+/** A problem found while reading a value: its JSON Pointer is built on the way out. */
+export class InputProblem {
+  readonly segments: Array<string | number> = []
+  constructor (readonly message: string) {}
+
+  get path (): string {
+    return pointer(this.segments)
+  }
+}
+
+function pointer (segments: ReadonlyArray<string | number>): string {
+  let out = ''
+  for (const segment of segments) out += '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')
+  return out
+}
+
+const COLLAPSE = /^[ \t\r\n]+|[ \t\r\n]+$/g
+const INTEGER = /^[+-]?[0-9]+$/
+const DOUBLE = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/
+
+/** Reads the lexical form of an XML Schema scalar (xs:string, xs:long-like integer, xs:double, xs:boolean). */
+export function readScalar (type: ScalarType, text: string): string | number | boolean {
+  if (type === 'string') return text
+  const value = text.replace(COLLAPSE, '')
+  if (type === 'integer') {
+    if (!INTEGER.test(value)) throw new InputProblem(`"${clip(value)}" is not an integer`)
+    const n = Number(value)
+    if (!Number.isSafeInteger(n)) throw new InputProblem(`${clip(value)} is outside the safe integer range`)
+    return n === 0 ? 0 : n
+  }
+  if (type === 'number') {
+    // xs:double's INF, -INF and NaN have no JSON value: refused, never coerced.
+    if (!DOUBLE.test(value)) throw new InputProblem(`"${clip(value)}" is not a finite number`)
+    const n = Number(value)
+    if (!Number.isFinite(n)) throw new InputProblem(`${clip(value)} is outside the range of a double`)
+    return n
+  }
+  if (value === 'true' || value === '1') return true
+  if (value === 'false' || value === '0') return false
+  throw new InputProblem(`"${clip(value)}" is not a boolean`)
+}
+
+function clip (text: string): string {
+  return text.length > 40 ? text.slice(0, 40) + '…' : text
+}
+
+function isNil (element: XmlElement): boolean {
+  for (const a of element.attributes) {
+    if (a.localName === 'nil' && a.namespace === XSI_NS) {
+      const value = a.value.replace(COLLAPSE, '')
+      if (value === 'true' || value === '1') return true
+      if (value !== 'false' && value !== '0') throw new InputProblem(`xsi:nil="${clip(a.value)}" is not a boolean`)
+    }
+  }
+  return false
+}
+
+function textOnly (element: XmlElement): string {
+  const children = element.children
+  if (children.length === 0) return ''
+  if (children.length === 1 && typeof children[0] === 'string') return children[0]
+  let text = ''
+  for (const child of children) {
+    if (typeof child !== 'string') throw new InputProblem(`element ${element.name} holds an element (${child.name}) where text is due`)
+    text += child
+  }
+  return text
+}
+
+export function assign (out: Record<string, unknown>, property: string, value: unknown): void {
+  // "__proto__" is an ordinary name here, never the prototype.
+  if (property === '__proto__') {
+    Object.defineProperty(out, property, { value, writable: true, enumerable: true, configurable: true })
+  } else {
+    out[property] = value
+  }
+}
+
+export function within<T> (segment: string | number, read: () => T): T {
+  try {
+    return read()
+  } catch (err) {
+    if (err instanceof InputProblem) err.segments.unshift(segment)
+    throw err
+  }
+}
+
+function readValue (shape: Shape, element: XmlElement): unknown {
+  if (isNil(element)) {
+    if (!shape.nullable) throw new InputProblem(`element ${element.name} is xsi:nil but cannot be null`)
+    for (const child of element.children) {
+      if (typeof child !== 'string' || !isWhitespace(child)) throw new InputProblem(`element ${element.name} is xsi:nil but not empty`)
+    }
+    return null
+  }
+  if (shape.kind === 'scalar') return readScalar(shape.type, textOnly(element))
+  const out: Record<string, unknown> = {}
+  readAttributes(shape, element, out)
+  readChildren(shape, element.children, out, false, element.name)
+  return out
+}
+
+function readAttributes (shape: ObjectShape, element: XmlElement, out: Record<string, unknown>): void {
+  for (const a of element.attributes) {
+    if (a.namespace === XSI_NS || a.namespace === XML_NS) continue
+    const field = shape.attributesByKey.get(`{${a.namespace}}${a.localName}`)
+    if (field === undefined) {
+      // Attributes in other namespaces are what clients and intermediaries add; an unknown plain one is a mistake.
+      if (a.namespace === '') throw new InputProblem(`unexpected attribute ${a.name} on ${element.name}`)
+      continue
+    }
+    assign(out, field.property, within(field.property, () => readScalar((field.shape as ScalarShape).type, a.value)))
+  }
+}
+
+function findField (shape: ObjectShape, child: XmlElement): Field | undefined {
+  return shape.elementsByKey.get(`{${child.namespace}}${child.localName}`)
+}
+
+/**
+ * Reads child elements into `out`, in any order. `lenient` (header blocks)
+ * passes over elements the shape does not name; otherwise they are refused.
+ */
+export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlElement | string>, out: Record<string, unknown>, lenient: boolean, parent: string): void {
+  for (const field of shape.elements) {
+    if (field.array && !field.wrapped) assign(out, field.property, [])
+  }
+  for (const child of children) {
+    if (typeof child === 'string') {
+      if (!isWhitespace(child)) throw new InputProblem(`text where elements are due in ${parent}`)
+      continue
+    }
+    const field = findField(shape, child)
+    if (field === undefined) {
+      if (lenient) continue
+      throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
+    }
+    const property = field.property
+    if (field.array && !field.wrapped) {
+      const list = out[property] as unknown[]
+      within(property, () => within(list.length, () => list.push(readValue(field.shape, child))))
+      continue
+    }
+    if (Object.hasOwn(out, property)) throw new InputProblem(`element ${child.name} appears more than once in ${parent}`)
+    assign(out, property, within(property, () => field.wrapped ? readWrapped(field, child) : readValue(field.shape, child)))
+  }
+}
+
+function readWrapped (field: Field, wrapper: XmlElement): unknown[] {
+  if (isNil(wrapper)) throw new InputProblem(`element ${wrapper.name} is xsi:nil but cannot be null`)
+  const list: unknown[] = []
+  for (const child of wrapper.children) {
+    if (typeof child === 'string') {
+      if (!isWhitespace(child)) throw new InputProblem(`text where elements are due in ${wrapper.name}`)
+      continue
+    }
+    if (child.localName !== field.itemName || child.namespace !== field.itemNamespace) {
+      throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${wrapper.name}`)
+    }
+    within(list.length, () => list.push(readValue(field.shape, child)))
+  }
+  return list
+}
+
+/** Reads an operation element (or any element) of an object shape. */
+export function readElement (shape: ObjectShape, element: XmlElement): Record<string, unknown> {
+  const value = readValue(shape, element)
+  if (value === null) throw new InputProblem(`element ${element.name} cannot be null`)
+  return value as Record<string, unknown>
+}
+
+// ------------------------------------------------------------ writing ---
+
+// Characters XML 1.0 cannot carry (see lib/serializer.ts): a value holding one is refused, never mangled.
+// eslint-disable-next-line no-control-regex -- matching those characters is the point
+const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/u
+
+/** A value the writer cannot write; its path is built on the way out, as for reading. */
+class OutputProblem extends InputProblem {}
+
+type Writer = (value: unknown) => string
+
+function at<T> (segment: string | number, write: () => T): T {
+  try {
+    return write()
+  } catch (err) {
+    if (err instanceof OutputProblem) err.segments.unshift(segment)
+    throw err
+  }
+}
+
+function writeScalar (type: ScalarType, value: unknown, attribute: boolean): string {
+  switch (type) {
+    case 'string':
+      if (typeof value !== 'string') throw new OutputProblem('must be a string')
+      if (INVALID_CHAR.test(value)) throw new OutputProblem('holds a character XML 1.0 cannot carry')
+      return attribute ? escapeAttribute(value) : escapeXml(value)
+    case 'integer':
+      if (!Number.isSafeInteger(value)) throw new OutputProblem('must be an integer in the safe range')
+      return String(value)
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new OutputProblem('must be a finite number')
+      return Object.is(value, -0) ? '-0' : String(value)
+    default:
+      if (typeof value !== 'boolean') throw new OutputProblem('must be a boolean')
+      return value ? 'true' : 'false'
+  }
+}
+
+/** Namespace → prefix for everything one top-level element writes. */
+export type Prefixes = ReadonlyMap<string, string>
+
+function qualified (namespace: string, name: string, prefixes: Prefixes): string {
+  return namespace === '' ? name : `${prefixes.get(namespace) as string}:${name}`
+}
+
+function compileValue (shape: Shape, tag: string, prefixes: Prefixes): Writer {
+  const open = `<${tag}>`
+  const close = `</${tag}>`
+  const nil = `<${tag} xsi:nil="true"/>`
+  const nullable = shape.nullable
+  if (shape.kind === 'scalar') {
+    const type = shape.type
+    return (value) => {
+      if (value !== null) return open + writeScalar(type, value, false) + close
+      if (nullable) return nil
+      throw new OutputProblem('cannot be null')
+    }
+  }
+  const content = compileContent(shape, prefixes)
+  const start = `<${tag}`
+  return (value) => {
+    if (value === null) {
+      if (nullable) return nil
+      throw new OutputProblem('cannot be null')
+    }
+    return start + content(value) + close
+  }
+}
+
+function compileField (field: Field, prefixes: Prefixes): Writer {
+  const tag = qualified(field.namespace, field.name, prefixes)
+  if (!field.array) return compileValue(field.shape, tag, prefixes)
+  const item = compileValue(field.shape, qualified(field.itemNamespace, field.itemName, prefixes), prefixes)
+  const open = field.wrapped ? `<${tag}>` : ''
+  const close = field.wrapped ? `</${tag}>` : ''
+  return (value) => {
+    if (!Array.isArray(value)) throw new OutputProblem('must be an array')
+    let out = open
+    let i = 0
+    try {
+      for (; i < value.length; i++) out += item(value[i])
+    } catch (err) {
+      if (err instanceof OutputProblem) err.segments.unshift(i)
+      throw err
+    }
+    return out + close
+  }
+}
+
+/** Writes an object's attributes, `>`, and its child elements (the caller writes `<tag` before and `</tag>` after). */
+function compileContent (shape: ObjectShape, prefixes: Prefixes): Writer {
+  const attributes = shape.attributes.map((field) => ({
+    property: field.property,
+    start: ` ${qualified(field.namespace, field.name, prefixes)}="`,
+    type: (field.shape as ScalarShape).type
+  }))
+  const elements = shape.elements.map((field) => ({ property: field.property, write: compileField(field, prefixes) }))
+  return (value) => {
+    if (typeof value !== 'object' || Array.isArray(value)) throw new OutputProblem('must be an object')
+    const object = value as Record<string, unknown>
+    let out = ''
+    for (const a of attributes) {
+      const v = Object.hasOwn(object, a.property) ? object[a.property] : undefined
+      if (v !== undefined) out += a.start + at(a.property, () => writeScalar(a.type, v, true)) + '"'
+    }
+    out += '>'
+    for (const e of elements) {
+      const v = Object.hasOwn(object, e.property) ? object[e.property] : undefined
+      if (v !== undefined) out += at(e.property, () => e.write(v))
+    }
+    return out
+  }
+}
+
+/**
+ * Compiles the writer of one top-level element (an operation's response, a
+ * fault's detail entry): its start tag declares every namespace the tree uses.
+ * Throws SOAP_ERR_OUTPUT_INVALID, naming the value's path, for a value the
+ * schema's XML cannot carry.
+ */
+export function compileElement (shape: ObjectShape, name: string, namespace: string, prefixes: Prefixes, xsi: boolean): (value: unknown) => string {
+  const tag = qualified(namespace, name, prefixes)
+  let start = `<${tag}`
+  for (const [uri, prefix] of prefixes) start += ` xmlns:${prefix}="${escapeAttribute(uri)}"`
+  if (xsi) start += ` xmlns:xsi="${XSI_NS}"`
+  const content = compileContent(shape, prefixes)
+  const close = `</${tag}>`
+  return (value) => {
+    try {
+      if (value === null || value === undefined) throw new OutputProblem('must be an object')
+      return start + content(value) + close
+    } catch (err) {
+      if (err instanceof OutputProblem) throw new SOAP_ERR_OUTPUT_INVALID(err.path, err.message)
+      throw err
+    }
+  }
+}

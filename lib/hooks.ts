@@ -1,0 +1,96 @@
+/**
+ * Stage 6a: the SOAP hooks. A registry per Fastify encapsulation context,
+ * linked to its parent's as Fastify links its own hooks: a hook added in a
+ * plugin applies to the services declared in that plugin and its children,
+ * never to its parent's or siblings'. Each operation's hook lists are put
+ * together once, at `ready()`; a stage with no hook is `null`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { SOAP_ERR_HOOK_INVALID } from './errors'
+import type { SoapFault } from './fault'
+
+export const HOOK_NAMES = ['onEnvelope', 'onOperation', 'preValidation', 'preHandler', 'onResult', 'onFault'] as const
+
+export type SoapHookName = typeof HOOK_NAMES[number]
+
+/** A hook of every stage but `onFault`. End the request with `reply.send()` / `reply.soap()`, or by throwing (a `SoapFault` is sent as it is). */
+export type SoapHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown
+
+/** An `onFault` hook: it sees the fault about to be sent; it may answer otherwise with `reply`, or throw another fault. */
+export type SoapFaultHook = (request: FastifyRequest, reply: FastifyReply, fault: SoapFault) => Promise<unknown> | unknown
+
+export type SoapHookFunction<Name extends SoapHookName> = Name extends 'onFault' ? SoapFaultHook : SoapHook
+
+/** Hooks given with an operation's declaration: a function or a list, per stage. */
+export type SoapOperationHooks = {
+  readonly [Name in SoapHookName]?: SoapHookFunction<Name> | ReadonlyArray<SoapHookFunction<Name>>
+}
+
+/** One encapsulation context's hooks and understood header blocks. */
+export interface SoapScope {
+  readonly parent: SoapScope | undefined
+  readonly hooks: { [Name in SoapHookName]: Array<SoapHookFunction<Name>> }
+  readonly understood: string[]
+}
+
+export function createScope (parent: SoapScope | undefined): SoapScope {
+  return {
+    parent,
+    hooks: { onEnvelope: [], onOperation: [], preValidation: [], preHandler: [], onResult: [], onFault: [] },
+    understood: []
+  }
+}
+
+const NAMES: ReadonlySet<string> = new Set(HOOK_NAMES)
+
+export function checkHook (name: unknown, hook: unknown): asserts name is SoapHookName {
+  if (typeof name !== 'string' || !NAMES.has(name)) {
+    throw new SOAP_ERR_HOOK_INVALID(`"${String(name)}" is not a SOAP hook: use one of ${HOOK_NAMES.join(', ')}`)
+  }
+  if (typeof hook !== 'function') throw new SOAP_ERR_HOOK_INVALID(`the ${name} hook must be a function`)
+}
+
+/** The scopes from the root down to `scope`. */
+function lineage (scope: SoapScope): SoapScope[] {
+  const chain: SoapScope[] = []
+  for (let s: SoapScope | undefined = scope; s !== undefined; s = s.parent) chain.unshift(s)
+  return chain
+}
+
+/** Header blocks the scope and its ancestors declared understood. */
+export function understoodIn (scope: SoapScope): string[] {
+  return lineage(scope).flatMap((s) => s.understood)
+}
+
+/** Per stage, the hooks that run, outer scopes first and the operation's own last; null where there are none. */
+export type HookLists = { readonly [Name in SoapHookName]: ReadonlyArray<SoapHookFunction<Name>> | null }
+
+export function hookLists (scope: SoapScope, own: SoapOperationHooks | undefined, where: string): HookLists {
+  const chain = lineage(scope)
+  const lists: Record<string, unknown> = {}
+  for (const name of HOOK_NAMES) {
+    const list: Array<SoapHookFunction<typeof name>> = chain.flatMap((s) => s.hooks[name] as Array<SoapHookFunction<typeof name>>)
+    const mine = own?.[name]
+    if (mine !== undefined) {
+      for (const hook of (Array.isArray(mine) ? mine : [mine]) as unknown[]) {
+        try {
+          checkHook(name, hook)
+        } catch (err) {
+          throw new SOAP_ERR_HOOK_INVALID(`${where}: ${(err as Error).message.replace('fastify-soap: ', '')}`)
+        }
+        list.push(hook as SoapHookFunction<typeof name>)
+      }
+    }
+    lists[name] = list.length === 0 ? null : list
+  }
+  return lists as HookLists
+}
+
+/** Runs the hooks of a stage in order; true when one of them answered the request. */
+export async function runHooks (hooks: readonly SoapHook[], request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  for (const hook of hooks) {
+    await hook(request, reply)
+    if (reply.sent) return true
+  }
+  return false
+}

@@ -1,0 +1,180 @@
+/**
+ * Stage 6b: the pipeline, the only file that knows the whole order
+ * (docs/hooks.md):
+ *
+ *   onEnvelope → dispatch → onOperation → read input and headers →
+ *   preValidation → validate → preHandler → handler → onResult →
+ *   validate output → write → 200 (or 202 for a one-way operation)
+ *
+ * and, when any of them throws, onFault → the fault. A stage with no hook
+ * costs a null check.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { SoapCall } from './call'
+import { InputProblem, assign, readChildren, readElement, readScalar, within } from './codec'
+import type { SoapContext } from './context'
+import { dispatch } from './dispatch'
+import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from './errors'
+import { invalidInputFault, toSoapFault, type SoapFault } from './fault'
+import { runHooks, type SoapFaultHook } from './hooks'
+import { versionInfo } from './namespaces'
+import type { ScalarShape } from './schema'
+import type { Operation, Service } from './service'
+import { writeEnvelope } from './serializer'
+import { problemsOf } from './validation'
+
+type InputReader = (op: Operation, request: FastifyRequest) => unknown
+
+function readProblem<T> (where: string, read: () => T): T {
+  try {
+    return read()
+  } catch (err) {
+    if (err instanceof InputProblem) throw invalidInputFault([{ path: err.path, message: err.message }], where)
+    throw err
+  }
+}
+
+/** The input of a POST: the operation element, read by the input schema. */
+const bodyInput: InputReader = (op, request) => {
+  const payload = (request.soap as SoapContext).payload
+  if (op.input === undefined || payload === undefined) return undefined
+  const shape = op.input
+  return readProblem('input', () => readElement(shape, payload))
+}
+
+/**
+ * The input of a GET (SOAP 1.2 Web Method feature): query parameters named
+ * as the input's elements or attributes, read by the same scalar rules.
+ */
+const queryInput: InputReader = (op, request) => {
+  const shape = op.input
+  if (shape === undefined) return undefined
+  const query = request.query as Record<string, string | string[]>
+  return readProblem('input', () => {
+    const out: Record<string, unknown> = {}
+    for (const field of shape.elements) if (field.array) assign(out, field.property, [])
+    for (const name of Object.keys(query)) {
+      const field = shape.elements.find((f) => f.name === name) ?? shape.attributes.find((f) => f.name === name)
+      if (field === undefined) throw new InputProblem(`unexpected query parameter ${name}`)
+      const raw = query[name]
+      const values = Array.isArray(raw) ? raw : [raw]
+      const type = (field.shape as ScalarShape).type
+      within(field.property, () => {
+        if (!field.array) {
+          if (values.length > 1) throw new InputProblem(`query parameter ${name} is given more than once`)
+          assign(out, field.property, readScalar(type, values[0]))
+        } else {
+          assign(out, field.property, values.map((value, i) => within(i, () => readScalar(type, value))))
+        }
+      })
+    }
+    return out
+  })
+}
+
+function readHeaders (op: Operation, soap: SoapContext): unknown {
+  const shape = op.headers
+  if (shape === undefined) return undefined
+  const out: Record<string, unknown> = {}
+  const blocks = soap.headers
+  return readProblem('header', () => {
+    readChildren(shape, blocks.map((block) => block.element), out, true, 'Header')
+    return out
+  })
+}
+
+function validate (op: Operation, soap: SoapContext): void {
+  if (op.validateInput !== undefined && !op.validateInput(soap.input)) {
+    throw invalidInputFault(problemsOf(op.validateInput.errors), 'input')
+  }
+  if (op.validateHeaders !== undefined && !op.validateHeaders(soap.headerValues)) {
+    throw invalidInputFault(problemsOf(op.validateHeaders.errors), 'header')
+  }
+}
+
+async function invoke (op: Operation, request: FastifyRequest, reply: FastifyReply, input: unknown): Promise<unknown> {
+  if (op.timeout === 0) return await op.handler(input, new SoapCall(request, reply, op, undefined))
+  const controller = new AbortController()
+  const call = new SoapCall(request, reply, op, controller.signal)
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new SOAP_ERR_OPERATION_TIMEOUT(op.info.name, op.timeout)
+      controller.abort(error)
+      reject(error)
+    }, op.timeout)
+  })
+  try {
+    return await Promise.race([(async () => await op.handler(input, call))(), expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function runOperation (op: Operation, readInput: InputReader, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const soap = request.soap as SoapContext
+  const hooks = op.hooks
+  soap.operation = op.info
+  if (hooks.onOperation !== null && await runHooks(hooks.onOperation, request, reply)) return reply
+  soap.input = readInput(op, request)
+  soap.headerValues = readHeaders(op, soap)
+  if (hooks.preValidation !== null && await runHooks(hooks.preValidation, request, reply)) return reply
+  validate(op, soap)
+  if (hooks.preHandler !== null && await runHooks(hooks.preHandler, request, reply)) return reply
+  soap.result = await invoke(op, request, reply, soap.input)
+  if (reply.sent) return reply
+  if (hooks.onResult !== null && await runHooks(hooks.onResult, request, reply)) return reply
+  if (op.writeOutput === undefined) return reply.code(202).header('content-length', '0').send()
+  if (op.validateOutput !== undefined && !op.validateOutput(soap.result)) {
+    const problem = problemsOf(op.validateOutput.errors)[0]
+    throw new SOAP_ERR_OUTPUT_INVALID(problem.path, problem.message)
+  }
+  const version = versionInfo(soap.version)
+  const body = op.writeOutput(soap.result)
+  const headers = soap.responseHeaders
+  return reply
+    .header('content-type', version.contentType)
+    .send(writeEnvelope(version, body, headers.length === 0 ? undefined : headers.join('')))
+}
+
+async function runFault (hooks: readonly SoapFaultHook[], thrown: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  let fault: SoapFault = toSoapFault(thrown, request.log)
+  try {
+    for (const hook of hooks) {
+      await hook(request, reply, fault)
+      if (reply.sent) return reply
+    }
+  } catch (err) {
+    fault = toSoapFault(err, request.log)
+  }
+  throw fault
+}
+
+/** The handler of a service's POST route. */
+export function serviceHandler (service: Service): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  const { onEnvelope, onFault } = service
+  return async function soapService (request, reply) {
+    try {
+      if (onEnvelope !== null && await runHooks(onEnvelope, request, reply)) return reply
+      return await runOperation(dispatch(service, request.soap as SoapContext), bodyInput, request, reply)
+    } catch (err) {
+      if (onFault === null || reply.sent) throw err
+      return await runFault(onFault, err, request, reply)
+    }
+  }
+}
+
+/** The handler of an operation's GET route; `context` makes its `request.soap`. */
+export function getHandler (service: Service, op: Operation, context: (request: FastifyRequest) => SoapContext): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  const { onEnvelope, onFault } = service
+  return async function soapGet (request, reply) {
+    request.soap = context(request)
+    try {
+      if (onEnvelope !== null && await runHooks(onEnvelope, request, reply)) return reply
+      return await runOperation(op, queryInput, request, reply)
+    } catch (err) {
+      if (onFault === null || reply.sent) throw err
+      return await runFault(onFault, err, request, reply)
+    }
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * Registration: a JSON Schema read once into the XML shape the codec follows
+ * (docs/services.md, "The mapping"). Every construct outside the supported set
+ * is refused here, at `ready()`, with the schema path that holds it, so that
+ * nothing is silently dropped at run time.
+ */
+import { SOAP_ERR_SERVICE_SCHEMA } from './errors'
+
+export type ScalarType = 'string' | 'integer' | 'number' | 'boolean'
+
+export interface ScalarShape {
+  readonly kind: 'scalar'
+  readonly type: ScalarType
+  readonly nullable: boolean
+}
+
+export interface ObjectShape {
+  readonly kind: 'object'
+  readonly nullable: boolean
+  /** Child elements, in schema (property) order. */
+  readonly elements: readonly Field[]
+  readonly attributes: readonly Field[]
+  /** Child elements by `{namespace}localName`; a wrapped array by its wrapper's name. */
+  readonly elementsByKey: ReadonlyMap<string, Field>
+  /** Attributes by `{namespace}localName`. */
+  readonly attributesByKey: ReadonlyMap<string, Field>
+}
+
+export type Shape = ScalarShape | ObjectShape
+
+/** One property of an object: an element (possibly repeated or wrapped), or an attribute. */
+export interface Field {
+  readonly property: string
+  readonly name: string
+  readonly namespace: string
+  readonly attribute: boolean
+  readonly array: boolean
+  /** A wrapped array: one element named after the property, holding one `item` element per entry. */
+  readonly wrapped: boolean
+  readonly itemName: string
+  readonly itemNamespace: string
+  /** For an array, the items' shape. */
+  readonly shape: Shape
+}
+
+/** The `xml` keyword of OpenAPI, as far as the codec reads it. */
+export interface XmlKeyword {
+  readonly name?: string
+  readonly namespace?: string
+  readonly prefix?: string
+  readonly attribute?: boolean
+  readonly wrapped?: boolean
+}
+
+/** Keywords that change the XML the codec must read or write, and which it does not support. */
+const UNSUPPORTED = ['$ref', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
+const XML_KEYS = new Set(['name', 'namespace', 'prefix', 'attribute', 'wrapped'])
+const NCNAME = /^[A-Z_a-z\u00C0-\uFFFD][-.0-9A-Z_a-z\u00B7\u00C0-\uFFFD]*$/
+const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean'])
+
+type Schema = Record<string, unknown>
+
+export function fail (where: string, problem: string): never {
+  throw new SOAP_ERR_SERVICE_SCHEMA(where, problem)
+}
+
+function isObject (value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The `xml` keyword of a schema, checked. */
+export function xmlOf (schema: Schema, where: string): XmlKeyword {
+  const xml = schema.xml
+  if (xml === undefined) return {}
+  if (!isObject(xml)) fail(where, '"xml" must be an object')
+  for (const key of Object.keys(xml)) {
+    if (!XML_KEYS.has(key)) fail(where, `"xml.${key}" is not supported (name, namespace, prefix, attribute, wrapped)`)
+  }
+  if (xml.name !== undefined && (typeof xml.name !== 'string' || !NCNAME.test(xml.name))) fail(where, '"xml.name" must be an XML NCName')
+  if (xml.namespace !== undefined && (typeof xml.namespace !== 'string' || xml.namespace === '')) fail(where, '"xml.namespace" must be a non-empty URI')
+  if (xml.prefix !== undefined && (typeof xml.prefix !== 'string' || !NCNAME.test(xml.prefix) || /^xml/i.test(xml.prefix))) fail(where, '"xml.prefix" must be an NCName not starting with "xml"')
+  for (const flag of ['attribute', 'wrapped'] as const) {
+    if (xml[flag] !== undefined && typeof xml[flag] !== 'boolean') fail(where, `"xml.${flag}" must be a boolean`)
+  }
+  return xml as XmlKeyword
+}
+
+/** The schema's type, with `null` (from a type list or `nullable: true`) taken out. */
+function typeOf (schema: Schema, where: string): { type: string, nullable: boolean } {
+  let types: unknown[]
+  if (Array.isArray(schema.type)) {
+    types = schema.type
+  } else if (schema.type !== undefined) {
+    types = [schema.type]
+  } else if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    // An enum without a type: all its values must be of one scalar type.
+    types = [...new Set(schema.enum.filter((v) => v !== null).map((v) => Number.isInteger(v) ? 'integer' : typeof v))]
+    if (schema.enum.includes(null)) types.push('null')
+  } else {
+    fail(where, 'a schema needs a "type"')
+  }
+  const nullable = types.includes('null') || schema.nullable === true
+  const rest = types.filter((t) => t !== 'null')
+  if (rest.length !== 1 || typeof rest[0] !== 'string') fail(where, `type ${JSON.stringify(schema.type ?? rest)} is not one of string, integer, number, boolean, object, array (optionally with "null")`)
+  return { type: rest[0], nullable }
+}
+
+function checkKeywords (schema: Schema, where: string): void {
+  for (const keyword of UNSUPPORTED) {
+    if (schema[keyword] !== undefined) fail(where, `"${keyword}" is not supported by the XML codec`)
+  }
+}
+
+/** Reads a schema (not an array) as a shape. `inherited` is the namespace its child elements default to. */
+export function shapeOf (schema: unknown, where: string, inherited: string): Shape {
+  if (!isObject(schema)) fail(where, 'a schema must be an object')
+  checkKeywords(schema, where)
+  const { type, nullable } = typeOf(schema, where)
+  if (SCALARS.has(type)) return { kind: 'scalar', type: type as ScalarType, nullable }
+  if (type === 'array') fail(where, 'an array must be the value of a property (it becomes repeated elements)')
+  if (type !== 'object') fail(where, `type "${type}" is not supported`)
+  const ap = schema.additionalProperties
+  if (ap !== undefined && ap !== false) fail(where, '"additionalProperties" must be false or absent (XML has no element for an unnamed property)')
+  const properties = schema.properties ?? {}
+  if (!isObject(properties)) fail(where, '"properties" must be an object')
+  const elements: Field[] = []
+  const attributes: Field[] = []
+  const elementsByKey = new Map<string, Field>()
+  const attributesByKey = new Map<string, Field>()
+  for (const property of Object.keys(properties)) {
+    const field = fieldOf(property, properties[property], `${where}/properties/${property}`, inherited)
+    const key = `{${field.namespace}}${field.name}`
+    const byKey = field.attribute ? attributesByKey : elementsByKey
+    if (byKey.has(key)) fail(`${where}/properties/${property}`, `two properties are both the XML ${field.attribute ? 'attribute' : 'element'} ${key}`)
+    byKey.set(key, field);
+    (field.attribute ? attributes : elements).push(field)
+  }
+  return { kind: 'object', nullable, elements, attributes, elementsByKey, attributesByKey }
+}
+
+function fieldOf (property: string, schema: unknown, where: string, inherited: string): Field {
+  if (!isObject(schema)) fail(where, 'a schema must be an object')
+  checkKeywords(schema, where)
+  const xml = xmlOf(schema, where)
+  const name = xml.name ?? property
+  if (!NCNAME.test(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)
+  const { type, nullable } = typeOf(schema, where)
+  if (xml.attribute === true) {
+    if (!SCALARS.has(type) || nullable) fail(where, 'an attribute must be a string, integer, number or boolean, and cannot be null')
+    // Attributes are unqualified unless they name a namespace (attributeFormDefault="unqualified").
+    const shape: ScalarShape = { kind: 'scalar', type: type as ScalarType, nullable: false }
+    return { property, name, namespace: xml.namespace ?? '', attribute: true, array: false, wrapped: false, itemName: name, itemNamespace: '', shape }
+  }
+  const namespace = xml.namespace ?? inherited
+  if (type !== 'array') {
+    if (xml.wrapped !== undefined) fail(where, '"xml.wrapped" applies to arrays only')
+    return { property, name, namespace, attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: namespace, shape: shapeOf(schema, where, namespace) }
+  }
+  if (nullable) fail(where, 'an array cannot be null (send no element, or an empty wrapper)')
+  const items = schema.items
+  if (!isObject(items)) fail(where, 'an array needs one "items" schema')
+  const itemXml = xmlOf(items, `${where}/items`)
+  if (itemXml.attribute === true) fail(`${where}/items`, 'array items cannot be attributes')
+  const wrapped = xml.wrapped === true
+  const itemNamespace = itemXml.namespace ?? namespace
+  const itemName = itemXml.name ?? name
+  const itemType = typeOf(items, `${where}/items`).type
+  if (itemType === 'array') fail(`${where}/items`, 'an array of arrays has no XML form: wrap the inner array in an object')
+  if (!wrapped && itemName !== name) fail(`${where}/items`, '"xml.name" on items applies to wrapped arrays only: name the property instead')
+  return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, shape: shapeOf(items, `${where}/items`, itemNamespace) }
+}
+
+/** Every namespace an element of this shape tree may be in, with the prefix the schema asks for, if any. */
+export function collectNamespaces (shape: Shape, into: Map<string, string | undefined>, schemaPrefixes: Map<string, string>): void {
+  if (shape.kind !== 'object') return
+  for (const field of [...shape.elements, ...shape.attributes]) {
+    if (field.namespace !== '') into.set(field.namespace, into.get(field.namespace) ?? schemaPrefixes.get(field.namespace))
+    if (field.array && field.wrapped) into.set(field.itemNamespace, into.get(field.itemNamespace) ?? schemaPrefixes.get(field.itemNamespace))
+    collectNamespaces(field.shape, into, schemaPrefixes)
+  }
+}
+
+/** Whether any element of the tree may be written as `xsi:nil`. */
+export function hasNullable (shape: Shape): boolean {
+  if (shape.nullable) return true
+  if (shape.kind !== 'object') return false
+  return shape.elements.some((field) => hasNullable(field.shape))
+}
+
+/** The `xml.prefix` values a schema tree asks for, by namespace. */
+export function prefixesOf (schema: unknown, inherited: string, into: Map<string, string>, where: string): void {
+  if (!isObject(schema)) return
+  const xml = isObject(schema.xml) ? schema.xml as XmlKeyword : {}
+  const namespace = xml.namespace ?? inherited
+  if (xml.prefix !== undefined) {
+    const known = into.get(namespace)
+    if (known !== undefined && known !== xml.prefix) fail(where, `namespace ${namespace} is given two prefixes, ${known} and ${xml.prefix}`)
+    for (const [ns, p] of into) {
+      if (p === xml.prefix && ns !== namespace) fail(where, `prefix ${xml.prefix} is given to two namespaces, ${ns} and ${namespace}`)
+    }
+    into.set(namespace, xml.prefix)
+  }
+  if (isObject(schema.properties)) {
+    for (const [property, child] of Object.entries(schema.properties)) prefixesOf(child, namespace, into, `${where}/properties/${property}`)
+  }
+  if (isObject(schema.items)) prefixesOf(schema.items, namespace, into, `${where}/items`)
+}

@@ -1,0 +1,289 @@
+/**
+ * Registration: a service declaration checked and compiled once, at
+ * `ready()`: each operation's element, action, codec, validators and
+ * writers, and the dispatch tables (PROTOCOL.md "Dispatch"). A bad
+ * declaration is a coded error that names the problem.
+ */
+import type Ajv from 'ajv'
+import type { ValidateFunction } from 'ajv'
+import { compileElement, type Prefixes } from './codec'
+import {
+  SOAP_ERR_SERVICE_DUPLICATE,
+  SOAP_ERR_SERVICE_HANDLER,
+  SOAP_ERR_SERVICE_INVALID,
+  SOAP_ERR_HOOK_INVALID
+} from './errors'
+import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapOperationHooks, type SoapScope } from './hooks'
+import { collectNamespaces, fail, hasNullable, prefixesOf, shapeOf, xmlOf, type ObjectShape } from './schema'
+import { compile } from './validation'
+
+/** A JSON Schema, as the codec reads it (docs/services.md). */
+export type JsonSchema = Readonly<Record<string, unknown>>
+
+/** What a handler or hook learns of the operation it runs for. */
+export interface SoapOperationInfo {
+  readonly name: string
+  readonly service: string
+  /** The action URI (SOAPAction in 1.1, the `action` parameter in 1.2). */
+  readonly action: string
+  /** The input element as `{namespace}localName`; undefined when the operation takes an empty Body. */
+  readonly element: string | undefined
+  readonly oneWay: boolean
+}
+
+/** The parts of a declaration the runtime needs; the public, typed form is in lib/types.ts. */
+export interface OperationDeclaration {
+  readonly input?: JsonSchema
+  readonly output?: JsonSchema
+  readonly headers?: JsonSchema
+  readonly faults?: Readonly<Record<string, JsonSchema>>
+  readonly action?: string
+  readonly get?: boolean
+  readonly timeout?: number
+  readonly hooks?: SoapOperationHooks
+  readonly handler: (input: never, call: never) => unknown
+}
+
+export interface ServiceDeclaration {
+  readonly path: string
+  readonly namespace: string
+  readonly name: string
+  readonly operations: Readonly<Record<string, OperationDeclaration>>
+  readonly understoodHeaders?: readonly string[]
+  readonly strictAction?: boolean
+  readonly validateOutput?: boolean
+  readonly timeout?: number
+}
+
+export interface FaultWriter {
+  readonly write: (value: unknown) => string
+  readonly validate: ValidateFunction
+}
+
+export interface Operation {
+  readonly info: SoapOperationInfo
+  readonly namespace: string
+  readonly localName: string | undefined
+  readonly input: ObjectShape | undefined
+  readonly validateInput: ValidateFunction | undefined
+  readonly headers: ObjectShape | undefined
+  readonly validateHeaders: ValidateFunction | undefined
+  readonly writeOutput: ((value: unknown) => string) | undefined
+  readonly validateOutput: ValidateFunction | undefined
+  readonly faults: ReadonlyMap<string, FaultWriter>
+  readonly get: boolean
+  readonly timeout: number
+  readonly hooks: HookLists
+  readonly handler: (input: unknown, call: unknown) => unknown
+}
+
+export interface Service {
+  readonly name: string
+  readonly namespace: string
+  readonly path: string
+  readonly operations: readonly Operation[]
+  /** By the Body's first child, `{namespace}localName`. */
+  readonly byElement: ReadonlyMap<string, Operation>
+  /** By action URI. */
+  readonly byAction: ReadonlyMap<string, Operation>
+  readonly strictAction: boolean
+  /** Header blocks the service understands: the option, the scopes', and every operation's header schemas. */
+  readonly understood: ReadonlySet<string>
+  /** The hooks of the stage before dispatch, which belong to the scope, not to an operation. */
+  readonly onEnvelope: HookLists['onEnvelope']
+  readonly onFault: HookLists['onFault']
+}
+
+const NCNAME = /^[A-Z_a-z\u00C0-\uFFFD][-.0-9A-Z_a-z\u00B7\u00C0-\uFFFD]*$/
+const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
+const SERVICE_KEYS = new Set(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout'])
+const OPERATION_KEYS = new Set(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler'])
+const TNS_PREFIX = 'tns'
+
+function isObject (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Namespace prefixes for a writer: the schema's own `xml.prefix` choices, else tns, ns1, ns2... */
+function prefixesFor (shape: ObjectShape, root: string, schema: JsonSchema, where: string): Prefixes {
+  const asked = new Map<string, string>()
+  prefixesOf(schema, root, asked, where)
+  const found = new Map<string, string | undefined>([[root, asked.get(root)]])
+  collectNamespaces(shape, found, asked)
+  const taken = new Set(asked.values())
+  const prefixes = new Map<string, string>()
+  let n = 0
+  for (const [namespace, prefix] of found) {
+    let chosen = prefix
+    if (chosen === undefined) {
+      chosen = namespace === root && !taken.has(TNS_PREFIX) ? TNS_PREFIX : `ns${++n}`
+      while (taken.has(chosen)) chosen = `ns${++n}`
+    }
+    taken.add(chosen)
+    prefixes.set(namespace, chosen)
+  }
+  return prefixes
+}
+
+function objectShape (schema: unknown, where: string, namespace: string): ObjectShape {
+  const shape = shapeOf(schema, where, namespace)
+  if (shape.kind !== 'object' || shape.nullable) fail(where, 'must be an object schema (type "object", not nullable)')
+  return shape
+}
+
+/** The writer of a top-level element and its validator. */
+function writer (ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string): { write: (value: unknown) => string, validate: ValidateFunction, shape: ObjectShape } {
+  const xml = xmlOf(schema, where)
+  const namespace = xml.namespace ?? tns
+  const shape = objectShape(schema, where, namespace)
+  const validate = compile(ajv, schema, where)
+  const write = compileElement(shape, xml.name ?? name, namespace, prefixesFor(shape, namespace, schema, where), hasNullable(shape))
+  return { write, validate, shape }
+}
+
+function positive (value: unknown, fallback: number, name: string, what: string): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new SOAP_ERR_SERVICE_INVALID(name, `${what} must be a non-negative integer of milliseconds`)
+  return value
+}
+
+function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number, validateOutputs: boolean): Operation {
+  const service = declaration.name
+  const tns = declaration.namespace
+  const raw: unknown = declaration.operations[name]
+  const where = `${service}.${name}`
+  if (!NCNAME.test(name)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation name "${name}" is not an XML NCName`)
+  if (!isObject(raw)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name} must be an object`)
+  for (const key of Object.keys(raw)) {
+    if (!OPERATION_KEYS.has(key)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: unknown key "${key}" (one of ${[...OPERATION_KEYS].join(', ')})`)
+  }
+  const op = raw as unknown as OperationDeclaration
+  if (typeof op.handler !== 'function') throw new SOAP_ERR_SERVICE_HANDLER(service, name)
+  if (op.hooks !== undefined) {
+    if (!isObject(op.hooks)) throw new SOAP_ERR_HOOK_INVALID(`${where}: "hooks" must be an object`)
+    for (const key of Object.keys(op.hooks)) {
+      if (key === 'onEnvelope' || key === 'onFault' || !(HOOK_NAMES as readonly string[]).includes(key)) {
+        throw new SOAP_ERR_HOOK_INVALID(`${where}: "${key}" is not an operation hook: use onOperation, preValidation, preHandler or onResult (onEnvelope and onFault belong to the scope)`)
+      }
+    }
+  }
+  if (op.action !== undefined && (typeof op.action !== 'string' || op.action === '')) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "action" must be a non-empty string`)
+  const action = op.action ?? (/[/:#]$/.test(tns) ? tns + name : `${tns}/${name}`)
+
+  let input: ObjectShape | undefined
+  let validateInput: ValidateFunction | undefined
+  let namespace = tns
+  let localName: string | undefined
+  if (op.input !== undefined) {
+    const xml = xmlOf(op.input, `${where}.input`)
+    namespace = xml.namespace ?? tns
+    localName = xml.name ?? name
+    input = objectShape(op.input, `${where}.input`, namespace)
+    validateInput = compile(ajv, op.input, `${where}.input`)
+  }
+
+  let writeOutput: Operation['writeOutput']
+  let validateOutput: ValidateFunction | undefined
+  if (op.output !== undefined) {
+    const out = writer(ajv, op.output, `${name}Response`, tns, `${where}.output`)
+    writeOutput = out.write
+    if (validateOutputs) validateOutput = out.validate
+  }
+
+  let headers: ObjectShape | undefined
+  let validateHeaders: ValidateFunction | undefined
+  if (op.headers !== undefined) {
+    headers = objectShape(op.headers, `${where}.headers`, tns)
+    if (headers.attributes.length !== 0) fail(`${where}.headers`, 'header blocks are elements: no property may be an attribute')
+    validateHeaders = compile(ajv, op.headers, `${where}.headers`)
+  }
+
+  const faults = new Map<string, FaultWriter>()
+  if (op.faults !== undefined) {
+    if (!isObject(op.faults)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faults" must map fault names to schemas`)
+    for (const fault of Object.keys(op.faults)) {
+      if (!NCNAME.test(fault)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: fault name "${fault}" is not an XML NCName`)
+      const { write, validate } = writer(ajv, op.faults[fault], fault, tns, `${where}.faults.${fault}`)
+      faults.set(fault, { write, validate })
+    }
+  }
+
+  if (op.get !== undefined && typeof op.get !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "get" must be a boolean`)
+  if (op.get === true) checkGetInput(input, where)
+
+  return {
+    info: Object.freeze({ name, service, action, element: localName === undefined ? undefined : `{${namespace}}${localName}`, oneWay: writeOutput === undefined }),
+    namespace,
+    localName,
+    input,
+    validateInput,
+    headers,
+    validateHeaders,
+    writeOutput,
+    validateOutput,
+    faults,
+    get: op.get === true,
+    timeout: positive(op.timeout, serviceTimeout, service, `operation ${name}: "timeout"`),
+    hooks: hookLists(scope, op.hooks, where),
+    handler: op.handler as Operation['handler']
+  }
+}
+
+/** An operation invoked by GET takes its input from the query string: flat, scalar values only. */
+function checkGetInput (input: ObjectShape | undefined, where: string): void {
+  for (const field of input?.elements ?? []) {
+    if (field.shape.kind !== 'scalar' || field.wrapped) fail(`${where}.input/properties/${field.property}`, 'an operation invoked by GET takes scalar (or repeated scalar) values only')
+  }
+}
+
+export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope: SoapScope, understoodOption: ReadonlySet<string>): Service {
+  if (!isObject(declaration)) throw new SOAP_ERR_SERVICE_INVALID('(unnamed)', 'the declaration must be an object')
+  const name = typeof declaration.name === 'string' && NCNAME.test(declaration.name) ? declaration.name : undefined
+  if (name === undefined) throw new SOAP_ERR_SERVICE_INVALID(String(declaration.name), '"name" must be an XML NCName')
+  for (const key of Object.keys(declaration)) {
+    if (!SERVICE_KEYS.has(key)) throw new SOAP_ERR_SERVICE_INVALID(name, `unknown key "${key}" (one of ${[...SERVICE_KEYS].join(', ')})`)
+  }
+  if (typeof declaration.path !== 'string' || !declaration.path.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(name, '"path" must be a string starting with "/"')
+  if (typeof declaration.namespace !== 'string' || declaration.namespace === '') throw new SOAP_ERR_SERVICE_INVALID(name, '"namespace" must be a non-empty URI')
+  if (!isObject(declaration.operations) || Object.keys(declaration.operations).length === 0) throw new SOAP_ERR_SERVICE_INVALID(name, '"operations" must name at least one operation')
+  for (const flag of ['strictAction', 'validateOutput'] as const) {
+    if (declaration[flag] !== undefined && typeof declaration[flag] !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(name, `"${flag}" must be a boolean`)
+  }
+  const own = declaration.understoodHeaders ?? []
+  if (!Array.isArray(own) || !own.every((q) => typeof q === 'string' && QNAME_KEY.test(q))) {
+    throw new SOAP_ERR_SERVICE_INVALID(name, '"understoodHeaders" must be an array of "{namespace}localName" strings')
+  }
+  const timeout = positive(declaration.timeout, 0, name, '"timeout"')
+
+  const operations: Operation[] = []
+  const byElement = new Map<string, Operation>()
+  const byAction = new Map<string, Operation>()
+  const understood = new Set([...understoodOption, ...own, ...understoodIn(scope)])
+  for (const operationName of Object.keys(declaration.operations)) {
+    const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false)
+    const element = op.info.element
+    if (element !== undefined) {
+      const other = byElement.get(element)
+      if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the input element ${element}`)
+      byElement.set(element, op)
+    }
+    const other = byAction.get(op.info.action)
+    if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the action ${op.info.action}`)
+    byAction.set(op.info.action, op)
+    for (const field of op.headers?.elements ?? []) understood.add(`{${field.namespace}}${field.name}`)
+    operations.push(op)
+  }
+  const scopeHooks = hookLists(scope, undefined, name)
+  return {
+    name,
+    namespace: declaration.namespace,
+    path: declaration.path,
+    operations,
+    byElement,
+    byAction,
+    strictAction: declaration.strictAction === true,
+    understood,
+    onEnvelope: scopeHooks.onEnvelope,
+    onFault: scopeHooks.onFault
+  }
+}
