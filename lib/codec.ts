@@ -86,13 +86,9 @@ function textOnly (element: XmlElement): string {
   return text
 }
 
+/** Property names come from the schema, where "__proto__" is refused (lib/schema.ts): a plain assignment is safe. */
 export function assign (out: Record<string, unknown>, property: string, value: unknown): void {
-  // "__proto__" is an ordinary name here, never the prototype.
-  if (property === '__proto__') {
-    Object.defineProperty(out, property, { value, writable: true, enumerable: true, configurable: true })
-  } else {
-    out[property] = value
-  }
+  out[property] = value
 }
 
 export function within<T> (segment: string | number, read: () => T): T {
@@ -253,8 +249,17 @@ function compileValue (shape: Shape, tag: string, prefixes: Prefixes): Writer {
       if (nullable) return nil
       throw new OutputProblem('cannot be null')
     }
-    return start + content(value) + close
+    return element(start, content(value), close)
   }
+}
+
+/**
+ * Closes a start tag around the content writer's output (attributes, `>`,
+ * children): self-closing when there are no children. Attribute values never
+ * hold a raw `>` (escapeAttribute), so the first `>` ends the attributes.
+ */
+function element (start: string, content: string, close: string): string {
+  return content.indexOf('>') === content.length - 1 ? start + content.slice(0, -1) + '/>' : start + content + close
 }
 
 function compileField (field: Field, prefixes: Prefixes): Writer {
@@ -318,7 +323,7 @@ export function compileElement (shape: ObjectShape, name: string, namespace: str
   return (value) => {
     try {
       if (value === null || value === undefined) throw new OutputProblem('must be an object')
-      return start + content(value) + close
+      return element(start, content(value), close)
     } catch (err) {
       if (err instanceof OutputProblem) throw new SOAP_ERR_OUTPUT_INVALID(err.path, err.message)
       throw err

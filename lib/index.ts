@@ -9,7 +9,7 @@ import fp from 'fastify-plugin'
 import type { SoapContext } from './context'
 import { endpoint } from './endpoint'
 import { SOAP_ERR_OPT_INVALID } from './errors'
-import { checkHook, createScope, type SoapHookFunction, type SoapHookName, type SoapScope } from './hooks'
+import { checkHook, createScope, type SoapFaultHook, type SoapHook, type SoapHookName, type SoapScope } from './hooks'
 import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from './options'
 import { sendSoap, type SoapContent, type SoapReplyOptions } from './reply'
 import type { ServiceDeclaration } from './service'
@@ -21,7 +21,8 @@ export interface SoapDecorator {
   /** The options in force, defaults applied. */
   readonly options: ResolvedOptions
   /** Adds a SOAP hook to this encapsulation context (docs/hooks.md). */
-  addHook<Name extends SoapHookName> (name: Name, hook: SoapHookFunction<Name>): SoapDecorator
+  addHook (name: 'onFault', hook: SoapFaultHook): SoapDecorator
+  addHook (name: Exclude<SoapHookName, 'onFault'>, hook: SoapHook): SoapDecorator
   /** Declares header blocks (`{namespace}localName`) understood by the services of this context, for mustUnderstand. */
   understand (...qnames: string[]): SoapDecorator
   /** Declares a service in this context, under its prefix (docs/services.md). Checked and compiled at `ready()`. */
@@ -50,7 +51,7 @@ function decoratorFor (instance: WithScope, soap: ResolvedOptions, ajv: ReturnTy
   const scope = (): SoapScope => instance[kSoapScope] as SoapScope
   const decorator: SoapDecorator = {
     options: soap,
-    addHook (name, hook) {
+    addHook (name: SoapHookName, hook: SoapHook | SoapFaultHook) {
       checkHook(name, hook)
       scope().hooks[name].push(hook as never)
       return decorator

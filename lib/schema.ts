@@ -141,6 +141,9 @@ export function shapeOf (schema: unknown, where: string, inherited: string): Sha
 function fieldOf (property: string, schema: unknown, where: string, inherited: string): Field {
   if (!isObject(schema)) fail(where, 'a schema must be an object')
   checkKeywords(schema, where)
+  // Ajv passes over a property named "__proto__" (it never validates it), so it
+  // cannot be one here either; the XML element may still be called that, through xml.name.
+  if (property === '__proto__') fail(where, 'a property cannot be named "__proto__": name it otherwise, with "xml": { "name": "__proto__" }')
   const xml = xmlOf(schema, where)
   const name = xml.name ?? property
   if (!NCNAME.test(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)

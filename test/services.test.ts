@@ -1,0 +1,287 @@
+/** Services: the declaration, checked at ready(); dispatch (PROTOCOL.md "Dispatch"); encapsulation and prefixes. */
+import { test, type TestContext } from 'node:test'
+import Fastify, { type FastifyInstance } from 'fastify'
+import soap, { errorCodes, defineOperation, type SoapServiceDefinition } from '../lib/index'
+import { envelope, post } from './helper'
+
+const NS = 'urn:test:svc'
+const int = { type: 'integer' } as const
+const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', 'b'], additionalProperties: false } as const
+const result = { type: 'object', properties: { result: int }, required: ['result'], additionalProperties: false } as const
+
+function add (extra: object = {}): ReturnType<typeof defineOperation> {
+  return { input: pair, output: result, async handler ({ a, b }: { a: number, b: number }) { return { result: a + b } }, ...extra } as never
+}
+
+function service (operations: SoapServiceDefinition['operations'], extra: Partial<SoapServiceDefinition> = {}): SoapServiceDefinition {
+  return { path: '/svc', namespace: NS, name: 'Svc', operations, ...extra }
+}
+
+async function build (t: TestContext, definition: SoapServiceDefinition): Promise<FastifyInstance> {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service(definition)
+  await app.ready()
+  return app
+}
+
+async function readyError (t: TestContext, definition: unknown): Promise<Error & { code?: string }> {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service(definition as SoapServiceDefinition)
+  return await app.ready().then(() => { throw new Error('ready() resolved') }, (err: Error) => err)
+}
+
+const call = (op: string, body = '<t:a>1</t:a><t:b>2</t:b>', ns = NS): string => `<t:${op} xmlns:t="${ns}">${body}</t:${op}>`
+
+// ------------------------------------------------------------ declaration ---
+
+test('Declaration, BP R2710: two operations with one Body QName fail ready() with SOAP_ERR_SERVICE_DUPLICATE naming both', async (t: TestContext) => {
+  const err = await readyError(t, service({ Add: add(), Plus: add({ input: { ...pair, xml: { name: 'Add' } } }) }))
+  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_DUPLICATE)
+  t.assert.match(err.message, /Add and Plus share the input element \{urn:test:svc\}Add \(WS-I BP R2710/)
+})
+
+test('Declaration: two operations with one action fail ready() with SOAP_ERR_SERVICE_DUPLICATE', async (t: TestContext) => {
+  const err = await readyError(t, service({ Add: add({ action: 'urn:x' }), Sum: add({ action: 'urn:x' }) }))
+  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_DUPLICATE)
+  t.assert.match(err.message, /the action urn:x/)
+})
+
+test('Declaration: a missing handler fails ready() with SOAP_ERR_SERVICE_HANDLER naming the operation', async (t: TestContext) => {
+  const err = await readyError(t, service({ Add: { input: pair, output: result } as never }))
+  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_HANDLER)
+  t.assert.match(err.message, /service Svc: operation Add has no handler/)
+})
+
+test('Declaration: a schema Ajv refuses fails ready() with SOAP_ERR_SERVICE_SCHEMA naming the schema', async (t: TestContext) => {
+  const err = await readyError(t, service({ Add: add({ input: { type: 'object', properties: { a: { type: 'integer', minimum: 'zero' } } } }) }))
+  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA)
+  t.assert.match(err.message, /schema Svc\.Add\.input: /)
+})
+
+test('Declaration: a construct the codec cannot map fails ready() with its JSON Pointer', async (t: TestContext) => {
+  const err = await readyError(t, service({ Add: add({ input: { type: 'object', properties: { a: { oneOf: [int, { type: 'string' }] } } } }) }))
+  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA)
+  t.assert.match(err.message, /schema Svc\.Add\.input\/properties\/a: "oneOf" is not supported/)
+})
+
+test('Declaration: every malformed key is refused at ready() with SOAP_ERR_SERVICE_INVALID', async (t: TestContext) => {
+  const cases: Array<[unknown, RegExp]> = [
+    [{ ...service({ Add: add() }), path: 'svc' }, /"path" must be a string starting with "\/"/],
+    [{ ...service({ Add: add() }), name: 'not a name' }, /"name" must be an XML NCName/],
+    [{ ...service({ Add: add() }), namespace: '' }, /"namespace" must be a non-empty URI/],
+    [service({}), /"operations" must name at least one operation/],
+    [{ ...service({ Add: add() }), wsdl: true }, /unknown key "wsdl"/],
+    [service({ 'Add Two': add() }), /operation name "Add Two" is not an XML NCName/],
+    [service({ Add: 3 as never }), /operation Add must be an object/],
+    [service({ Add: add({ inputs: pair }) }), /operation Add: unknown key "inputs"/],
+    [service({ Add: add({ action: '' }) }), /"action" must be a non-empty string/],
+    [service({ Add: add({ get: 'yes' }) }), /"get" must be a boolean/],
+    [service({ Add: add({ timeout: -1 }) }), /"timeout" must be a non-negative integer/],
+    [service({ Add: add() }, { timeout: 1.5 }), /"timeout" must be a non-negative integer/],
+    [service({ Add: add() }, { strictAction: 'yes' as never }), /"strictAction" must be a boolean/],
+    [service({ Add: add() }, { understoodHeaders: ['Security'] }), /"understoodHeaders" must be an array of "\{namespace\}localName"/],
+    [service({ Add: add({ faults: { 'Bad Fault': result } }) }), /fault name "Bad Fault" is not an XML NCName/],
+    [service({ Add: add({ faults: [] }) }), /"faults" must map fault names to schemas/]
+  ]
+  for (const [definition, message] of cases) {
+    const err = await readyError(t, definition)
+    t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_INVALID, `${String(err)} for ${message}`)
+    t.assert.match(err.message, message)
+  }
+})
+
+test('Declaration: an operation hook with a wrong stage or a non-function fails ready() with SOAP_ERR_HOOK_INVALID', async (t: TestContext) => {
+  for (const [hooks, message] of [
+    [{ onFault: async () => {} }, /"onFault" is not an operation hook/],
+    [{ onEnvelope: async () => {} }, /"onEnvelope" is not an operation hook/],
+    [{ preHandler: 'x' }, /Svc\.Add: the preHandler hook must be a function/],
+    [{ preHandler: [async () => {}, 3] }, /the preHandler hook must be a function/],
+    [[], /"hooks" must be an object/]
+  ] as const) {
+    const err = await readyError(t, service({ Add: add({ hooks }) }))
+    t.assert.ok(err instanceof errorCodes.SOAP_ERR_HOOK_INVALID, String(err))
+    t.assert.match(err.message, message)
+  }
+})
+
+test('Declaration: an output, header or fault schema that is not an object is refused at ready()', async (t: TestContext) => {
+  for (const extra of [{ output: int }, { headers: int }, { faults: { Oops: { type: ['object', 'null'], properties: {} } } }, { headers: { type: 'object', properties: { h: { type: 'string', xml: { attribute: true } } } } }]) {
+    const err = await readyError(t, service({ Add: add(extra) }))
+    t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA, String(err))
+  }
+})
+
+test('Declaration: a GET operation whose input is not flat is refused at ready()', async (t: TestContext) => {
+  const err = await readyError(t, service({ Add: add({ get: true, input: { type: 'object', properties: { p: pair } } }) }))
+  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA)
+  t.assert.match(err.message, /Svc\.Add\.input\/properties\/p: an operation invoked by GET takes scalar/)
+})
+
+test('Declaration: a declaration that is not an object is refused at ready()', async (t: TestContext) => {
+  const err = await readyError(t, null)
+  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_INVALID)
+})
+
+// --------------------------------------------------------------- dispatch ---
+
+for (const version of ['1.1', '1.2'] as const) {
+  const sender = version === '1.2' ? 400 : 500
+  const code = version === '1.2' ? /<soap:Value>soap:Sender<\/soap:Value>/ : /<faultcode>soap:Client<\/faultcode>/
+
+  test(`PROTOCOL Dispatch (${version}): the Body's first child picks the operation, whatever the action says`, async (t: TestContext) => {
+    const app = await build(t, service({ Add: add(), Sub: add({ async handler ({ a, b }: { a: number, b: number }) { return { result: a - b } } }) }))
+    const response = await post(app, version, envelope(version, call('Sub')), { url: '/svc', headers: { soapaction: `${NS}/Add` }, contentType: version === '1.2' ? `application/soap+xml; action="${NS}/Add"` : undefined })
+    t.assert.strictEqual(response.statusCode, 200)
+    t.assert.match(response.body, /<tns:SubResponse xmlns:tns="urn:test:svc"><tns:result>-1<\/tns:result><\/tns:SubResponse>/)
+  })
+
+  test(`PROTOCOL Dispatch (${version}): no matching operation is a Sender/Client fault naming the element received`, async (t: TestContext) => {
+    const app = await build(t, service({ Add: add() }))
+    const response = await post(app, version, envelope(version, call('Add', '', 'urn:other')), { url: '/svc' })
+    t.assert.strictEqual(response.statusCode, sender)
+    t.assert.match(response.body, code)
+    t.assert.match(response.body, /No operation of Svc takes the element \{urn:other\}Add/)
+  })
+
+  test(`PROTOCOL Dispatch (${version}): the action routes an empty Body to an operation without input`, async (t: TestContext) => {
+    const app = await build(t, service({ Add: add(), Ping: { output: { type: 'object', properties: { ok: { type: 'boolean' } } }, async handler () { return { ok: true } } } }))
+    const headers: Record<string, string> = version === '1.1' ? { soapaction: `"${NS}/Ping"` } : {}
+    const contentType = version === '1.2' ? `application/soap+xml; charset=utf-8; action="${NS}/Ping"` : undefined
+    const ping = await post(app, version, envelope(version), { url: '/svc', headers, contentType })
+    t.assert.strictEqual(ping.statusCode, 200)
+    t.assert.match(ping.body, /<tns:PingResponse xmlns:tns="urn:test:svc"><tns:ok>true<\/tns:ok><\/tns:PingResponse>/)
+    const none = await post(app, version, envelope(version), { url: '/svc' })
+    t.assert.strictEqual(none.statusCode, sender)
+    t.assert.match(none.body, /The Body is empty and no action was given/)
+    const unknown = await post(app, version, envelope(version), { url: '/svc', headers: { soapaction: 'urn:nothing' }, contentType: version === '1.2' ? 'application/soap+xml; action="urn:nothing"' : undefined })
+    t.assert.match(unknown.body, /The Body is empty and no operation of Svc has the action urn:nothing/)
+    const needsInput = await post(app, version, envelope(version), { url: '/svc', headers: { soapaction: `${NS}/Add` }, contentType: version === '1.2' ? `application/soap+xml; action="${NS}/Add"` : undefined })
+    t.assert.strictEqual(needsInput.statusCode, sender)
+    t.assert.match(needsInput.body, /Operation Add expects the element \{urn:test:svc\}Add; the Body is empty/)
+  })
+
+  test(`PROTOCOL Dispatch (${version}): an action/Body mismatch is tolerated by default and a Sender fault with strictAction`, async (t: TestContext) => {
+    const lenient = await build(t, service({ Add: add() }))
+    const options = { url: '/svc', headers: { soapaction: 'urn:odd' }, contentType: version === '1.2' ? 'application/soap+xml; action="urn:odd"' : undefined }
+    t.assert.strictEqual((await post(lenient, version, envelope(version, call('Add')), options)).statusCode, 200)
+    const strict = await build(t, service({ Add: add() }, { strictAction: true }))
+    const refused = await post(strict, version, envelope(version, call('Add')), options)
+    t.assert.strictEqual(refused.statusCode, sender)
+    t.assert.match(refused.body, /The action urn:odd does not match operation Add, whose action is urn:test:svc\/Add/)
+    // No action at all is not a mismatch.
+    t.assert.strictEqual((await post(strict, version, envelope(version, call('Add')), { url: '/svc' })).statusCode, 200)
+    const right = { url: '/svc', headers: { soapaction: `${NS}/Add` }, contentType: version === '1.2' ? `application/soap+xml; action="${NS}/Add"` : undefined }
+    t.assert.strictEqual((await post(strict, version, envelope(version, call('Add')), right)).statusCode, 200)
+  })
+
+  test(`PROTOCOL Dispatch (${version}): a Body with a second element after the operation's is a Sender fault`, async (t: TestContext) => {
+    const app = await build(t, service({ Add: add() }))
+    const response = await post(app, version, envelope(version, call('Add') + call('Add')), { url: '/svc' })
+    t.assert.strictEqual(response.statusCode, sender)
+    t.assert.match(response.body, /The Body holds 2 elements; operation Add takes one/)
+  })
+}
+
+test('PROTOCOL Dispatch: __proto__, constructor, toString and hasOwnProperty are ordinary operation and element names', async (t: TestContext) => {
+  const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']
+  // The `__proto__` key must be an own key, as JSON.parse or a computed key makes it.
+  const operations: Record<string, unknown> = {}
+  for (const name of names) {
+    Object.defineProperty(operations, name, {
+      enumerable: true,
+      value: {
+        // A property cannot be called __proto__ (Ajv never validates one), but its element can.
+        input: { type: 'object', properties: { value: { type: 'string', xml: { name } } }, required: ['value'], additionalProperties: false },
+        output: { type: 'object', properties: { got: { type: 'string' } }, required: ['got'] },
+        async handler (input: { value: string }) { return { got: `${name}=${input.value}` } }
+      }
+    })
+  }
+  const app = await build(t, service(operations as SoapServiceDefinition['operations']))
+  for (const name of names) {
+    const response = await post(app, '1.2', envelope('1.2', call(name, `<t:${name}>v</t:${name}>`)), { url: '/svc' })
+    t.assert.strictEqual(response.statusCode, 200, response.body)
+    t.assert.match(response.body, new RegExp(`<tns:${name}Response xmlns:tns="urn:test:svc"><tns:got>${name}=v</tns:got>`))
+  }
+  // Names that are on Object.prototype but not declared are unknown, never found by a prototype look-up.
+  const app2 = await build(t, service({ Add: add() }))
+  for (const name of names) {
+    const response = await post(app2, '1.2', envelope('1.2', call(name)), { url: '/svc', contentType: `application/soap+xml; action="${NS}/${name}"` })
+    t.assert.strictEqual(response.statusCode, 400)
+    t.assert.match(response.body, new RegExp(`No operation of Svc takes the element \\{urn:test:svc\\}${name}`))
+    const empty = await post(app2, '1.2', envelope('1.2'), { url: '/svc', contentType: `application/soap+xml; action="${name}"` })
+    t.assert.match(empty.body, new RegExp(`no operation of Svc has the action ${name}`))
+  }
+})
+
+test('Declaration: a property named __proto__ is refused at ready() (Ajv would never validate it)', async (t: TestContext) => {
+  const input = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}')
+  const err = await readyError(t, service({ Add: add({ input }) }))
+  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA)
+  t.assert.match(err.message, /a property cannot be named "__proto__"/)
+})
+
+test('PROTOCOL Dispatch: the default action is <namespace>/<operation>, with no extra separator after / : or #', async (t: TestContext) => {
+  for (const [namespace, action] of [['urn:a', 'urn:a/Ping'], ['http://x/', 'http://x/Ping'], ['urn:b:', 'urn:b:Ping'], ['urn:c#', 'urn:c#Ping']]) {
+    const app = await build(t, service({ Ping: { async handler () {} } }, { namespace }))
+    const response = await post(app, '1.2', envelope('1.2'), { url: '/svc', contentType: `application/soap+xml; action="${action}"` })
+    t.assert.strictEqual(response.statusCode, 202, `${namespace} → ${action}`)
+  }
+})
+
+// ---------------------------------------------------------- encapsulation ---
+
+test('Services: several on one server, each with its path, namespace, prefix and encapsulated hooks', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const seen: string[] = []
+  app.soap.addHook('preHandler', async (request) => { seen.push(`root:${request.soap?.operation?.service}`) })
+  await app.register(async (v1) => {
+    v1.soap.addHook('preHandler', async (request) => { seen.push(`v1:${request.soap?.operation?.service}`) })
+    v1.soap.service(service({ Add: add() }, { name: 'One', namespace: 'urn:one', path: '/calc' }))
+  }, { prefix: '/v1' })
+  await app.register(async (v2) => {
+    v2.soap.service(service({ Add: add() }, { name: 'Two', namespace: 'urn:two', path: '/calc' }))
+  }, { prefix: '/v2' })
+  await app.ready()
+  const one = await post(app, '1.1', envelope('1.1', call('Add', '<t:a>1</t:a><t:b>1</t:b>', 'urn:one')), { url: '/v1/calc' })
+  t.assert.match(one.body, /<tns:AddResponse xmlns:tns="urn:one"><tns:result>2<\/tns:result>/)
+  const two = await post(app, '1.1', envelope('1.1', call('Add', '<t:a>1</t:a><t:b>2</t:b>', 'urn:two')), { url: '/v2/calc' })
+  t.assert.match(two.body, /<tns:AddResponse xmlns:tns="urn:two"><tns:result>3<\/tns:result>/)
+  // Each service answers its own namespace only.
+  const crossed = await post(app, '1.1', envelope('1.1', call('Add', '<t:a>1</t:a><t:b>2</t:b>', 'urn:one')), { url: '/v2/calc' })
+  t.assert.match(crossed.body, /No operation of Two takes the element \{urn:one\}Add/)
+  t.assert.deepStrictEqual(seen, ['root:One', 'v1:One', 'root:Two'])
+  // Other methods on a service path: 405 with Allow, as for plain routes.
+  const get = await app.inject({ method: 'GET', url: '/v1/calc' })
+  t.assert.strictEqual(get.statusCode, 405)
+  t.assert.strictEqual(get.headers.allow, 'POST')
+})
+
+test('Services: a service declared in a plugin with its own parsers leaves routes outside the SOAP scope alone', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.post('/json', async (request) => ({ got: request.body }))
+  app.soap.service(service({ Add: add() }))
+  await app.ready()
+  const json = await app.inject({ method: 'POST', url: '/json', payload: { a: 1 } })
+  t.assert.deepStrictEqual(json.json(), { got: { a: 1 } })
+  const refused = await app.inject({ method: 'POST', url: '/svc', payload: { a: 1 } })
+  t.assert.strictEqual(refused.statusCode, 415)
+})
+
+test('Services: fastify.soap.service() returns the instance, so that it can be awaited', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const returned = app.soap.service(service({ Add: add() }))
+  t.assert.strictEqual(typeof returned.then, 'function')
+  await returned
+  t.assert.strictEqual((await post(app, '1.2', envelope('1.2', call('Add')), { url: '/svc' })).statusCode, 200)
+})

@@ -1,0 +1,132 @@
+/**
+ * Type tests of services, run by tstyche against the built package: the
+ * handler's input, result, headers and fault detail are typed from the
+ * schemas, and wrong types do not compile.
+ */
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
+import { describe, expect, test } from 'tstyche'
+import soap, { SoapFault, defineOperation, defineService, type Infer, type SoapContext, type SoapOperationInfo } from 'fastify-soap'
+
+const pair = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false } as const
+
+describe('Infer', () => {
+  test('scalars, enums, nullable, arrays and objects', () => {
+    expect<Infer<{ type: 'string' }>>().type.toBe<string>()
+    expect<Infer<{ type: 'integer' }>>().type.toBe<number>()
+    expect<Infer<{ type: 'boolean' }>>().type.toBe<boolean>()
+    expect<Infer<{ type: readonly ['string', 'null'] }>>().type.toBe<string | null>()
+    expect<Infer<{ type: 'number', nullable: true }>>().type.toBe<number | null>()
+    expect<Infer<{ type: 'string', enum: readonly ['low', 'high'] }>>().type.toBe<'low' | 'high'>()
+    expect<Infer<{ type: 'array', items: { type: 'integer' } }>>().type.toBe<number[]>()
+    expect<Infer<typeof pair>>().type.toBe<{ a: number, b: number }>()
+    expect<Infer<{ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: readonly ['a'] }>>().type.toBe<{ a: string, b?: number }>()
+  })
+})
+
+describe('defineOperation', () => {
+  test('the handler\'s input is typed from the input schema', () => {
+    defineOperation({
+      input: pair,
+      output: { type: 'object', properties: { result: { type: 'integer' } }, required: ['result'] },
+      async handler (input) {
+        expect(input).type.toBe<{ a: number, b: number }>()
+        return { result: input.a + input.b }
+      }
+    })
+  })
+
+  test('a result the output schema does not allow does not compile', () => {
+    expect(defineOperation({
+      input: pair,
+      output: { type: 'object', properties: { result: { type: 'integer' } }, required: ['result'] },
+      async handler () {
+        return { result: 'three' }
+      }
+    })).type.toRaiseError()
+    expect(defineOperation({
+      input: pair,
+      output: { type: 'object', properties: { result: { type: 'integer' } }, required: ['result'] },
+      async handler () {
+        return {}
+      }
+    })).type.toRaiseError()
+  })
+
+  test('an enum result takes its literals', () => {
+    defineOperation({
+      output: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'late'] } }, required: ['status'] },
+      async handler () {
+        return { status: 'ok' as const }
+      }
+    })
+    expect(defineOperation({
+      output: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'late'] } }, required: ['status'] },
+      async handler () {
+        return { status: 'never' as const }
+      }
+    })).type.toRaiseError()
+  })
+
+  test('using an input property that is not declared does not compile', () => {
+    expect(defineOperation({
+      input: pair,
+      async handler (input) {
+        // @ts-expect-error Property 'c' does not exist
+        return input.c
+      }
+    })).type.not.toRaiseError()
+  })
+
+  test('headers and fault details are typed from their schemas', () => {
+    defineOperation({
+      input: pair,
+      headers: { type: 'object', properties: { Tenant: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } } },
+      faults: { NotFound: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      async handler (_input, call) {
+        expect(call.headers).type.toBe<{ Tenant?: { id: string } }>()
+        expect(call.operation).type.toBe<SoapOperationInfo>()
+        expect(call.signal).type.toBe<AbortSignal>()
+        expect(call.soap).type.toBe<SoapContext>()
+        expect(call.fault('NotFound', { id: 'x' }, { code: 'Sender', reason: 'no' })).type.toBe<SoapFault>()
+        expect(call.fault).type.not.toBeCallableWith('Gone', { id: 'x' }, { code: 'Sender', reason: 'no' })
+        expect(call.fault).type.not.toBeCallableWith('NotFound', { id: 1 }, { code: 'Sender', reason: 'no' })
+        expect(call.fault).type.not.toBeCallableWith('NotFound', {}, { code: 'Sender', reason: 'no' })
+      }
+    })
+  })
+
+  test('an operation without input gets undefined; a one-way operation returns nothing', () => {
+    defineOperation({
+      async handler (input) {
+        expect(input).type.toBe<undefined>()
+      }
+    })
+  })
+})
+
+describe('fastify.soap', () => {
+  const app = Fastify()
+  app.register(soap)
+
+  test('service() takes a definition and returns the instance to await', () => {
+    const calc = defineService({ path: '/calc', namespace: 'urn:calc', name: 'Calc', operations: { Add: defineOperation({ input: pair, async handler () {} }) } })
+    expect(app.soap.service(calc)).type.toBeAssignableTo<PromiseLike<undefined>>()
+    expect(app.soap.service).type.not.toBeCallableWith({ path: '/calc', namespace: 'urn:calc', operations: {} })
+  })
+
+  test('addHook types its arguments per stage', () => {
+    app.soap.addHook('preHandler', async (request, reply) => {
+      expect(request).type.toBe<FastifyRequest>()
+      expect(reply).type.toBe<FastifyReply>()
+    })
+    app.soap.addHook('onFault', async (_request, _reply, fault) => {
+      expect(fault).type.toBe<SoapFault>()
+    })
+    expect(app.soap.addHook).type.not.toBeCallableWith('onSend', async () => {})
+  })
+
+  test('the options take faultFormatter', () => {
+    expect(app.register).type.toBeCallableWith(soap, { faultFormatter: (fault: SoapFault) => fault })
+    expect(app.register).type.not.toBeCallableWith(soap, { faultFormatter: 'x' })
+  })
+})
