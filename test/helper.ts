@@ -173,3 +173,68 @@ export async function validateEnvelope (xml: string, version: SoapVersion): Prom
   const result = await validateXML({ xml: [{ fileName: 'envelope.xml', contents: xml }], schema: [read(name)], preload: [read('xml.xsd')] })
   return { valid: result.valid, output: result.errors.map((e) => e.rawMessage).join('\n') }
 }
+
+/** One HTTP/1.1 request as a capture holds it (test/fixtures/wire/README.md), its body de-chunked. */
+export interface CapturedRequest {
+  method: string
+  /** The request target, as sent: `/calc`, `/calc?wsdl`. */
+  target: string
+  /** Header names in lower case. */
+  headers: Record<string, string>
+  body: Buffer
+}
+
+/** Splits a capture file into its connections' raw bytes (README: `# connection N (B bytes)` then B bytes). */
+export function captureConnections (file: Buffer): Buffer[] {
+  const out: Buffer[] = []
+  let at = 0
+  // Each connection takes at least one byte of the file: the loop ends.
+  for (let guard = 0; guard <= file.length; guard++) {
+    const mark = file.indexOf('# connection ', at)
+    if (mark === -1) return out
+    const eol = file.indexOf('\n', mark)
+    const size = Number(/\((\d+) bytes\)/.exec(file.subarray(mark, eol === -1 ? file.length : eol).toString('latin1'))?.[1])
+    if (eol === -1 || !Number.isSafeInteger(size) || eol + 1 + size > file.length) throw new Error(`malformed connection mark at byte ${mark}`)
+    out.push(file.subarray(eol + 1, eol + 1 + size))
+    at = eol + 1 + size
+  }
+  throw new Error('capture file: too many connections')
+}
+
+/** Reads the HTTP/1.1 requests in a connection's bytes, de-chunking bodies. */
+export function captureRequests (bytes: Buffer): CapturedRequest[] {
+  const out: CapturedRequest[] = []
+  let at = 0
+  // Each request takes at least its blank line: the loops end.
+  for (let guard = 0; at < bytes.length && guard <= bytes.length; guard++) {
+    const end = bytes.indexOf('\r\n\r\n', at)
+    if (end === -1) throw new Error(`no end of headers after byte ${at}`)
+    const lines = bytes.subarray(at, end).toString('latin1').split('\r\n')
+    const headers: Record<string, string> = {}
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':')
+      headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim()
+    }
+    at = end + 4
+    const chunks: Buffer[] = []
+    if (headers['transfer-encoding']?.toLowerCase() === 'chunked') {
+      for (let chunk = 0; ; chunk++) {
+        const lineEnd = bytes.indexOf('\r\n', at)
+        const size = parseInt(bytes.subarray(at, lineEnd).toString('latin1'), 16)
+        if (lineEnd === -1 || !Number.isSafeInteger(size) || size < 0 || chunk > bytes.length) throw new Error(`malformed chunk at byte ${at}`)
+        at = lineEnd + 2
+        if (size === 0) { at += 2; break }
+        chunks.push(bytes.subarray(at, at + size))
+        at += size + 2
+      }
+    } else {
+      const length = Number(headers['content-length'] ?? 0)
+      if (!Number.isSafeInteger(length) || at + length > bytes.length) throw new Error(`bad Content-Length ${headers['content-length']}`)
+      chunks.push(bytes.subarray(at, at + length))
+      at += length
+    }
+    const [method, target] = lines[0].split(' ')
+    out.push({ method, target, headers, body: Buffer.concat(chunks) })
+  }
+  return out
+}
