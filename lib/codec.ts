@@ -75,15 +75,11 @@ function isNil (element: XmlElement): boolean {
 }
 
 function textOnly (element: XmlElement): string {
-  const children = element.children
-  if (children.length === 0) return ''
-  if (children.length === 1 && typeof children[0] === 'string') return children[0]
-  let text = ''
-  for (const child of children) {
+  // The decoder joins adjacent text, so a second child is always an element.
+  for (const child of element.children) {
     if (typeof child !== 'string') throw new InputProblem(`element ${element.name} holds an element (${child.name}) where text is due`)
-    text += child
   }
-  return text
+  return element.children.length === 0 ? '' : element.children[0] as string
 }
 
 /** Property names come from the schema, where "__proto__" is refused (lib/schema.ts): a plain assignment is safe. */
@@ -108,11 +104,21 @@ function readValue (shape: Shape, element: XmlElement): unknown {
     }
     return null
   }
-  if (shape.kind === 'scalar') return readScalar(shape.type, textOnly(element))
+  if (shape.kind === 'scalar') {
+    noPlainAttributes(element)
+    return readScalar(shape.type, textOnly(element))
+  }
   const out: Record<string, unknown> = {}
   readAttributes(shape, element, out)
   readChildren(shape, element.children, out, false, element.name)
   return out
+}
+
+/** An element that declares no attributes takes none without a namespace (those of other namespaces are passed over). */
+function noPlainAttributes (element: XmlElement): void {
+  for (const a of element.attributes) {
+    if (a.namespace === '') throw new InputProblem(`unexpected attribute ${a.name} on ${element.name}`)
+  }
 }
 
 function readAttributes (shape: ObjectShape, element: XmlElement, out: Record<string, unknown>): void {
@@ -163,6 +169,7 @@ export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlEle
 
 function readWrapped (field: Field, wrapper: XmlElement): unknown[] {
   if (isNil(wrapper)) throw new InputProblem(`element ${wrapper.name} is xsi:nil but cannot be null`)
+  noPlainAttributes(wrapper)
   const list: unknown[] = []
   for (const child of wrapper.children) {
     if (typeof child === 'string') {
@@ -325,8 +332,7 @@ export function compileElement (shape: ObjectShape, name: string, namespace: str
       if (value === null || value === undefined) throw new OutputProblem('must be an object')
       return element(start, content(value), close)
     } catch (err) {
-      if (err instanceof OutputProblem) throw new SOAP_ERR_OUTPUT_INVALID(err.path, err.message)
-      throw err
+      throw err instanceof OutputProblem ? new SOAP_ERR_OUTPUT_INVALID(err.path, err.message) : err
     }
   }
 }

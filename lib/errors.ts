@@ -168,10 +168,10 @@ export const SOAP_ERR_OUTPUT_INVALID = createError<'SOAP_ERR_OUTPUT_INVALID', 50
   'fastify-soap: the result at "%s" %s',
   500
 )
-export const SOAP_ERR_OPERATION_TIMEOUT = createError<'SOAP_ERR_OPERATION_TIMEOUT', 503, [string, number]>(
+export const SOAP_ERR_OPERATION_TIMEOUT = createError<'SOAP_ERR_OPERATION_TIMEOUT', 500, [string, number]>(
   'SOAP_ERR_OPERATION_TIMEOUT',
   'fastify-soap: operation %s did not finish within %d ms',
-  503,
+  500,
   Error,
   NO_STACK
 )

@@ -14,6 +14,7 @@ import {
   replaceInvalidXmlChars,
   writeEnvelope
 } from './serializer'
+import { isNCName } from './xml-reader'
 
 export type FaultCode = 'Sender' | 'Receiver' | 'MustUnderstand' | 'VersionMismatch' | 'DataEncodingUnknown'
 
@@ -60,8 +61,6 @@ function normalizeCode (code: SoapFaultOptions['code']): FaultCode {
   return code
 }
 
-// An NCName (ASCII and the BMP letters; the fault's own names, not the message's) and an xml:lang value (RFC 5646 shape, or empty).
-const NCNAME = /^[A-Z_a-z\u00C0-\uFFFD][-.0-9A-Z_a-z\u00B7\u00C0-\uFFFD]*$/
 const LANG = /^([A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)?$/
 
 function subcodeParts (subcode: FaultSubcode): { namespace: string, localName: string } {
@@ -74,7 +73,7 @@ function subcodeParts (subcode: FaultSubcode): { namespace: string, localName: s
       ? { namespace: '', localName: subcode }
       : { namespace: subcode.slice(1, close), localName: subcode.slice(close + 1) }
   }
-  if (!NCNAME.test(parts.localName)) throw new SOAP_ERR_FAULT_INVALID(`subcode ${String(parts.localName)} (not an NCName)`)
+  if (!isNCName(parts.localName)) throw new SOAP_ERR_FAULT_INVALID(`subcode ${String(parts.localName)} (not an NCName)`)
   return parts
 }
 

@@ -21,9 +21,9 @@ export type SoapFaultHook = (request: FastifyRequest, reply: FastifyReply, fault
 
 export type SoapHookFunction<Name extends SoapHookName> = Name extends 'onFault' ? SoapFaultHook : SoapHook
 
-/** Hooks given with an operation's declaration: a function or a list, per stage. */
+/** Hooks given with an operation's declaration: a function or a list, per stage (onEnvelope and onFault belong to the scope). */
 export type SoapOperationHooks = {
-  readonly [Name in SoapHookName]?: SoapHookFunction<Name> | ReadonlyArray<SoapHookFunction<Name>>
+  readonly [Name in Exclude<SoapHookName, 'onEnvelope' | 'onFault'>]?: SoapHook | readonly SoapHook[]
 }
 
 /** One encapsulation context's hooks and understood header blocks. */
@@ -70,7 +70,7 @@ export function hookLists (scope: SoapScope, own: SoapOperationHooks | undefined
   const lists: Record<string, unknown> = {}
   for (const name of HOOK_NAMES) {
     const list: Array<SoapHookFunction<typeof name>> = chain.flatMap((s) => s.hooks[name] as Array<SoapHookFunction<typeof name>>)
-    const mine = own?.[name]
+    const mine = (own as Partial<Record<SoapHookName, unknown>> | undefined)?.[name]
     if (mine !== undefined) {
       for (const hook of (Array.isArray(mine) ? mine : [mine]) as unknown[]) {
         try {
@@ -89,8 +89,16 @@ export function hookLists (scope: SoapScope, own: SoapOperationHooks | undefined
 /** Runs the hooks of a stage in order; true when one of them answered the request. */
 export async function runHooks (hooks: readonly SoapHook[], request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
   for (const hook of hooks) {
-    await hook(request, reply)
-    if (reply.sent) return true
+    if (answered(await hook(request, reply), reply)) return true
   }
   return false
+}
+
+/**
+ * Whether a hook or handler answered the request itself. As in Fastify's
+ * async hooks, it returns the reply (`return reply.soap(...)`): `reply.sent`
+ * alone turns true only once the response has ended, after any onSend hook.
+ */
+export function answered (returned: unknown, reply: FastifyReply): boolean {
+  return returned === reply || reply.sent
 }

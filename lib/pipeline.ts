@@ -16,7 +16,7 @@ import type { SoapContext } from './context'
 import { dispatch } from './dispatch'
 import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from './errors'
 import { invalidInputFault, toSoapFault, type SoapFault } from './fault'
-import { runHooks, type SoapFaultHook } from './hooks'
+import { answered, runHooks, type SoapFaultHook } from './hooks'
 import { versionInfo } from './namespaces'
 import type { ScalarShape } from './schema'
 import type { Operation, Service } from './service'
@@ -29,8 +29,7 @@ function readProblem<T> (where: string, read: () => T): T {
   try {
     return read()
   } catch (err) {
-    if (err instanceof InputProblem) throw invalidInputFault([{ path: err.path, message: err.message }], where)
-    throw err
+    throw err instanceof InputProblem ? invalidInputFault([{ path: err.path, message: err.message }], where) : err
   }
 }
 
@@ -48,9 +47,13 @@ const bodyInput: InputReader = (op, request) => {
  */
 const queryInput: InputReader = (op, request) => {
   const shape = op.input
-  if (shape === undefined) return undefined
   const query = request.query as Record<string, string | string[]>
   return readProblem('input', () => {
+    if (shape === undefined) {
+      const name = Object.keys(query)[0]
+      if (name !== undefined) throw new InputProblem(`unexpected query parameter ${name}`)
+      return undefined
+    }
     const out: Record<string, unknown> = {}
     for (const field of shape.elements) if (field.array) assign(out, field.property, [])
     for (const name of Object.keys(query)) {
@@ -76,9 +79,10 @@ function readHeaders (op: Operation, soap: SoapContext): unknown {
   const shape = op.headers
   if (shape === undefined) return undefined
   const out: Record<string, unknown> = {}
-  const blocks = soap.headers
+  // Only blocks meant for this node are processed (SOAP 1.2 Part 1 §2.6; SOAP 1.1 §4.2.2).
+  const blocks = soap.headers.filter((block) => block.targeted).map((block) => block.element)
   return readProblem('header', () => {
-    readChildren(shape, blocks.map((block) => block.element), out, true, 'Header')
+    readChildren(shape, blocks, out, true, 'Header')
     return out
   })
 }
@@ -122,7 +126,7 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
   validate(op, soap)
   if (hooks.preHandler !== null && await runHooks(hooks.preHandler, request, reply)) return reply
   soap.result = await invoke(op, request, reply, soap.input)
-  if (reply.sent) return reply
+  if (answered(soap.result, reply)) return reply
   if (hooks.onResult !== null && await runHooks(hooks.onResult, request, reply)) return reply
   if (op.writeOutput === undefined) return reply.code(202).header('content-length', '0').send()
   if (op.validateOutput !== undefined && !op.validateOutput(soap.result)) {
@@ -141,8 +145,7 @@ async function runFault (hooks: readonly SoapFaultHook[], thrown: unknown, reque
   let fault: SoapFault = toSoapFault(thrown, request.log)
   try {
     for (const hook of hooks) {
-      await hook(request, reply, fault)
-      if (reply.sent) return reply
+      if (answered(await hook(request, reply, fault), reply)) return reply
     }
   } catch (err) {
     fault = toSoapFault(err, request.log)

@@ -5,6 +5,8 @@
  * nothing is silently dropped at run time.
  */
 import { SOAP_ERR_SERVICE_SCHEMA } from './errors'
+import { XML_NS, XMLNS_NS, XSI_NS } from './namespaces'
+import { isNCName } from './xml-reader'
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean'
 
@@ -55,8 +57,8 @@ export interface XmlKeyword {
 /** Keywords that change the XML the codec must read or write, and which it does not support. */
 const UNSUPPORTED = ['$ref', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
 const XML_KEYS = new Set(['name', 'namespace', 'prefix', 'attribute', 'wrapped'])
-const NCNAME = /^[A-Z_a-z\u00C0-\uFFFD][-.0-9A-Z_a-z\u00B7\u00C0-\uFFFD]*$/
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean'])
+const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([XML_NS, XMLNS_NS, XSI_NS])
 
 type Schema = Record<string, unknown>
 
@@ -76,9 +78,12 @@ export function xmlOf (schema: Schema, where: string): XmlKeyword {
   for (const key of Object.keys(xml)) {
     if (!XML_KEYS.has(key)) fail(where, `"xml.${key}" is not supported (name, namespace, prefix, attribute, wrapped)`)
   }
-  if (xml.name !== undefined && (typeof xml.name !== 'string' || !NCNAME.test(xml.name))) fail(where, '"xml.name" must be an XML NCName')
+  if (xml.name !== undefined && (typeof xml.name !== 'string' || !isNCName(xml.name))) fail(where, '"xml.name" must be an XML NCName')
   if (xml.namespace !== undefined && (typeof xml.namespace !== 'string' || xml.namespace === '')) fail(where, '"xml.namespace" must be a non-empty URI')
-  if (xml.prefix !== undefined && (typeof xml.prefix !== 'string' || !NCNAME.test(xml.prefix) || /^xml/i.test(xml.prefix))) fail(where, '"xml.prefix" must be an NCName not starting with "xml"')
+  // The XML and xmlns namespaces cannot be declared; xsi attributes are the codec's own (nil, type).
+  if (RESERVED_NAMESPACES.has(xml.namespace as string)) fail(where, `"xml.namespace" cannot be the reserved namespace ${String(xml.namespace)}`)
+  // xsi is the prefix the writer binds for xsi:nil.
+  if (xml.prefix !== undefined && (typeof xml.prefix !== 'string' || !isNCName(xml.prefix) || /^xml/i.test(xml.prefix) || xml.prefix === 'xsi')) fail(where, '"xml.prefix" must be an NCName other than "xsi", not starting with "xml"')
   for (const flag of ['attribute', 'wrapped'] as const) {
     if (xml[flag] !== undefined && typeof xml[flag] !== 'boolean') fail(where, `"xml.${flag}" must be a boolean`)
   }
@@ -146,10 +151,11 @@ function fieldOf (property: string, schema: unknown, where: string, inherited: s
   if (property === '__proto__') fail(where, 'a property cannot be named "__proto__": name it otherwise, with "xml": { "name": "__proto__" }')
   const xml = xmlOf(schema, where)
   const name = xml.name ?? property
-  if (!NCNAME.test(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)
+  if (!isNCName(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)
   const { type, nullable } = typeOf(schema, where)
   if (xml.attribute === true) {
     if (!SCALARS.has(type) || nullable) fail(where, 'an attribute must be a string, integer, number or boolean, and cannot be null')
+    if (name === 'xmlns' && xml.namespace === undefined) fail(where, 'an attribute cannot be named "xmlns" (it would be a namespace declaration)')
     // Attributes are unqualified unless they name a namespace (attributeFormDefault="unqualified").
     const shape: ScalarShape = { kind: 'scalar', type: type as ScalarType, nullable: false }
     return { property, name, namespace: xml.namespace ?? '', attribute: true, array: false, wrapped: false, itemName: name, itemNamespace: '', shape }
@@ -169,7 +175,7 @@ function fieldOf (property: string, schema: unknown, where: string, inherited: s
   const itemName = itemXml.name ?? name
   const itemType = typeOf(items, `${where}/items`).type
   if (itemType === 'array') fail(`${where}/items`, 'an array of arrays has no XML form: wrap the inner array in an object')
-  if (!wrapped && itemName !== name) fail(`${where}/items`, '"xml.name" on items applies to wrapped arrays only: name the property instead')
+  if (!wrapped && (itemName !== name || itemNamespace !== namespace)) fail(`${where}/items`, '"xml.name" and "xml.namespace" on items apply to wrapped arrays only: set them on the property instead')
   return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, shape: shapeOf(items, `${where}/items`, itemNamespace) }
 }
 
@@ -193,7 +199,7 @@ export function hasNullable (shape: Shape): boolean {
 /** The `xml.prefix` values a schema tree asks for, by namespace. */
 export function prefixesOf (schema: unknown, inherited: string, into: Map<string, string>, where: string): void {
   if (!isObject(schema)) return
-  const xml = isObject(schema.xml) ? schema.xml as XmlKeyword : {}
+  const xml = xmlOf(schema, where)
   const namespace = xml.namespace ?? inherited
   if (xml.prefix !== undefined) {
     const known = into.get(namespace)

@@ -16,6 +16,7 @@ import {
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapOperationHooks, type SoapScope } from './hooks'
 import { collectNamespaces, fail, hasNullable, prefixesOf, shapeOf, xmlOf, type ObjectShape } from './schema'
 import { compile } from './validation'
+import { isNCName } from './xml-reader'
 
 /** A JSON Schema, as the codec reads it (docs/services.md). */
 export type JsonSchema = Readonly<Record<string, unknown>>
@@ -94,7 +95,6 @@ export interface Service {
   readonly onFault: HookLists['onFault']
 }
 
-const NCNAME = /^[A-Z_a-z\u00C0-\uFFFD][-.0-9A-Z_a-z\u00B7\u00C0-\uFFFD]*$/
 const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 const SERVICE_KEYS = new Set(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout'])
 const OPERATION_KEYS = new Set(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler'])
@@ -152,7 +152,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   const tns = declaration.namespace
   const raw: unknown = declaration.operations[name]
   const where = `${service}.${name}`
-  if (!NCNAME.test(name)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation name "${name}" is not an XML NCName`)
+  if (!isNCName(name)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation name "${name}" is not an XML NCName`)
   if (!isObject(raw)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name} must be an object`)
   for (const key of Object.keys(raw)) {
     if (!OPERATION_KEYS.has(key)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: unknown key "${key}" (one of ${[...OPERATION_KEYS].join(', ')})`)
@@ -202,7 +202,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   if (op.faults !== undefined) {
     if (!isObject(op.faults)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faults" must map fault names to schemas`)
     for (const fault of Object.keys(op.faults)) {
-      if (!NCNAME.test(fault)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: fault name "${fault}" is not an XML NCName`)
+      if (!isNCName(fault)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: fault name "${fault}" is not an XML NCName`)
       const { write, validate } = writer(ajv, op.faults[fault], fault, tns, `${where}.faults.${fault}`)
       faults.set(fault, { write, validate })
     }
@@ -237,13 +237,12 @@ function checkGetInput (input: ObjectShape | undefined, where: string): void {
 }
 
 export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope: SoapScope, understoodOption: ReadonlySet<string>): Service {
-  if (!isObject(declaration)) throw new SOAP_ERR_SERVICE_INVALID('(unnamed)', 'the declaration must be an object')
-  const name = typeof declaration.name === 'string' && NCNAME.test(declaration.name) ? declaration.name : undefined
+  // The endpoint has checked that the declaration is an object with a path (lib/endpoint.ts).
+  const name = typeof declaration.name === 'string' && isNCName(declaration.name) ? declaration.name : undefined
   if (name === undefined) throw new SOAP_ERR_SERVICE_INVALID(String(declaration.name), '"name" must be an XML NCName')
   for (const key of Object.keys(declaration)) {
     if (!SERVICE_KEYS.has(key)) throw new SOAP_ERR_SERVICE_INVALID(name, `unknown key "${key}" (one of ${[...SERVICE_KEYS].join(', ')})`)
   }
-  if (typeof declaration.path !== 'string' || !declaration.path.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(name, '"path" must be a string starting with "/"')
   if (typeof declaration.namespace !== 'string' || declaration.namespace === '') throw new SOAP_ERR_SERVICE_INVALID(name, '"namespace" must be a non-empty URI')
   if (!isObject(declaration.operations) || Object.keys(declaration.operations).length === 0) throw new SOAP_ERR_SERVICE_INVALID(name, '"operations" must name at least one operation')
   for (const flag of ['strictAction', 'validateOutput'] as const) {

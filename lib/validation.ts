@@ -48,7 +48,7 @@ export function problemsOf (errors: readonly ErrorObject[] | null | undefined, b
     if (problems.length === MAX_PROBLEMS) break
     let path = base + error.instancePath
     if (error.keyword === 'required') path += '/' + String(error.params.missingProperty).replace(/~/g, '~0').replace(/\//g, '~1')
-    problems.push({ path, message: error.message ?? error.keyword })
+    problems.push({ path, message: String(error.message) })
   }
   return problems
 }

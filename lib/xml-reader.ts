@@ -67,6 +67,13 @@ const NAME_CHAR = NAME_START + '\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040'
 // eslint-disable-next-line no-misleading-character-class -- U+0300–U+036F are NameChars on their own (§2.3)
 const NAME = new RegExp(`[${NAME_START}][${NAME_CHAR}]*`, 'uy')
 const NCNAME_START = new RegExp(`^[${NAME_START.slice(1)}]`, 'u')
+// eslint-disable-next-line no-misleading-character-class -- NameChar holds combining marks (U+0300-U+036F) by design
+const NCNAME = new RegExp(`^[${NAME_START.slice(1)}][${NAME_CHAR.slice(1)}]*$`, 'u')
+
+/** Whether a string is an XML NCName (Namespaces in XML 1.0 §3; XML 1.0 §2.3, fifth edition). */
+export function isNCName (name: string): boolean {
+  return NCNAME.test(name)
+}
 const XML_DECL = /<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"(1\.[0-9]+)"|'(1\.[0-9]+)')(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._-]*)"|'([A-Za-z][A-Za-z0-9._-]*)'))?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\r\n]*\?>/y
 // Leading zeros are allowed (§4.1); the value is checked after.
 const CHAR_REF = /^#(?:0*([0-9]{1,7})|x0*([0-9A-Fa-f]{1,6}))$/

@@ -115,6 +115,17 @@ test('Hooks: onFault may answer otherwise, or throw another fault that replaces 
   t.assert.match(response.body, /sc0:Busy/)
 })
 
+test('Hooks: a hook that answers (return reply.soap(...)) stops the pipeline even while an async onSend hook holds the response', async (t: TestContext) => {
+  const ran: string[] = []
+  const app = await build(t, (app) => {
+    app.addHook('onSend', async () => { await new Promise((resolve) => setTimeout(resolve, 20)) })
+    app.soap.addHook('preHandler', async (_request, reply) => reply.code(401).soap(`<t:Denied xmlns:t="${NS}"/>`))
+  }, async () => { ran.push('handler'); return { result: 0 } })
+  const response = await post(app, '1.2', envelope('1.2', ADD), { url: '/h' })
+  t.assert.strictEqual(response.statusCode, 401)
+  t.assert.deepStrictEqual(ran, [])
+})
+
 test('Hooks: faults the parser raises (MustUnderstand) come before any SOAP hook, onFault included', async (t: TestContext) => {
   const ran: string[] = []
   const app = await build(t, (app) => {

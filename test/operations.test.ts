@@ -51,8 +51,13 @@ test('PROTOCOL GET, SOAP 1.2 Part 2 §6.4: an operation that opts in takes its i
       get: true,
       async handler ({ n, flag }) { return { total: (n ?? []).reduce((x, y) => x + y, 0), flag } }
     }),
-    Post: sum
+    Post: sum,
+    Ping: { output: result, get: true, async handler () { return { result: 1 } } }
   })
+  t.assert.match((await app.inject({ method: 'GET', url: '/ops/Ping' })).body, /<tns:result>1<\/tns:result>/)
+  const extra = await app.inject({ method: 'GET', url: '/ops/Ping?x=1' })
+  t.assert.strictEqual(extra.statusCode, 400)
+  t.assert.match(extra.body, /Invalid input: unexpected query parameter x/)
   const add = await app.inject({ method: 'GET', url: '/ops/Add?a=2&b=40' })
   t.assert.strictEqual(add.statusCode, 200)
   t.assert.strictEqual(add.headers['content-type'], 'application/soap+xml; charset=utf-8')
@@ -144,6 +149,14 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
+test('Headers (1.2 Part 1 §2.6): blocks for a role this node does not play, or for none, are not read into call.headers', async (t: TestContext) => {
+  const app = await build(t, { Add: tenant })
+  const header = `<t:Tenant xmlns:t="${NS}"><t:id>acme</t:id></t:Tenant><t:Hop xmlns:t="${NS}" s:role="http://www.w3.org/2003/05/soap-envelope/role/none">1</t:Hop><t:Hop xmlns:t="${NS}" s:role="urn:elsewhere">x</t:Hop>`
+  const response = await post(app, '1.2', envelope('1.2', ADD, header), { url: '/ops' })
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  t.assert.match(response.body, /<tns:result>403<\/tns:result>/)
+})
+
 test('Headers: understand() refuses what is not a {namespace}localName', async (t: TestContext) => {
   const app = Fastify()
   t.after(() => app.close())
@@ -231,6 +244,43 @@ test('Faults: a handler error with a 4xx status is a generic Sender fault; any o
   t.assert.doesNotMatch(five.body, /internal detail/)
 })
 
+test('Faults: an input with more than 20 problems lists the first 20 in the Detail', async (t: TestContext) => {
+  const properties: Record<string, unknown> = {}
+  for (let i = 0; i < 30; i++) properties[`p${i}`] = { type: 'string' }
+  const app = await build(t, { Many: { input: { type: 'object', properties, required: Object.keys(properties) }, async handler () {} } })
+  const response = await post(app, '1.2', envelope('1.2', `<t:Many xmlns:t="${NS}"/>`), { url: '/ops' })
+  t.assert.strictEqual(response.statusCode, 400)
+  t.assert.strictEqual(response.body.match(/<fs:Problem /g)?.length, 20)
+})
+
+test('Faults: onFault runs for an operation invoked by GET too', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const seen: string[] = []
+  app.soap.addHook('onFault', async (_request, _reply, fault) => { seen.push(fault.message) })
+  app.soap.service({ path: '/ops', namespace: NS, name: 'Ops', operations: { Add: { ...sum, get: true } } })
+  const response = await app.inject({ method: 'GET', url: '/ops/Add?a=1&b=x' })
+  t.assert.strictEqual(response.statusCode, 400)
+  t.assert.deepStrictEqual(seen, ['Invalid input: /b "x" is not an integer'])
+})
+
+test('Handlers: call.log is the request\'s logger and call.signal, with no timeout, the client\'s', async (t: TestContext) => {
+  const app = await build(t, {
+    Add: defineOperation({
+      input: pair,
+      output: result,
+      async handler ({ a, b }, call) {
+        t.assert.strictEqual(call.log, call.request.log)
+        t.assert.strictEqual(call.signal, call.soap.signal)
+        t.assert.strictEqual(call.signal, call.signal, 'made once')
+        return { result: a + b }
+      }
+    })
+  })
+  t.assert.strictEqual((await post(app, '1.2', envelope('1.2', ADD), { url: '/ops' })).statusCode, 200)
+})
+
 // ----------------------------------------------------------------- output ---
 
 test('Output: a result the output schema refuses is a Receiver fault, logged with its path; validateOutput: false skips the check', async (t: TestContext) => {
@@ -251,6 +301,17 @@ test('Output: a result the output schema refuses is a Receiver fault, logged wit
   t.assert.strictEqual((await post(lax, '1.1', envelope('1.1', ADD), { url: '/ops' })).statusCode, 500)
 })
 
+test('Output: null where the schema allows none, at any depth, is a Receiver fault even with validateOutput: false', async (t: TestContext) => {
+  const nested = { type: 'object', properties: { inner: { type: 'object', properties: { v: int } }, list: { type: 'array', items: int } } } as const
+  const app = await build(t, {
+    Obj: { input: { type: 'object', properties: { which: { type: 'string' } } }, output: nested, async handler ({ which }: { which: string }) { return which === 'inner' ? { inner: null } : { list: [1, null] } } } as never
+  }, { validateOutput: false })
+  for (const which of ['inner', 'list']) {
+    const response = await post(app, '1.2', envelope('1.2', `<t:Obj xmlns:t="${NS}"><t:which>${which}</t:which></t:Obj>`), { url: '/ops' })
+    t.assert.strictEqual(response.statusCode, 500, which)
+  }
+})
+
 test('Output: a string holding a character XML 1.0 cannot carry is a Receiver fault, never broken XML', async (t: TestContext) => {
   const app = await build(t, { Echo: defineOperation({ input: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] }, output: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] }, async handler ({ s }) { return { s: s + '\u0001' } } }) })
   const response = await post(app, '1.2', envelope('1.2', `<t:Echo xmlns:t="${NS}"><t:s>x</t:s></t:Echo>`), { url: '/ops' })
@@ -259,7 +320,7 @@ test('Output: a string holding a character XML 1.0 cannot carry is a Receiver fa
 })
 
 test('Output: a handler may answer by itself through call.reply', async (t: TestContext) => {
-  const app = await build(t, { Add: { ...sum, async handler (_input: unknown, call: { reply: { soap: (x: string) => unknown } }) { call.reply.soap(`<t:Own xmlns:t="${NS}"/>`) } } as never })
+  const app = await build(t, { Add: { ...sum, async handler (_input: unknown, call: { reply: { soap: (x: string) => unknown } }) { return call.reply.soap(`<t:Own xmlns:t="${NS}"/>`) } } as never })
   const response = await post(app, '1.2', envelope('1.2', ADD), { url: '/ops' })
   t.assert.match(response.body, /<soap:Body><t:Own xmlns:t="urn:test:ops"\/><\/soap:Body>/)
 })

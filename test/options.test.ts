@@ -43,6 +43,7 @@ const BAD: Array<[string, unknown]> = [
   ['namespaces', null],
   ['routes', 'not a function'],
   ['prefix', 1],
+  ['faultFormatter', 'x'],
   ['maxdepth', 1]
 ]
 

@@ -121,9 +121,34 @@ test('Declaration: a GET operation whose input is not flat is refused at ready()
   t.assert.match(err.message, /Svc\.Add\.input\/properties\/p: an operation invoked by GET takes scalar/)
 })
 
-test('Declaration: a declaration that is not an object is refused at ready()', async (t: TestContext) => {
-  const err = await readyError(t, null)
-  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_INVALID)
+test('Declaration: a declaration that is not an object, or operations that are not, is refused at ready()', async (t: TestContext) => {
+  t.assert.ok(await readyError(t, null) instanceof errorCodes.SOAP_ERR_SERVICE_INVALID)
+  const err = await readyError(t, { ...service({}), operations: null })
+  t.assert.match(err.message, /"operations" must name at least one operation/)
+})
+
+test('Declaration: xml.prefix chooses the prefixes written; two prefixes for one namespace, or one for two, are refused', async (t: TestContext) => {
+  const output = {
+    type: 'object',
+    xml: { prefix: 'ns1' },
+    properties: {
+      result: int,
+      other: { type: 'string', xml: { namespace: 'urn:other', prefix: 'tns' } },
+      third: { type: 'string', xml: { namespace: 'urn:third' } }
+    },
+    required: ['result']
+  }
+  const app = await build(t, service({ Add: add({ output, async handler () { return { result: 1, other: 'o', third: 'x' } } }) }))
+  const response = await post(app, '1.2', envelope('1.2', call('Add')), { url: '/svc' })
+  t.assert.match(response.body, /<ns1:AddResponse xmlns:ns1="urn:test:svc" xmlns:tns="urn:other" xmlns:ns2="urn:third"><ns1:result>1<\/ns1:result><tns:other>o<\/tns:other><ns2:third>x<\/ns2:third><\/ns1:AddResponse>/)
+  for (const [properties, message] of [
+    [{ a: { type: 'string', xml: { prefix: 'p' } }, b: { type: 'string', xml: { prefix: 'q' } } }, /namespace urn:test:svc is given two prefixes, p and q/],
+    [{ a: { type: 'string', xml: { namespace: 'urn:a', prefix: 'p' } }, b: { type: 'string', xml: { namespace: 'urn:b', prefix: 'p' } } }, /prefix p is given to two namespaces, urn:a and urn:b/]
+  ] as const) {
+    const err = await readyError(t, service({ Add: add({ output: { type: 'object', properties } }) }))
+    t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA)
+    t.assert.match(err.message, message)
+  }
 })
 
 // --------------------------------------------------------------- dispatch ---
