@@ -214,3 +214,26 @@ export function prefixesOf (schema: unknown, inherited: string, into: Map<string
   }
   if (isObject(schema.items)) prefixesOf(schema.items, namespace, into, `${where}/items`)
 }
+
+const TNS_PREFIX = 'tns'
+
+/** Namespace prefixes for a writer: the schema's own `xml.prefix` choices, else tns, ns1, ns2... */
+export function prefixesFor (shape: ObjectShape, root: string, schema: unknown, where: string): ReadonlyMap<string, string> {
+  const asked = new Map<string, string>()
+  prefixesOf(schema, root, asked, where)
+  const found = new Map<string, string | undefined>([[root, asked.get(root)]])
+  collectNamespaces(shape, found, asked)
+  const taken = new Set(asked.values())
+  const prefixes = new Map<string, string>()
+  let n = 0
+  for (const [namespace, prefix] of found) {
+    let chosen = prefix
+    if (chosen === undefined) {
+      chosen = namespace === root && !taken.has(TNS_PREFIX) ? TNS_PREFIX : `ns${++n}`
+      while (taken.has(chosen)) chosen = `ns${++n}`
+    }
+    taken.add(chosen)
+    prefixes.set(namespace, chosen)
+  }
+  return prefixes
+}

@@ -6,7 +6,7 @@
  */
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
-import { compileElement, type Prefixes } from './codec'
+import { compileElement } from './codec'
 import {
   SOAP_ERR_SERVICE_DUPLICATE,
   SOAP_ERR_SERVICE_HANDLER,
@@ -14,7 +14,7 @@ import {
   SOAP_ERR_HOOK_INVALID
 } from './errors'
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapOperationHooks, type SoapScope } from './hooks'
-import { collectNamespaces, fail, hasNullable, prefixesOf, shapeOf, xmlOf, type ObjectShape } from './schema'
+import { fail, hasNullable, prefixesFor, shapeOf, xmlOf, type ObjectShape } from './schema'
 import { compile } from './validation'
 import { isNCName } from './xml-reader'
 
@@ -98,31 +98,9 @@ export interface Service {
 const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 const SERVICE_KEYS = new Set(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout'])
 const OPERATION_KEYS = new Set(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler'])
-const TNS_PREFIX = 'tns'
 
 function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** Namespace prefixes for a writer: the schema's own `xml.prefix` choices, else tns, ns1, ns2... */
-function prefixesFor (shape: ObjectShape, root: string, schema: JsonSchema, where: string): Prefixes {
-  const asked = new Map<string, string>()
-  prefixesOf(schema, root, asked, where)
-  const found = new Map<string, string | undefined>([[root, asked.get(root)]])
-  collectNamespaces(shape, found, asked)
-  const taken = new Set(asked.values())
-  const prefixes = new Map<string, string>()
-  let n = 0
-  for (const [namespace, prefix] of found) {
-    let chosen = prefix
-    if (chosen === undefined) {
-      chosen = namespace === root && !taken.has(TNS_PREFIX) ? TNS_PREFIX : `ns${++n}`
-      while (taken.has(chosen)) chosen = `ns${++n}`
-    }
-    taken.add(chosen)
-    prefixes.set(namespace, chosen)
-  }
-  return prefixes
 }
 
 function objectShape (schema: unknown, where: string, namespace: string): ObjectShape {

@@ -8,12 +8,12 @@
 import { test, type TestContext } from 'node:test'
 import fc from 'fast-check'
 import { SaxesParser } from 'saxes'
-import { compileElement, readElement, type Prefixes } from '../../lib/codec'
+import { compileElement, readElement } from '../../lib/codec'
 import { EnvelopeDecoder } from '../../lib/envelope'
 import { errorCodes } from '../../lib/errors'
 import { SOAP12, SOAP12_ENV } from '../../lib/namespaces'
 import { normalizeOptions } from '../../lib/options'
-import { collectNamespaces, hasNullable, prefixesOf, shapeOf, type ObjectShape, type ScalarType } from '../../lib/schema'
+import { hasNullable, prefixesFor, shapeOf, type ObjectShape, type ScalarType } from '../../lib/schema'
 import { writeEnvelope } from '../../lib/serializer'
 
 const RUNS = 300
@@ -22,27 +22,6 @@ const decoder = new EnvelopeDecoder(normalizeOptions().limits)
 // ------------------------------------------------ the writer, as lib/service.ts compiles it ---
 
 type Schema = Record<string, unknown>
-
-/** lib/service.ts prefixesFor(), which is not exported. */
-function prefixesFor (shape: ObjectShape, root: string, schema: Schema, where: string): Prefixes {
-  const asked = new Map<string, string>()
-  prefixesOf(schema, root, asked, where)
-  const found = new Map<string, string | undefined>([[root, asked.get(root)]])
-  collectNamespaces(shape, found, asked)
-  const taken = new Set(asked.values())
-  const prefixes = new Map<string, string>()
-  let n = 0
-  for (const [namespace, prefix] of found) {
-    let chosen = prefix
-    if (chosen === undefined) {
-      chosen = namespace === root && !taken.has('tns') ? 'tns' : `ns${++n}`
-      while (taken.has(chosen)) chosen = `ns${++n}`
-    }
-    taken.add(chosen)
-    prefixes.set(namespace, chosen)
-  }
-  return prefixes
-}
 
 interface Codec { shape: ObjectShape, name: string, namespace: string, write: (value: unknown) => string }
 

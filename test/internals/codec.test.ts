@@ -5,12 +5,12 @@
  */
 import { test, type TestContext } from 'node:test'
 import { SaxesParser } from 'saxes'
-import { compileElement, InputProblem, readElement, readScalar, type Prefixes } from '../../lib/codec'
+import { compileElement, InputProblem, readElement, readScalar } from '../../lib/codec'
 import { EnvelopeDecoder } from '../../lib/envelope'
 import { errorCodes } from '../../lib/errors'
 import { SOAP12, SOAP12_ENV, XML_NS, XMLNS_NS, XSI_NS } from '../../lib/namespaces'
 import { normalizeOptions } from '../../lib/options'
-import { collectNamespaces, hasNullable, prefixesOf, shapeOf, type ObjectShape } from '../../lib/schema'
+import { hasNullable, prefixesFor, shapeOf, type ObjectShape } from '../../lib/schema'
 import { writeEnvelope } from '../../lib/serializer'
 import type { XmlElement } from '../../lib/types'
 
@@ -65,31 +65,10 @@ function refusedScalar (type: 'integer' | 'number' | 'boolean', text: string): I
   throw new Error(`${type} ${JSON.stringify(text)} was accepted`)
 }
 
-/** lib/service.ts prefixesFor(), which is not exported. */
-function prefixesFor (shape: ObjectShape, root: string, schema: Schema): Prefixes {
-  const asked = new Map<string, string>()
-  prefixesOf(schema, root, asked, '#')
-  const found = new Map<string, string | undefined>([[root, asked.get(root)]])
-  collectNamespaces(shape, found, asked)
-  const taken = new Set(asked.values())
-  const prefixes = new Map<string, string>()
-  let n = 0
-  for (const [namespace, prefix] of found) {
-    let chosen = prefix
-    if (chosen === undefined) {
-      chosen = namespace === root && !taken.has('tns') ? 'tns' : `ns${++n}`
-      while (taken.has(chosen)) chosen = `ns${++n}`
-    }
-    taken.add(chosen)
-    prefixes.set(namespace, chosen)
-  }
-  return prefixes
-}
-
 /** The writer of `<R>` in TNS, compiled as lib/service.ts compiles an output's. */
 function writerOf (schema: Schema): (value: unknown) => string {
   const shape = shapeFor(schema)
-  return compileElement(shape, 'R', TNS, prefixesFor(shape, TNS, schema), hasNullable(shape))
+  return compileElement(shape, 'R', TNS, prefixesFor(shape, TNS, schema, '#'), hasNullable(shape))
 }
 
 function outputError (schema: Schema, value: unknown): Coded {
@@ -130,7 +109,7 @@ function refusedOrRoundTrips (schema: Schema, value: Record<string, unknown>): s
   let shape: ObjectShape
   try {
     shape = shapeFor(schema)
-    write = compileElement(shape, 'R', TNS, prefixesFor(shape, TNS, schema), hasNullable(shape))
+    write = compileElement(shape, 'R', TNS, prefixesFor(shape, TNS, schema, '#'), hasNullable(shape))
   } catch (err) {
     if ((err as Coded).code === 'SOAP_ERR_SERVICE_SCHEMA') return undefined
     throw err
