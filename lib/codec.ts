@@ -10,7 +10,7 @@
  */
 import { SOAP_ERR_OUTPUT_INVALID } from './errors'
 import { XML_NS, XSI_NS } from './namespaces'
-import type { Field, ObjectShape, ScalarShape, ScalarType, Shape } from './schema'
+import { fieldNamed, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './schema'
 import { escapeAttribute, escapeXml } from './serializer'
 import type { XmlElement } from './types'
 import { isWhitespace } from './xml-reader'
@@ -82,18 +82,10 @@ function textOnly (element: XmlElement): string {
   return element.children.length === 0 ? '' : element.children[0] as string
 }
 
-/** Property names come from the schema, where "__proto__" is refused (lib/schema.ts): a plain assignment is safe. */
-export function assign (out: Record<string, unknown>, property: string, value: unknown): void {
-  out[property] = value
-}
-
-export function within<T> (segment: string | number, read: () => T): T {
-  try {
-    return read()
-  } catch (err) {
-    if (err instanceof InputProblem) err.segments.unshift(segment)
-    throw err
-  }
+/** Adds the path segments of the value being read or written to a problem on its way out. */
+export function locate (err: unknown, ...segments: Array<string | number>): unknown {
+  if (err instanceof InputProblem) err.segments.unshift(...segments)
+  return err
 }
 
 function readValue (shape: Shape, element: XmlElement): unknown {
@@ -124,34 +116,35 @@ function noPlainAttributes (element: XmlElement): void {
 function readAttributes (shape: ObjectShape, element: XmlElement, out: Record<string, unknown>): void {
   for (const a of element.attributes) {
     if (a.namespace === XSI_NS || a.namespace === XML_NS) continue
-    const field = shape.attributesByKey.get(`{${a.namespace}}${a.localName}`)
+    const field = fieldNamed(shape.attributesByName, a.namespace, a.localName)
     if (field === undefined) {
       // Attributes in other namespaces are what clients and intermediaries add; an unknown plain one is a mistake.
       if (a.namespace === '') throw new InputProblem(`unexpected attribute ${a.name} on ${element.name}`)
       continue
     }
-    assign(out, field.property, within(field.property, () => readScalar((field.shape as ScalarShape).type, a.value)))
+    try {
+      out[field.property] = readScalar((field.shape as ScalarShape).type, a.value)
+    } catch (err) {
+      throw locate(err, field.property)
+    }
   }
 }
 
-function findField (shape: ObjectShape, child: XmlElement): Field | undefined {
-  return shape.elementsByKey.get(`{${child.namespace}}${child.localName}`)
-}
-
 /**
- * Reads child elements into `out`, in any order. `lenient` (header blocks)
+ * Reads child elements into `out`, in any order. Property names come from the
+ * schema, where "__proto__" is refused (lib/schema.ts): plain assignment is safe. `lenient` (header blocks)
  * passes over elements the shape does not name; otherwise they are refused.
  */
 export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlElement | string>, out: Record<string, unknown>, lenient: boolean, parent: string): void {
   for (const field of shape.elements) {
-    if (field.array && !field.wrapped) assign(out, field.property, [])
+    if (field.array && !field.wrapped) out[field.property] = []
   }
   for (const child of children) {
     if (typeof child === 'string') {
       if (!isWhitespace(child)) throw new InputProblem(`text where elements are due in ${parent}`)
       continue
     }
-    const field = findField(shape, child)
+    const field = fieldNamed(shape.elementsByName, child.namespace, child.localName)
     if (field === undefined) {
       if (lenient) continue
       throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
@@ -159,11 +152,19 @@ export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlEle
     const property = field.property
     if (field.array && !field.wrapped) {
       const list = out[property] as unknown[]
-      within(property, () => within(list.length, () => list.push(readValue(field.shape, child))))
+      try {
+        list.push(readValue(field.shape, child))
+      } catch (err) {
+        throw locate(err, property, list.length)
+      }
       continue
     }
     if (Object.hasOwn(out, property)) throw new InputProblem(`element ${child.name} appears more than once in ${parent}`)
-    assign(out, property, within(property, () => field.wrapped ? readWrapped(field, child) : readValue(field.shape, child)))
+    try {
+      out[property] = field.wrapped ? readWrapped(field, child) : readValue(field.shape, child)
+    } catch (err) {
+      throw locate(err, property)
+    }
   }
 }
 
@@ -179,7 +180,11 @@ function readWrapped (field: Field, wrapper: XmlElement): unknown[] {
     if (child.localName !== field.itemName || child.namespace !== field.itemNamespace) {
       throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${wrapper.name}`)
     }
-    within(list.length, () => list.push(readValue(field.shape, child)))
+    try {
+      list.push(readValue(field.shape, child))
+    } catch (err) {
+      throw locate(err, list.length)
+    }
   }
   return list
 }
@@ -201,15 +206,6 @@ const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE
 class OutputProblem extends InputProblem {}
 
 type Writer = (value: unknown) => string
-
-function at<T> (segment: string | number, write: () => T): T {
-  try {
-    return write()
-  } catch (err) {
-    if (err instanceof OutputProblem) err.segments.unshift(segment)
-    throw err
-  }
-}
 
 function writeScalar (type: ScalarType, value: unknown, attribute: boolean): string {
   switch (type) {
@@ -282,8 +278,7 @@ function compileField (field: Field, prefixes: Prefixes): Writer {
     try {
       for (; i < value.length; i++) out += item(value[i])
     } catch (err) {
-      if (err instanceof OutputProblem) err.segments.unshift(i)
-      throw err
+      throw locate(err, i)
     }
     return out + close
   }
@@ -301,14 +296,21 @@ function compileContent (shape: ObjectShape, prefixes: Prefixes): Writer {
     if (typeof value !== 'object' || Array.isArray(value)) throw new OutputProblem('must be an object')
     const object = value as Record<string, unknown>
     let out = ''
-    for (const a of attributes) {
-      const v = Object.hasOwn(object, a.property) ? object[a.property] : undefined
-      if (v !== undefined) out += a.start + at(a.property, () => writeScalar(a.type, v, true)) + '"'
-    }
-    out += '>'
-    for (const e of elements) {
-      const v = Object.hasOwn(object, e.property) ? object[e.property] : undefined
-      if (v !== undefined) out += at(e.property, () => e.write(v))
+    let property = ''
+    try {
+      for (const a of attributes) {
+        property = a.property
+        const v = Object.hasOwn(object, property) ? object[property] : undefined
+        if (v !== undefined) out += a.start + writeScalar(a.type, v, true) + '"'
+      }
+      out += '>'
+      for (const e of elements) {
+        property = e.property
+        const v = Object.hasOwn(object, property) ? object[property] : undefined
+        if (v !== undefined) out += e.write(v)
+      }
+    } catch (err) {
+      throw locate(err, property)
     }
     return out
   }

@@ -163,7 +163,7 @@ function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declar
     const service = compileService(ajv, declaration, (instance as unknown as Record<symbol, SoapScope>)[kSoapScope], soap.understoodHeaders)
     for (const key of service.understood) understood.add(key)
     post = serviceHandler(service)
-    for (const op of service.operations) if (op.get) gets.set(op.info.name, getHandler(service, op, context))
+    for (const op of service.operations) if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
   })
   instance.post(path, (request, reply) => (post as Handler)(request, reply))
   const operations: unknown = declaration.operations

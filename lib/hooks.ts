@@ -43,11 +43,13 @@ export function createScope (parent: SoapScope | undefined): SoapScope {
 
 const NAMES: ReadonlySet<string> = new Set(HOOK_NAMES)
 
-export function checkHook (name: unknown, hook: unknown): asserts name is SoapHookName {
+/** `where` names the operation whose declaration holds the hook, if any. */
+export function checkHook (name: unknown, hook: unknown, where = ''): asserts name is SoapHookName {
+  const at = where === '' ? '' : `${where}: `
   if (typeof name !== 'string' || !NAMES.has(name)) {
-    throw new SOAP_ERR_HOOK_INVALID(`"${String(name)}" is not a SOAP hook: use one of ${HOOK_NAMES.join(', ')}`)
+    throw new SOAP_ERR_HOOK_INVALID(`${at}"${String(name)}" is not a SOAP hook: use one of ${HOOK_NAMES.join(', ')}`)
   }
-  if (typeof hook !== 'function') throw new SOAP_ERR_HOOK_INVALID(`the ${name} hook must be a function`)
+  if (typeof hook !== 'function') throw new SOAP_ERR_HOOK_INVALID(`${at}the ${name} hook must be a function`)
 }
 
 /** The scopes from the root down to `scope`. */
@@ -73,11 +75,7 @@ export function hookLists (scope: SoapScope, own: SoapOperationHooks | undefined
     const mine = (own as Partial<Record<SoapHookName, unknown>> | undefined)?.[name]
     if (mine !== undefined) {
       for (const hook of (Array.isArray(mine) ? mine : [mine]) as unknown[]) {
-        try {
-          checkHook(name, hook)
-        } catch (err) {
-          throw new SOAP_ERR_HOOK_INVALID(`${where}: ${(err as Error).message.replace('fastify-soap: ', '')}`)
-        }
+        checkHook(name, hook, where)
         list.push(hook as SoapHookFunction<typeof name>)
       }
     }

@@ -11,14 +11,14 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SoapCall } from './call'
-import { InputProblem, assign, readChildren, readElement, readScalar, within } from './codec'
+import { InputProblem, locate, readChildren, readElement, readScalar } from './codec'
 import type { SoapContext } from './context'
 import { dispatch } from './dispatch'
 import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from './errors'
 import { invalidInputFault, toSoapFault, type SoapFault } from './fault'
 import { answered, runHooks, type SoapFaultHook } from './hooks'
 import { versionInfo } from './namespaces'
-import type { ScalarShape } from './schema'
+import type { Field, ScalarShape } from './schema'
 import type { Operation, Service } from './service'
 import { writeEnvelope } from './serializer'
 import { problemsOf } from './validation'
@@ -46,32 +46,29 @@ const bodyInput: InputReader = (op, request) => {
  * as the input's elements or attributes, read by the same scalar rules.
  */
 const queryInput: InputReader = (op, request) => {
-  const shape = op.input
+  const fields = op.queryFields as ReadonlyMap<string, Field>
   const query = request.query as Record<string, string | string[]>
   return readProblem('input', () => {
-    if (shape === undefined) {
-      const name = Object.keys(query)[0]
-      if (name !== undefined) throw new InputProblem(`unexpected query parameter ${name}`)
-      return undefined
-    }
     const out: Record<string, unknown> = {}
-    for (const field of shape.elements) if (field.array) assign(out, field.property, [])
+    for (const field of fields.values()) if (field.array) out[field.property] = []
     for (const name of Object.keys(query)) {
-      const field = shape.elements.find((f) => f.name === name) ?? shape.attributes.find((f) => f.name === name)
+      const field = fields.get(name)
       if (field === undefined) throw new InputProblem(`unexpected query parameter ${name}`)
       const raw = query[name]
       const values = Array.isArray(raw) ? raw : [raw]
       const type = (field.shape as ScalarShape).type
-      within(field.property, () => {
-        if (!field.array) {
-          if (values.length > 1) throw new InputProblem(`query parameter ${name} is given more than once`)
-          assign(out, field.property, readScalar(type, values[0]))
-        } else {
-          assign(out, field.property, values.map((value, i) => within(i, () => readScalar(type, value))))
+      if (!field.array && values.length > 1) throw locate(new InputProblem(`query parameter ${name} is given more than once`), field.property)
+      const read: unknown[] = []
+      for (const value of values) {
+        try {
+          read.push(readScalar(type, value))
+        } catch (err) {
+          throw field.array ? locate(err, field.property, read.length) : locate(err, field.property)
         }
-      })
+      }
+      out[field.property] = field.array ? read : read[0]
     }
-    return out
+    return op.input === undefined ? undefined : out
   })
 }
 

@@ -22,10 +22,18 @@ export interface ObjectShape {
   /** Child elements, in schema (property) order. */
   readonly elements: readonly Field[]
   readonly attributes: readonly Field[]
-  /** Child elements by `{namespace}localName`; a wrapped array by its wrapper's name. */
-  readonly elementsByKey: ReadonlyMap<string, Field>
-  /** Attributes by `{namespace}localName`. */
-  readonly attributesByKey: ReadonlyMap<string, Field>
+  /** Child elements by namespace, then local name (a wrapped array by its wrapper's): no key is built per element read. */
+  readonly elementsByName: NamedFields
+  /** Attributes by namespace, then local name. */
+  readonly attributesByName: NamedFields
+}
+
+/** Fields by namespace URI, then local name. */
+export type NamedFields = ReadonlyMap<string, ReadonlyMap<string, Field>>
+
+/** The field named `{namespace}localName`, if any. */
+export function fieldNamed (fields: NamedFields, namespace: string, localName: string): Field | undefined {
+  return fields.get(namespace)?.get(localName)
 }
 
 export type Shape = ScalarShape | ObjectShape
@@ -130,17 +138,18 @@ export function shapeOf (schema: unknown, where: string, inherited: string): Sha
   if (!isObject(properties)) fail(where, '"properties" must be an object')
   const elements: Field[] = []
   const attributes: Field[] = []
-  const elementsByKey = new Map<string, Field>()
-  const attributesByKey = new Map<string, Field>()
+  const elementsByName = new Map<string, Map<string, Field>>()
+  const attributesByName = new Map<string, Map<string, Field>>()
   for (const property of Object.keys(properties)) {
     const field = fieldOf(property, properties[property], `${where}/properties/${property}`, inherited)
-    const key = `{${field.namespace}}${field.name}`
-    const byKey = field.attribute ? attributesByKey : elementsByKey
-    if (byKey.has(key)) fail(`${where}/properties/${property}`, `two properties are both the XML ${field.attribute ? 'attribute' : 'element'} ${key}`)
-    byKey.set(key, field);
+    const byName = field.attribute ? attributesByName : elementsByName
+    const named = byName.get(field.namespace) ?? new Map<string, Field>()
+    if (named.has(field.name)) fail(`${where}/properties/${property}`, `two properties are both the XML ${field.attribute ? 'attribute' : 'element'} {${field.namespace}}${field.name}`)
+    named.set(field.name, field)
+    byName.set(field.namespace, named);
     (field.attribute ? attributes : elements).push(field)
   }
-  return { kind: 'object', nullable, elements, attributes, elementsByKey, attributesByKey }
+  return { kind: 'object', nullable, elements, attributes, elementsByName, attributesByName }
 }
 
 function fieldOf (property: string, schema: unknown, where: string, inherited: string): Field {

@@ -14,7 +14,7 @@ import {
   SOAP_ERR_HOOK_INVALID
 } from './errors'
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapOperationHooks, type SoapScope } from './hooks'
-import { fail, hasNullable, prefixesFor, shapeOf, xmlOf, type ObjectShape } from './schema'
+import { fail, hasNullable, prefixesFor, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
 import { compile } from './validation'
 import { isNCName } from './xml-reader'
 
@@ -72,7 +72,8 @@ export interface Operation {
   readonly writeOutput: ((value: unknown) => string) | undefined
   readonly validateOutput: ValidateFunction | undefined
   readonly faults: ReadonlyMap<string, FaultWriter>
-  readonly get: boolean
+  /** For an operation invoked by GET, its input's fields by query parameter name; undefined otherwise. */
+  readonly queryFields: ReadonlyMap<string, Field> | undefined
   readonly timeout: number
   readonly hooks: HookLists
   readonly handler: (input: unknown, call: unknown) => unknown
@@ -119,7 +120,7 @@ function writer (ajv: Ajv, schema: JsonSchema, name: string, tns: string, where:
   return { write, validate, shape }
 }
 
-function positive (value: unknown, fallback: number, name: string, what: string): number {
+function milliseconds (value: unknown, fallback: number, name: string, what: string): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new SOAP_ERR_SERVICE_INVALID(name, `${what} must be a non-negative integer of milliseconds`)
   return value
@@ -187,7 +188,6 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   }
 
   if (op.get !== undefined && typeof op.get !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "get" must be a boolean`)
-  if (op.get === true) checkGetInput(input, where)
 
   return {
     info: Object.freeze({ name, service, action, element: localName === undefined ? undefined : `{${namespace}}${localName}`, oneWay: writeOutput === undefined }),
@@ -200,18 +200,25 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     writeOutput,
     validateOutput,
     faults,
-    get: op.get === true,
-    timeout: positive(op.timeout, serviceTimeout, service, `operation ${name}: "timeout"`),
+    queryFields: op.get === true ? queryFieldsOf(input, where) : undefined,
+    timeout: milliseconds(op.timeout, serviceTimeout, service, `operation ${name}: "timeout"`),
     hooks: hookLists(scope, op.hooks, where),
     handler: op.handler as Operation['handler']
   }
 }
 
-/** An operation invoked by GET takes its input from the query string: flat, scalar values only. */
-function checkGetInput (input: ObjectShape | undefined, where: string): void {
+/**
+ * An operation invoked by GET takes its input from the query string: flat,
+ * scalar values only, each parameter named as its element or attribute.
+ */
+function queryFieldsOf (input: ObjectShape | undefined, where: string): ReadonlyMap<string, Field> {
+  const fields = new Map<string, Field>()
   for (const field of input?.elements ?? []) {
     if (field.shape.kind !== 'scalar' || field.wrapped) fail(`${where}.input/properties/${field.property}`, 'an operation invoked by GET takes scalar (or repeated scalar) values only')
+    fields.set(field.name, field)
   }
+  for (const field of input?.attributes ?? []) if (!fields.has(field.name)) fields.set(field.name, field)
+  return fields
 }
 
 export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope: SoapScope, understoodOption: ReadonlySet<string>): Service {
@@ -230,7 +237,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   if (!Array.isArray(own) || !own.every((q) => typeof q === 'string' && QNAME_KEY.test(q))) {
     throw new SOAP_ERR_SERVICE_INVALID(name, '"understoodHeaders" must be an array of "{namespace}localName" strings')
   }
-  const timeout = positive(declaration.timeout, 0, name, '"timeout"')
+  const timeout = milliseconds(declaration.timeout, 0, name, '"timeout"')
 
   const operations: Operation[] = []
   const byElement = new Map<string, Operation>()
