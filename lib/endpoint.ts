@@ -14,8 +14,9 @@ import type { SoapVersion } from './namespaces'
 import type { ResolvedOptions } from './options'
 import { buildGetContext, buildParser } from './parser'
 import { getHandler, serviceHandler } from './pipeline'
-import { compileService, type ServiceDeclaration } from './service'
+import { compileService, type Service, type ServiceDeclaration } from './service'
 import { kResponse, kSoapScope } from './symbols'
+import { describeRoute } from './wsdl'
 
 export interface EndpointOptions {
   readonly soap: ResolvedOptions
@@ -157,15 +158,19 @@ function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declar
   if (typeof path !== 'string' || !path.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
   type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
   let post: Handler | undefined
+  let compiled: Service | undefined
   const gets = new Map<string, Handler>()
   const context = buildGetContext(soap)
   instance.addHook('onReady', async function compileSoapService () {
     const service = compileService(ajv, declaration, (instance as unknown as Record<symbol, SoapScope>)[kSoapScope], soap.understoodHeaders)
     for (const key of service.understood) understood.add(key)
     post = serviceHandler(service)
+    compiled = service
     for (const op of service.operations) if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
   })
   instance.post(path, (request, reply) => (post as Handler)(request, reply))
+  // PROTOCOL.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
+  if ((declaration as { wsdl?: unknown }).wsdl !== false) instance.get(path, describeRoute(() => compiled as Service))
   const operations: unknown = declaration.operations
   if (typeof operations !== 'object' || operations === null) return
   for (const [name, op] of Object.entries(operations)) {

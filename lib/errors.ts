@@ -182,6 +182,13 @@ export const SOAP_ERR_FAULT_UNKNOWN = createError<'SOAP_ERR_FAULT_UNKNOWN', 500,
   TypeError
 )
 
+// ------------------------------------------------------------ description ---
+export const SOAP_ERR_WSDL_CONFLICT = createError<'SOAP_ERR_WSDL_CONFLICT', 500, [string, string]>(
+  'SOAP_ERR_WSDL_CONFLICT',
+  'fastify-soap: the WSDL of service %s cannot be written: %s',
+  500
+)
+
 export const errorCodes = {
   SOAP_ERR_OPT_INVALID,
   SOAP_ERR_CT_MEDIA_TYPE,
@@ -206,5 +213,6 @@ export const errorCodes = {
   SOAP_ERR_HOOK_INVALID,
   SOAP_ERR_OUTPUT_INVALID,
   SOAP_ERR_OPERATION_TIMEOUT,
-  SOAP_ERR_FAULT_UNKNOWN
+  SOAP_ERR_FAULT_UNKNOWN,
+  SOAP_ERR_WSDL_CONFLICT
 } as const

@@ -143,6 +143,7 @@ export type { SoapContent, SoapReplyOptions } from './reply'
 export { escapeAttribute, escapeXml } from './serializer'
 export type { SoapOperationInfo } from './service'
 export type { SoapHandlerCall, SoapOperation, SoapSchema, SoapServiceDefinition, XmlAttribute, XmlElement } from './types'
+export type { SoapWsdlOptions } from './wsdl'
 
 // CommonJS and ES module consumers alike get the plugin itself as the module's
 // value (`require('fastify-soap')`, `import soap from 'fastify-soap'`), with the

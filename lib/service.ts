@@ -16,6 +16,7 @@ import {
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapOperationHooks, type SoapScope } from './hooks'
 import { fail, hasNullable, prefixesFor, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
 import { compile } from './validation'
+import { wsdlOptions, type SoapWsdlOptions } from './wsdl'
 import { isNCName } from './xml-reader'
 
 /** A JSON Schema, as the codec reads it (docs/services.md). */
@@ -54,6 +55,23 @@ export interface ServiceDeclaration {
   readonly strictAction?: boolean
   readonly validateOutput?: boolean
   readonly timeout?: number
+  readonly wsdl?: unknown
+}
+
+/** A top-level element of an operation's messages, for its description (lib/wsdl.ts). */
+export interface ElementDescription {
+  readonly name: string
+  readonly namespace: string
+  readonly shape: ObjectShape
+  readonly schema: JsonSchema
+}
+
+export interface OperationDescription {
+  readonly input: ElementDescription | undefined
+  readonly output: ElementDescription | undefined
+  /** The header blocks: an object schema whose properties are the blocks. */
+  readonly headers: { readonly shape: ObjectShape, readonly schema: JsonSchema } | undefined
+  readonly faults: ReadonlyMap<string, ElementDescription>
 }
 
 export interface FaultWriter {
@@ -77,6 +95,7 @@ export interface Operation {
   readonly timeout: number
   readonly hooks: HookLists
   readonly handler: (input: unknown, call: unknown) => unknown
+  readonly description: OperationDescription
 }
 
 export interface Service {
@@ -94,10 +113,12 @@ export interface Service {
   /** The hooks of the stage before dispatch, which belong to the scope, not to an operation. */
   readonly onEnvelope: HookLists['onEnvelope']
   readonly onFault: HookLists['onFault']
+  /** How `GET <path>?wsdl` is answered; false when it is not. */
+  readonly wsdl: SoapWsdlOptions | false
 }
 
 const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
-const SERVICE_KEYS = new Set(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout'])
+const SERVICE_KEYS = new Set(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl'])
 const OPERATION_KEYS = new Set(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler'])
 
 function isObject (value: unknown): value is Record<string, unknown> {
@@ -111,13 +132,14 @@ function objectShape (schema: unknown, where: string, namespace: string): Object
 }
 
 /** The writer of a top-level element and its validator. */
-function writer (ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string): { write: (value: unknown) => string, validate: ValidateFunction, shape: ObjectShape } {
+function writer (ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string): { write: (value: unknown) => string, validate: ValidateFunction, element: ElementDescription } {
   const xml = xmlOf(schema, where)
   const namespace = xml.namespace ?? tns
   const shape = objectShape(schema, where, namespace)
   const validate = compile(ajv, schema, where)
-  const write = compileElement(shape, xml.name ?? name, namespace, prefixesFor(shape, namespace, schema, where), hasNullable(shape))
-  return { write, validate, shape }
+  const element = { name: xml.name ?? name, namespace, shape, schema }
+  const write = compileElement(shape, element.name, namespace, prefixesFor(shape, namespace, schema, where), hasNullable(shape))
+  return { write, validate, element }
 }
 
 function milliseconds (value: unknown, fallback: number, name: string, what: string): number {
@@ -163,9 +185,11 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
 
   let writeOutput: Operation['writeOutput']
   let validateOutput: ValidateFunction | undefined
+  let output: ElementDescription | undefined
   if (op.output !== undefined) {
     const out = writer(ajv, op.output, `${name}Response`, tns, `${where}.output`)
     writeOutput = out.write
+    output = out.element
     if (validateOutputs) validateOutput = out.validate
   }
 
@@ -178,12 +202,14 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   }
 
   const faults = new Map<string, FaultWriter>()
+  const faultElements = new Map<string, ElementDescription>()
   if (op.faults !== undefined) {
     if (!isObject(op.faults)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faults" must map fault names to schemas`)
     for (const fault of Object.keys(op.faults)) {
       if (!isNCName(fault)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: fault name "${fault}" is not an XML NCName`)
-      const { write, validate } = writer(ajv, op.faults[fault], fault, tns, `${where}.faults.${fault}`)
+      const { write, validate, element } = writer(ajv, op.faults[fault], fault, tns, `${where}.faults.${fault}`)
       faults.set(fault, { write, validate })
+      faultElements.set(fault, element)
     }
   }
 
@@ -203,7 +229,13 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     queryFields: op.get === true ? queryFieldsOf(input, where) : undefined,
     timeout: milliseconds(op.timeout, serviceTimeout, service, `operation ${name}: "timeout"`),
     hooks: hookLists(scope, op.hooks, where),
-    handler: op.handler as Operation['handler']
+    handler: op.handler as Operation['handler'],
+    description: {
+      input: input === undefined ? undefined : { name: localName as string, namespace, shape: input, schema: op.input as JsonSchema },
+      output,
+      headers: headers === undefined ? undefined : { shape: headers, schema: op.headers as JsonSchema },
+      faults: faultElements
+    }
   }
 }
 
@@ -268,6 +300,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     strictAction: declaration.strictAction === true,
     understood,
     onEnvelope: scopeHooks.onEnvelope,
-    onFault: scopeHooks.onFault
+    onFault: scopeHooks.onFault,
+    wsdl: wsdlOptions(name, declaration.wsdl)
   }
 }

@@ -3,6 +3,7 @@ import type { SoapCall } from './call'
 import type { SoapFault, SoapFaultOptions } from './fault'
 import type { SoapOperationHooks } from './hooks'
 import type { Infer } from './infer'
+import type { SoapWsdlOptions } from './wsdl'
 
 /** An attribute of a decoded element. Namespace declarations are not listed. */
 export interface XmlAttribute {
@@ -92,4 +93,6 @@ export interface SoapServiceDefinition {
   readonly validateOutput?: boolean
   /** Default `timeout` of the service's operations, in milliseconds; 0 for none. */
   readonly timeout?: number
+  /** `GET <path>?wsdl`: generated (the default, `true`), tuned, hand-written, or `false` for none (docs/wsdl.md). */
+  readonly wsdl?: boolean | SoapWsdlOptions
 }

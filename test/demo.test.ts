@@ -31,18 +31,21 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
-test('demo: npm start\'s server prints its URL and answers on it', async (t: TestContext) => {
+test('demo: npm start\'s server prints its URL and its WSDL URL, and answers on both', async (t: TestContext) => {
   const child = spawn(process.execPath, [join(__dirname, 'demo', 'server.js')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] })
   t.after(() => { child.kill() })
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no URL printed in 10 s')), 10_000)
+  const [url, wsdlUrl] = await new Promise<string[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no URLs printed in 10 s')), 10_000)
     let out = ''
     child.stdout.on('data', (chunk) => {
       out += chunk
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/calculator)/.exec(out)
-      if (match !== null) { clearTimeout(timer); resolve(match[1]) }
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/calculator)\b[^]*WSDL: (http:\/\/127\.0\.0\.1:\d+\/calculator\?wsdl)/.exec(out)
+      if (match !== null) { clearTimeout(timer); resolve([match[1], match[2]]) }
     })
   })
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: envelope('1.1', call('Add', { a: '40', b: '2' })) })
   t.assert.match(await response.text(), /<tns:result>42<\/tns:result>/)
+  const wsdl = await fetch(wsdlUrl)
+  t.assert.strictEqual(wsdl.status, 200)
+  t.assert.match(await wsdl.text(), new RegExp(`<soap12:address location="${url.replaceAll('.', '\\.')}"/>`))
 })

@@ -74,7 +74,7 @@ test('Declaration: every malformed key is refused at ready() with SOAP_ERR_SERVI
     [{ ...service({ Add: add() }), name: 'not a name' }, /"name" must be an XML NCName/],
     [{ ...service({ Add: add() }), namespace: '' }, /"namespace" must be a non-empty URI/],
     [service({}), /"operations" must name at least one operation/],
-    [{ ...service({ Add: add() }), wsdl: true }, /unknown key "wsdl"/],
+    [{ ...service({ Add: add() }), wsdls: true }, /unknown key "wsdls"/],
     [service({ 'Add Two': add() }), /operation name "Add Two" is not an XML NCName/],
     [service({ Add: 3 as never }), /operation Add must be an object/],
     [service({ Add: add({ inputs: pair }) }), /operation Add: unknown key "inputs"/],
@@ -282,10 +282,10 @@ test('Services: several on one server, each with its path, namespace, prefix and
   const crossed = await post(app, '1.1', envelope('1.1', call('Add', '<t:a>1</t:a><t:b>2</t:b>', 'urn:one')), { url: '/v2/calc' })
   t.assert.match(crossed.body, /No operation of Two takes the element \{urn:one\}Add/)
   t.assert.deepStrictEqual(seen, ['root:One', 'v1:One', 'root:Two'])
-  // Other methods on a service path: 405 with Allow, as for plain routes.
-  const get = await app.inject({ method: 'GET', url: '/v1/calc' })
-  t.assert.strictEqual(get.statusCode, 405)
-  t.assert.strictEqual(get.headers.allow, 'POST')
+  // Other methods on a service path: 405 with Allow, as for plain routes (GET and HEAD serve the WSDL).
+  const put = await app.inject({ method: 'PUT', url: '/v1/calc' })
+  t.assert.strictEqual(put.statusCode, 405)
+  t.assert.strictEqual(put.headers.allow, 'GET, HEAD, POST')
 })
 
 test('Services: a service declared in a plugin with its own parsers leaves routes outside the SOAP scope alone', async (t: TestContext) => {

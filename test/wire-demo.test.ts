@@ -114,7 +114,7 @@ test('wire-demo: the wire fixtures are all here', (t: TestContext) => {
 
 for (const name of files) {
   const fileVersion: Version = name.includes('-1.1') ? '1.1' : '1.2'
-  test(`PROTOCOL Be liberal: ${name} replayed against the demo gets Add, Echo, Divide (a Sender fault) and Subtract (unknown) answered in SOAP ${fileVersion}; GET ?wsdl is 405 with Allow`, async (t: TestContext) => {
+  test(`PROTOCOL Be liberal: ${name} replayed against the demo gets Add, Echo, Divide (a Sender fault) and Subtract (unknown) answered in SOAP ${fileVersion}; GET ?wsdl gets the WSDL`, async (t: TestContext) => {
     const app = await buildDemo()
     t.after(() => app.close())
     const port = await listen(app)
@@ -129,13 +129,14 @@ for (const name of files) {
         const answer = answers[i]
         const where = `${name}, connection ${c + 1}, request ${i + 1} (${request.method} ${request.target})`
         if (request.method === 'GET') {
-          // PROTOCOL GET says ?wsdl returns the WSDL; the demo serves none yet: the path takes POST only.
+          // PROTOCOL GET: ?wsdl returns the service's WSDL 1.1, its ports at the address the client used.
           t.assert.strictEqual(request.target, '/calc?wsdl')
-          t.assert.strictEqual(answer.status, 405, `${where}: no WSDL is served yet`)
-          t.assert.strictEqual(answer.headers.allow, 'POST', `${where}: Allow`)
-          t.assert.strictEqual(answer.headers['content-length'], '0', `${where}: Content-Length`)
-          t.assert.strictEqual(answer.body.length, 0, `${where}: no body`)
-          t.assert.strictEqual(answer.headers['content-type'], undefined, `${where}: no Content-Type`)
+          t.assert.strictEqual(answer.status, 200, where)
+          t.assert.strictEqual(answer.headers['content-type'], 'text/xml; charset=utf-8', `${where}: Content-Type`)
+          t.assert.strictEqual(answer.headers['content-length'], String(answer.body.length), `${where}: Content-Length`)
+          const wsdl = answer.body.toString('utf8')
+          t.assert.match(wsdl, /<wsdl:definitions [^>]*targetNamespace="urn:example:calc"/, where)
+          t.assert.match(wsdl, new RegExp(`<soap:address location="http://127\\.0\\.0\\.1:${port}/calculator"/>`), `${where}: the port's address`)
           continue
         }
         t.assert.strictEqual(request.method, 'POST', where)

@@ -9,7 +9,9 @@ async function main (): Promise<void> {
   const address = app.server.address()
   const bound = address !== null && typeof address === 'object' ? address.port : port
   const shown = host.includes(':') ? `[${host}]` : host
-  console.log(`fastify-soap demo: POST SOAP 1.1 (text/xml) or 1.2 (application/soap+xml) to http://${shown}:${bound}/calculator (Calculator) or http://${shown}:${bound}/orders (Orders)`)
+  const base = `http://${shown}:${bound}`
+  console.log(`fastify-soap demo: POST SOAP 1.1 (text/xml) or 1.2 (application/soap+xml) to ${base}/calculator (Calculator) or ${base}/orders (Orders)`)
+  console.log(`WSDL: ${base}/calculator?wsdl and ${base}/orders?wsdl`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
   }

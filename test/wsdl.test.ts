@@ -1,0 +1,574 @@
+/**
+ * The WSDL and XSD generated from a service (issue 4; PROTOCOL.md "GET"):
+ * the route and its answers, the document's shape (WS-I Basic Profile 1.1),
+ * validation with xmllint against the WSDL 1.1, SOAP binding and XML Schema
+ * schemas, and the XSD's agreement with the codec: what the codec writes
+ * validates, and what the codec refuses the XSD refuses too.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test, type TestContext } from 'node:test'
+import { DOMParser } from '@xmldom/xmldom'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import soap, { type SoapServiceDefinition, type SoapVersion } from '../lib/index'
+import { buildDemo, calculator, orders } from './demo/app'
+import { FIXTURES, MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, envelope, listen, post, rawExchange } from './helper'
+import { requireClient } from './interop'
+
+const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
+const XS_NS = 'http://www.w3.org/2001/XMLSchema'
+const SCHEMAS = join(FIXTURES, 'schemas')
+const HOST = 'soap.example.test:8443'
+
+async function build (t: TestContext, definition: SoapServiceDefinition, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify(options)
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service(definition)
+  await app.ready()
+  return app
+}
+
+async function get (app: FastifyInstance, url: string, headers: Record<string, string> = {}): Promise<Awaited<ReturnType<FastifyInstance['inject']>>> {
+  return await app.inject({ method: 'GET', url, headers: { host: HOST, ...headers } })
+}
+
+function parse (xml: string): Document {
+  return new DOMParser().parseFromString(xml, 'text/xml') as unknown as Document
+}
+
+function all (doc: Document | Element, ns: string, local: string): Element[] {
+  return Array.from(doc.getElementsByTagNameNS(ns, local))
+}
+
+function xmllint (t: TestContext): boolean {
+  return requireClient(t, 'xmllint (libxml2-utils)', 'xmllint', ['--version'])
+}
+
+/** Runs xmllint --nonet --noout on files; the exit status and what it printed. */
+function lint (args: readonly string[]): { status: number | null, output: string } {
+  const result = spawnSync('xmllint', ['--noout', '--nonet', ...args], { encoding: 'utf8', timeout: 30_000 })
+  return { status: result.status, output: result.stderr }
+}
+
+function tempDir (t: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fastify-soap-wsdl-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/**
+ * Writes a service's schemas (as `?xsd=` serves them, with their imports
+ * pointed at the files) and a driver schema importing the envelope schema of
+ * `version` and all of them, so that xmllint validates a whole message, Body
+ * payload and fault detail included (shared/fixtures/schemas recipe 5).
+ */
+async function messageSchema (t: TestContext, app: FastifyInstance, path: string, version: SoapVersion, dir: string): Promise<string> {
+  const wsdl = parse((await get(app, `${path}?wsdl`)).body)
+  // Inline, each xs:schema names its namespace; split out, one xs:schema imports them all.
+  const named = [...all(wsdl, XS_NS, 'schema').map((s) => s.getAttribute('targetNamespace')), ...all(wsdl, XS_NS, 'import').map((i) => i.getAttribute('namespace'))]
+  const namespaces = [...new Set(named.filter((n) => n !== null && n !== ''))] as string[]
+  const prefixes = all(wsdl, WSDL_NS, 'definitions')[0]
+  const imports: string[] = []
+  for (const namespace of namespaces) {
+    const name = Array.from(prefixes.attributes).find((a) => a.value === namespace && a.name.startsWith('xmlns:'))?.name.slice(6) as string
+    const response = await get(app, `${path}?xsd=${name}`)
+    t.assert.strictEqual(response.statusCode, 200, `?xsd=${name}`)
+    const text = response.body.replaceAll(`http://${HOST}${path}?xsd=`, join(dir, 'xsd-')).replace(/(schemaLocation="[^"]*xsd-[A-Za-z0-9]+)"/g, '$1.xsd"')
+    writeFileSync(join(dir, `xsd-${name}.xsd`), text)
+    imports.push(`<xs:import namespace="${namespace}" schemaLocation="${join(dir, `xsd-${name}.xsd`)}"/>`)
+  }
+  const envelopeSchema = join(SCHEMAS, version === '1.1' ? 'soap-envelope-1.1.xsd' : 'soap-envelope-1.2.xsd')
+  const driver = join(dir, `driver-${version}.xsd`)
+  writeFileSync(driver, `<xs:schema xmlns:xs="${XS_NS}" targetNamespace="urn:local:driver"><xs:import namespace="${version === '1.1' ? SOAP11_ENV : SOAP12_ENV}" schemaLocation="${envelopeSchema}"/>${imports.join('')}</xs:schema>`)
+  return driver
+}
+
+function validateMessage (driver: string, dir: string, xml: string, name: string): { status: number | null, output: string } {
+  const file = join(dir, `${name}.xml`)
+  writeFileSync(file, xml)
+  return lint(['--schema', driver, file])
+}
+
+// ----------------------------------------------------------------- route ---
+
+test('PROTOCOL GET: GET <path>?wsdl answers 200 text/xml; charset=utf-8 with the WSDL 1.1 of the service, its ports at the request\'s address', async (t: TestContext) => {
+  const app = await build(t, calculator)
+  const response = await get(app, '/calculator?wsdl')
+  t.assert.strictEqual(response.statusCode, 200)
+  t.assert.strictEqual(response.headers['content-type'], 'text/xml; charset=utf-8')
+  t.assert.strictEqual(Number(response.headers['content-length']), Buffer.byteLength(response.body))
+  const doc = parse(response.body)
+  t.assert.strictEqual(doc.documentElement.namespaceURI, WSDL_NS)
+  t.assert.strictEqual(doc.documentElement.localName, 'definitions')
+  t.assert.strictEqual(doc.documentElement.getAttribute('targetNamespace'), 'urn:example:calc')
+  const locations = [...all(doc, 'http://schemas.xmlsoap.org/wsdl/soap/', 'address'), ...all(doc, 'http://schemas.xmlsoap.org/wsdl/soap12/', 'address')].map((a) => a.getAttribute('location'))
+  t.assert.deepStrictEqual(locations, [`http://${HOST}/calculator`, `http://${HOST}/calculator`])
+})
+
+test('PROTOCOL GET: ?WSDL in any case and with other parameters is the WSDL; HEAD answers its headers', async (t: TestContext) => {
+  const app = await build(t, calculator)
+  const wsdl = (await get(app, '/calculator?wsdl')).body
+  for (const url of ['/calculator?WSDL', '/calculator?Wsdl=', '/calculator?wsdl&x=1']) {
+    const response = await get(app, url)
+    t.assert.strictEqual(response.statusCode, 200, url)
+    t.assert.strictEqual(response.body, wsdl, url)
+  }
+  const head = await app.inject({ method: 'HEAD', url: '/calculator?wsdl', headers: { host: HOST } })
+  t.assert.strictEqual(head.statusCode, 200)
+  t.assert.strictEqual(head.body, '')
+  t.assert.strictEqual(head.headers['content-type'], 'text/xml; charset=utf-8')
+})
+
+test('RFC 9110 §13.1.2: the WSDL carries an ETag; If-None-Match with it (or *, or a list holding it, or its weak form) gives 304 with no body', async (t: TestContext) => {
+  const app = await build(t, calculator)
+  const first = await get(app, '/calculator?wsdl')
+  const etag = first.headers.etag as string
+  t.assert.match(etag, /^"[A-Za-z0-9_-]+"$/)
+  t.assert.strictEqual((await get(app, '/calculator?wsdl')).headers.etag, etag, 'the same document has the same tag')
+  for (const ifNoneMatch of [etag, '*', `"other", ${etag}`, `W/${etag}`]) {
+    const response = await get(app, '/calculator?wsdl', { 'if-none-match': ifNoneMatch })
+    t.assert.strictEqual(response.statusCode, 304, ifNoneMatch)
+    t.assert.strictEqual(response.body, '')
+    t.assert.strictEqual(response.headers.etag, etag)
+  }
+  t.assert.strictEqual((await get(app, '/calculator?wsdl', { 'if-none-match': '"other"' })).statusCode, 200)
+  // Another address is another document, with another tag.
+  const other = await get(app, '/calculator?wsdl', { host: 'other.test' })
+  t.assert.notStrictEqual(other.headers.etag, etag)
+  t.assert.strictEqual((await get(app, '/calculator?wsdl', { host: 'other.test', 'if-none-match': etag })).statusCode, 200)
+})
+
+test('PROTOCOL GET: the address follows Host; X-Forwarded-Proto and -Host only when Fastify\'s trustProxy is on', async (t: TestContext) => {
+  const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.example.com' }
+  const plain = await build(t, calculator)
+  t.assert.match((await get(plain, '/calculator?wsdl', forwarded)).body, new RegExp(`location="http://${HOST}/calculator"`))
+  const proxied = await build(t, calculator, { trustProxy: true })
+  const body = (await get(proxied, '/calculator?wsdl', forwarded)).body
+  t.assert.match(body, /<soap:address location="https:\/\/public\.example\.com\/calculator"\/>/)
+  t.assert.match(body, /<soap12:address location="https:\/\/public\.example\.com\/calculator"\/>/)
+})
+
+test('PROTOCOL GET: the `address` option fixes the address, whatever the request says; the prefix is part of the path', async (t: TestContext) => {
+  const fixed = await build(t, { ...calculator, wsdl: { address: 'https://api.example.com/soap/calc' } })
+  const body = (await get(fixed, '/calculator?wsdl', { host: 'ignored.test' })).body
+  t.assert.strictEqual(body.match(/location="https:\/\/api\.example\.com\/soap\/calc"/g)?.length, 2)
+
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  await app.register(async (scope) => { scope.soap.service(calculator) }, { prefix: '/v1' })
+  t.assert.match((await get(app, '/v1/calculator?wsdl')).body, new RegExp(`location="http://${HOST}/v1/calculator"`))
+})
+
+test('PROTOCOL GET: a Host that is no host (or none, with no `address`) cannot make an address: 400 with no body', async (t: TestContext) => {
+  const app = await build(t, calculator)
+  for (const host of ['bad host', 'a"b', 'x<y>', 'h:99999x']) {
+    assertEmpty(t, await get(app, '/calculator?wsdl', { host }), 400)
+  }
+  // HTTP/1.0 may leave Host out.
+  const [raw] = await rawExchange(await listen(app), 'GET /calculator?wsdl HTTP/1.0\r\n\r\n', 1)
+  t.assert.strictEqual(raw.status, 400)
+  t.assert.strictEqual(raw.headers['content-length'], '0')
+  // [::1] and a port are a host
+  t.assert.strictEqual((await get(app, '/calculator?wsdl', { host: '[::1]:8080' })).statusCode, 200)
+})
+
+test('PROTOCOL GET: GET <path> without ?wsdl or ?xsd=, or ?xsd= naming no schema, is 404 with no body', async (t: TestContext) => {
+  const app = await build(t, calculator)
+  for (const url of ['/calculator', '/calculator?x=1', '/calculator?xsd=nope', '/calculator?xsd=', '/calculator?xsd=tns&xsd=tns', '/calculator?xsd=__proto__', '/calculator?xsd=constructor']) {
+    assertEmpty(t, await get(app, url), 404)
+  }
+})
+
+test('PROTOCOL Other answers: with the WSDL served, the path allows GET, HEAD and POST (405 lists them); wsdl: false keeps POST only', async (t: TestContext) => {
+  const app = await build(t, calculator)
+  const put = await app.inject({ method: 'PUT', url: '/calculator', headers: { host: HOST } })
+  t.assert.strictEqual(put.statusCode, 405)
+  t.assert.strictEqual(put.headers.allow, 'GET, HEAD, POST')
+  const none = await build(t, { ...calculator, wsdl: false })
+  const answer = await get(none, '/calculator?wsdl')
+  t.assert.strictEqual(answer.statusCode, 405)
+  t.assert.strictEqual(answer.headers.allow, 'POST')
+})
+
+test('Declaration: a bad `wsdl` key fails ready() with SOAP_ERR_SERVICE_INVALID naming it', async (t: TestContext) => {
+  for (const [wsdl, message] of [
+    ['yes', /"wsdl" must be false, true or an object/],
+    [{ adress: 'x' }, /unknown key "adress"/],
+    [{ address: 'ftp://x/y' }, /\.address must be an absolute http or https URL/],
+    [{ address: '/relative' }, /\.address must be an absolute/],
+    [{ splitSchemas: 'yes' }, /\.splitSchemas must be a boolean/],
+    [{ document: '' }, /\.document must be a non-empty string/],
+    [{ schemas: { a: '<x/>' } }, /\.schemas goes with \.document/],
+    [{ document: '<x/>', schemas: 'types.xsd' }, /\.schemas must map names to XML Schema documents/],
+    [{ document: '<x/>', schemas: { '../a': '<x/>' } }, /\.schemas: "\.\.\/a" must be a name/]
+  ] as const) {
+    const app = Fastify()
+    t.after(() => app.close())
+    await app.register(soap)
+    app.soap.service({ ...calculator, wsdl: wsdl as never })
+    const err = await app.ready().then(() => undefined, (e: Error & { code?: string }) => e)
+    t.assert.strictEqual(err?.code, 'SOAP_ERR_SERVICE_INVALID', JSON.stringify(wsdl))
+    t.assert.match(err.message, message)
+  }
+})
+
+test('docs/wsdl.md: a hand-written WSDL and its schemas are served as given, with ETags', async (t: TestContext) => {
+  const document = '<?xml version="1.0"?><wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:hand"/>'
+  const types = '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:hand"/>'
+  const app = await build(t, { ...calculator, wsdl: { document, schemas: { 'types.xsd': types } } })
+  const wsdl = await get(app, '/calculator?wsdl')
+  t.assert.strictEqual(wsdl.body, document)
+  t.assert.strictEqual(wsdl.headers['content-type'], 'text/xml; charset=utf-8')
+  t.assert.strictEqual((await get(app, '/calculator?xsd=types.xsd')).body, types)
+  t.assert.strictEqual((await get(app, '/calculator?wsdl', { 'if-none-match': wsdl.headers.etag as string })).statusCode, 304)
+  assertEmpty(t, await get(app, '/calculator?xsd=tns'), 404)
+})
+
+// -------------------------------------------------------- the document ---
+
+test('WS-I BP 1.1: document/literal only; one part per message naming an element; each soapAction is the action dispatch accepts, in both bindings', async (t: TestContext) => {
+  const app = await build(t, { ...calculator, strictAction: true })
+  const doc = parse((await get(app, '/calculator?wsdl')).body)
+  for (const body of [...all(doc, 'http://schemas.xmlsoap.org/wsdl/soap/', 'body'), ...all(doc, 'http://schemas.xmlsoap.org/wsdl/soap12/', 'body')]) {
+    t.assert.strictEqual(body.getAttribute('use'), 'literal')
+  }
+  for (const binding of [...all(doc, 'http://schemas.xmlsoap.org/wsdl/soap/', 'binding'), ...all(doc, 'http://schemas.xmlsoap.org/wsdl/soap12/', 'binding')]) {
+    t.assert.strictEqual(binding.getAttribute('style'), 'document')
+    t.assert.strictEqual(binding.getAttribute('transport'), 'http://schemas.xmlsoap.org/soap/http')
+  }
+  const messages = all(doc, WSDL_NS, 'message')
+  const elements = messages.map((m) => all(m, WSDL_NS, 'part').map((p) => p.getAttribute('element')))
+  for (const parts of elements) t.assert.ok(parts.length === 1 && parts[0] !== null, 'R2201/R2204: one part, by element')
+  t.assert.strictEqual(new Set(elements.flat()).size, elements.length, 'R2710: no two messages share a Body element')
+  // Each operation's soapAction, sent as the action with strictAction on, is accepted.
+  for (const version of ['1.1', '1.2'] as const) {
+    const ns = version === '1.1' ? 'http://schemas.xmlsoap.org/wsdl/soap/' : 'http://schemas.xmlsoap.org/wsdl/soap12/'
+    const actions = all(doc, ns, 'operation').map((o) => [(o.parentNode as Element).getAttribute('name') as string, o.getAttribute('soapAction') as string])
+    t.assert.deepStrictEqual(actions.map(([op]) => op), ['Add', 'Echo', 'Divide'])
+    for (const [op, action] of actions) {
+      const body = op === 'Echo' ? '<c:Echo xmlns:c="urn:example:calc"><c:text>x</c:text></c:Echo>' : `<c:${op} xmlns:c="urn:example:calc"><c:a>6</c:a><c:b>3</c:b></c:${op}>`
+      const headers: Record<string, string> = version === '1.1' ? { soapaction: `"${action}"` } : {}
+      const contentType = version === '1.2' ? `${MEDIA[version]}; action="${action}"` : MEDIA[version]
+      const response = await post(app, version, envelope(version, body), { url: '/calculator', contentType, headers })
+      t.assert.strictEqual(response.statusCode, 200, `${version} ${op}: ${response.body}`)
+    }
+  }
+})
+
+test('WSDL: a one-way operation has an input only; declared faults appear in the portType and both bindings; header blocks are soap:header parts', async (t: TestContext) => {
+  const app = await buildDemo()
+  t.after(() => app.close())
+  const doc = parse((await get(app, '/orders?wsdl')).body)
+  const portType = all(doc, WSDL_NS, 'portType')[0]
+  const ops = new Map(all(portType, WSDL_NS, 'operation').map((o) => [o.getAttribute('name'), o]))
+  const cancel = ops.get('CancelOrder') as Element
+  t.assert.strictEqual(all(cancel, WSDL_NS, 'input').length, 1)
+  t.assert.strictEqual(all(cancel, WSDL_NS, 'output').length, 0, 'BP R2714: one-way, answered 202')
+  const fault = all(ops.get('GetOrder') as Element, WSDL_NS, 'fault')
+  t.assert.deepStrictEqual(fault.map((f) => [f.getAttribute('name'), f.getAttribute('message')]), [['OrderNotFound', 'tns:OrderNotFoundFault']])
+  t.assert.strictEqual(all(doc, 'http://schemas.xmlsoap.org/wsdl/soap/', 'fault').length, 1)
+  t.assert.strictEqual(all(doc, 'http://schemas.xmlsoap.org/wsdl/soap12/', 'fault').length, 1)
+  const headers = all(doc, 'http://schemas.xmlsoap.org/wsdl/soap/', 'header').map((h) => [h.getAttribute('message'), h.getAttribute('part'), h.getAttribute('use')])
+  t.assert.deepStrictEqual(headers, [['tns:PlaceOrderHeaders', 'Tenant', 'literal']])
+})
+
+// ------------------------------------------------------------- xmllint ---
+
+test('Issue 4, xmllint: the demo\'s WSDLs (schemas inline, and split out) validate against WSDL 1.1, both SOAP binding schemas and the schema for schemas', async (t: TestContext) => {
+  if (!xmllint(t)) return
+  const dir = tempDir(t)
+  for (const split of [false, true]) {
+    const app = Fastify()
+    t.after(() => app.close())
+    await app.register(soap)
+    app.soap.service({ ...calculator, wsdl: { splitSchemas: split } })
+    app.soap.service({ ...orders(), wsdl: { splitSchemas: split } })
+    await app.ready()
+    for (const path of ['/calculator', '/orders']) {
+      const file = join(dir, `${path.slice(1)}-${split}.wsdl`)
+      writeFileSync(file, (await get(app, `${path}?wsdl`)).body)
+      const result = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+      t.assert.strictEqual(result.status, 0, result.output)
+      // Each schema served apart compiles on its own (xmllint exits 3, not 5, for a root it does not declare).
+      const driver = await messageSchema(t, app, path, '1.2', dir)
+      const compiled = validateMessage(driver, dir, '<x/>', 'dummy')
+      t.assert.strictEqual(compiled.status, 3, compiled.output)
+    }
+  }
+})
+
+test('Issue 4, xmllint: every answer the demo writes (results, nil, attributes, wrapped arrays, a declared fault\'s detail) validates against its generated XSD, in both versions', async (t: TestContext) => {
+  if (!xmllint(t)) return
+  const dir = tempDir(t)
+  const app = await buildDemo()
+  t.after(() => app.close())
+  await app.ready()
+  const calc = (op: string, body: string): string => `<c:${op} xmlns:c="urn:example:calc">${body}</c:${op}>`
+  const order = (op: string, body: string): string => `<o:${op} xmlns:o="urn:example:orders">${body}</o:${op}>`
+  for (const version of ['1.1', '1.2'] as const) {
+    const driver = { calc: await messageSchema(t, app, '/calculator', version, dir), orders: await messageSchema(t, app, '/orders', version, dir) }
+    const placed = await post(app, version, envelope(version, order('PlaceOrder', '<o:customer><o:name>Ann</o:name><o:vip>true</o:vip></o:customer><o:line sku="A-1"><o:quantity>2</o:quantity><o:unitPrice>1.25</o:unitPrice><o:note xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/></o:line><o:line sku="B-2"><o:quantity>1</o:quantity><o:unitPrice>0.5</o:unitPrice><o:note>gift &amp; wrap</o:note></o:line><o:priority>high</o:priority><o:deliveryDate>2026-12-24</o:deliveryDate><o:tags><o:tags>x</o:tags><o:tags>𝄞</o:tags></o:tags>')), { url: '/orders' })
+    const id = /orderId="([^"]+)"/.exec(placed.body)?.[1] as string
+    const exchanges: Array<[string, string, Awaited<ReturnType<typeof post>>]> = [
+      ['calc', 'Add', await post(app, version, envelope(version, calc('Add', '<c:a>-9007199254740991</c:a><c:b>0</c:b>')), { url: '/calculator' })],
+      ['calc', 'Echo', await post(app, version, envelope(version, calc('Echo', '<c:text>héllo ✓ &lt;&amp;&gt; 𝄞</c:text>')), { url: '/calculator' })],
+      ['calc', 'Divide', await post(app, version, envelope(version, calc('Divide', '<c:a>1</c:a><c:b>0</c:b>')), { url: '/calculator' })],
+      ['orders', 'PlaceOrder', placed],
+      ['orders', 'GetOrder', await post(app, version, envelope(version, order('GetOrder', `<o:orderId>${id}</o:orderId>`)), { url: '/orders' })],
+      ['orders', 'OrderNotFound', await post(app, version, envelope(version, order('GetOrder', '<o:orderId>nope</o:orderId>')), { url: '/orders' })]
+    ]
+    for (const [service, name, response] of exchanges) {
+      t.assert.ok(response.statusCode === 200 || (name !== 'Add' && name !== 'Echo' && name !== 'PlaceOrder' && name !== 'GetOrder'), `${name}: ${response.body}`)
+      const result = validateMessage(driver[service as 'calc' | 'orders'], dir, response.body, `${name}-${version}`)
+      t.assert.strictEqual(result.status, 0, `${version} ${name}: ${result.output}\n${response.body}`)
+    }
+    // The detail is there to be validated: the fault names its element.
+    t.assert.match(exchanges[5][2].body, /<tns:OrderNotFound xmlns:tns="urn:example:orders"><tns:orderId>nope<\/tns:orderId><\/tns:OrderNotFound>/)
+    t.assert.match(exchanges[4][2].body, /xsi:nil="true"/)
+  }
+})
+
+// ------------------------------------------------- every mapped construct ---
+
+const K = 'urn:test:kitchen'
+const O = 'urn:test:other'
+const A = 'urn:test:attr'
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance'
+
+/** One schema holding every construct of docs/services.md "The mapping". */
+const everything = {
+  type: 'object',
+  properties: {
+    s: { type: 'string', minLength: 1, maxLength: 5, description: 'a short string' },
+    i: { type: 'integer', minimum: -5, exclusiveMaximum: 10 },
+    big: { type: 'integer' },
+    n: { type: 'number', exclusiveMinimum: 0 },
+    d: { type: 'number' },
+    b: { type: 'boolean' },
+    color: { type: 'string', enum: ['red', 'green'] },
+    level: { type: 'integer', enum: [1, 2, 3] },
+    fixed: { type: 'string', const: 'v1' },
+    day: { type: 'string', format: 'date' },
+    at: { type: 'string', format: 'date-time' },
+    email: { type: 'string', format: 'email' },
+    maybe: { type: ['string', 'null'] },
+    child: { type: ['object', 'null'], properties: { x: { type: 'integer' } }, additionalProperties: false },
+    list: { type: 'array', items: { type: 'integer' }, minItems: 1, maxItems: 3 },
+    wrapped: { type: 'array', items: { type: 'string', xml: { name: 'entry', namespace: O } }, xml: { wrapped: true } },
+    other: {
+      type: 'object',
+      xml: { namespace: O },
+      properties: { inner: { type: 'string' }, tag: { type: 'string', xml: { attribute: true } } },
+      required: ['inner'],
+      additionalProperties: false
+    },
+    id: { type: 'string', xml: { attribute: true } },
+    lang: { type: 'string', xml: { attribute: true, namespace: A } },
+    q: { type: 'integer', xml: { attribute: true, namespace: K } }
+  },
+  required: ['s', 'i', 'big', 'n', 'd', 'b', 'color', 'level', 'fixed', 'day', 'at', 'maybe', 'list', 'id'],
+  additionalProperties: false
+} as const
+
+const kitchen: SoapServiceDefinition = {
+  path: '/kitchen',
+  namespace: K,
+  name: 'Kitchen',
+  operations: {
+    Everything: { input: everything, output: everything, async handler (input: unknown) { return input } } as never
+  }
+}
+
+const FULL = `<k:Everything xmlns:k="${K}" xmlns:o="${O}" xmlns:a="${A}" xmlns:xsi="${XSI}" id="x1" a:lang="en" k:q="7">` +
+  '<k:s>abc</k:s><k:i>-5</k:i><k:big>9007199254740991</k:big><k:n>0.5</k:n><k:d>-1.5e300</k:d><k:b>true</k:b>' +
+  '<k:color>red</k:color><k:level>2</k:level><k:fixed>v1</k:fixed><k:day>2026-11-21</k:day><k:at>2026-11-21T10:00:00Z</k:at>' +
+  '<k:email>a@b.example</k:email><k:maybe xsi:nil="true"/><k:child><k:x>1</k:x></k:child><k:list>1</k:list><k:list>2</k:list>' +
+  '<k:wrapped><o:entry>p</o:entry><o:entry>&lt;q&gt;</o:entry></k:wrapped><o:other tag="t"><o:inner>in</o:inner></o:other></k:Everything>'
+const MINIMAL = `<k:Everything xmlns:k="${K}" id="">` +
+  '<k:s>𝄞</k:s><k:i>9</k:i><k:big>-9007199254740991</k:big><k:n>1e-300</k:n><k:d>0</k:d><k:b>false</k:b>' +
+  '<k:color>green</k:color><k:level>3</k:level><k:fixed>v1</k:fixed><k:day>0001-01-01</k:day><k:at>2026-11-21T10:00:00+05:30</k:at>' +
+  `<k:maybe>x</k:maybe><k:child xsi:nil="1" xmlns:xsi="${XSI}"/><k:list>-1</k:list><k:wrapped/></k:Everything>`
+
+test('Issue 4, xmllint: a schema holding every mapped construct gives a WSDL that validates; the requests and the answers the codec writes validate against its XSD', async (t: TestContext) => {
+  if (!xmllint(t)) return
+  const dir = tempDir(t)
+  const app = await build(t, kitchen)
+  const file = join(dir, 'kitchen.wsdl')
+  writeFileSync(file, (await get(app, '/kitchen?wsdl')).body)
+  const structure = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  t.assert.strictEqual(structure.status, 0, structure.output)
+  const driver = await messageSchema(t, app, '/kitchen', '1.2', dir)
+  for (const [name, payload] of [['full', FULL], ['minimal', MINIMAL]]) {
+    const request = envelope('1.2', payload)
+    const asked = validateMessage(driver, dir, request, `${name}-request`)
+    t.assert.strictEqual(asked.status, 0, `${name} request: ${asked.output}`)
+    const response = await post(app, '1.2', request, { url: '/kitchen' })
+    t.assert.strictEqual(response.statusCode, 200, response.body)
+    const answered = validateMessage(driver, dir, response.body, `${name}-response`)
+    t.assert.strictEqual(answered.status, 0, `${name} response: ${answered.output}\n${response.body}`)
+  }
+})
+
+test('Issue 4, xmllint: what the codec or Ajv refuses, the generated XSD refuses too (bounds, lengths, enums, const, dates, occurrences, nil, attributes)', async (t: TestContext) => {
+  if (!xmllint(t)) return
+  const dir = tempDir(t)
+  const app = await build(t, kitchen)
+  const driver = await messageSchema(t, app, '/kitchen', '1.2', dir)
+  const cases: Array<[string, string, string]> = [
+    ['exclusiveMaximum', '<k:i>-5</k:i>', '<k:i>10</k:i>'],
+    ['minimum', '<k:i>-5</k:i>', '<k:i>-6</k:i>'],
+    ['safe integer range', '<k:big>9007199254740991</k:big>', '<k:big>9007199254740992</k:big>'],
+    ['integer lexical form', '<k:big>9007199254740991</k:big>', '<k:big>1.0</k:big>'],
+    ['exclusiveMinimum', '<k:n>0.5</k:n>', '<k:n>0</k:n>'],
+    ['INF', '<k:d>-1.5e300</k:d>', '<k:d>INF</k:d>'],
+    ['NaN', '<k:d>-1.5e300</k:d>', '<k:d>NaN</k:d>'],
+    ['double overflow', '<k:d>-1.5e300</k:d>', '<k:d>1e400</k:d>'],
+    ['boolean lexical form', '<k:b>true</k:b>', '<k:b>yes</k:b>'],
+    ['minLength', '<k:s>abc</k:s>', '<k:s></k:s>'],
+    ['maxLength (code points)', '<k:s>abc</k:s>', '<k:s>𝄞𝄞𝄞𝄞𝄞𝄞</k:s>'],
+    ['enum', '<k:color>red</k:color>', '<k:color>blue</k:color>'],
+    ['integer enum', '<k:level>2</k:level>', '<k:level>4</k:level>'],
+    ['const', '<k:fixed>v1</k:fixed>', '<k:fixed>v2</k:fixed>'],
+    ['date without a time zone', '<k:day>2026-11-21</k:day>', '<k:day>2026-11-21Z</k:day>'],
+    ['date-time with a time zone', '<k:at>2026-11-21T10:00:00Z</k:at>', '<k:at>2026-11-21T10:00:00</k:at>'],
+    ['maxItems', '<k:list>1</k:list><k:list>2</k:list>', '<k:list>1</k:list><k:list>2</k:list><k:list>3</k:list><k:list>4</k:list>'],
+    ['minItems', '<k:list>1</k:list><k:list>2</k:list>', ''],
+    ['required element', '<k:color>red</k:color>', ''],
+    ['required nillable element', '<k:maybe xsi:nil="true"/>', ''],
+    ['nil where not nillable', '<k:s>abc</k:s>', '<k:s xsi:nil="true"/>'],
+    ['required attribute', ' id="x1"', ''],
+    ['unknown attribute', ' id="x1"', ' id="x1" other="1"'],
+    ['unknown element', '<k:s>abc</k:s>', '<k:s>abc</k:s><k:extra/>'],
+    ['element in the wrong namespace', '<o:inner>in</o:inner>', '<k:inner>in</k:inner>'],
+    ['attribute integer lexical form', ' k:q="7"', ' k:q="seven"']
+  ]
+  for (const [rule, from, to] of cases) {
+    t.assert.ok(FULL.includes(from), rule)
+    const request = envelope('1.2', FULL.replace(from, to))
+    const response = await post(app, '1.2', request, { url: '/kitchen' })
+    t.assert.strictEqual(response.statusCode, 400, `${rule}: the server accepts it: ${response.body}`)
+    t.assert.match(response.body, /<soap:Value>soap:Sender<\/soap:Value>/, rule)
+    const result = validateMessage(driver, dir, request, `refused-${cases.findIndex((c) => c[0] === rule)}`)
+    t.assert.strictEqual(result.status, 3, `${rule}: the XSD accepts it`)
+  }
+})
+
+test('docs/wsdl.md: each construct\'s XSD form (facets, occurrences, nillable, refs into other namespaces, qualified attributes, documentation)', async (t: TestContext) => {
+  const app = await build(t, kitchen)
+  const xsd = (await get(app, '/kitchen?wsdl')).body.replace(/\n\s*/g, '')
+  const forms: Array<[string, string]> = [
+    ['string facets and documentation', '<xs:element name="s"><xs:annotation><xs:documentation>a short string</xs:documentation></xs:annotation><xs:simpleType><xs:restriction base="xs:string"><xs:minLength value="1"/><xs:maxLength value="5"/></xs:restriction></xs:simpleType></xs:element>'],
+    ['integer bounds, exclusive made inclusive', '<xs:element name="i"><xs:simpleType><xs:restriction base="xs:long"><xs:minInclusive value="-5"/><xs:maxInclusive value="9"/></xs:restriction></xs:simpleType></xs:element>'],
+    ['integer: the safe range', '<xs:restriction base="xs:long"><xs:minInclusive value="-9007199254740991"/><xs:maxInclusive value="9007199254740991"/></xs:restriction>'],
+    ['number: exclusive bound, and finite', '<xs:restriction base="xs:double"><xs:minExclusive value="0"/><xs:maxInclusive value="1.7976931348623157E308"/></xs:restriction>'],
+    ['boolean', '<xs:element name="b" type="xs:boolean"/>'],
+    ['enum', '<xs:restriction base="xs:string"><xs:enumeration value="red"/><xs:enumeration value="green"/></xs:restriction>'],
+    ['const', '<xs:element name="fixed"><xs:simpleType><xs:restriction base="xs:string"><xs:enumeration value="v1"/></xs:restriction></xs:simpleType></xs:element>'],
+    ['date', '<xs:restriction base="xs:date"><xs:pattern value="[0-9]{4}-[0-9]{2}-[0-9]{2}"/></xs:restriction>'],
+    ['other formats are strings', '<xs:element name="email" minOccurs="0" type="xs:string"/>'],
+    ['nullable', '<xs:element name="maybe" nillable="true" type="xs:string"/>'],
+    ['nullable object', '<xs:element name="child" minOccurs="0" nillable="true"><xs:complexType><xs:sequence><xs:element name="x" minOccurs="0">'],
+    ['repeated', '<xs:element name="list" maxOccurs="3">'],
+    ['wrapped, items in another namespace', '<xs:element name="wrapped" minOccurs="0"><xs:complexType><xs:sequence><xs:element ref="ns1:entry" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>'],
+    ['an element in another namespace', '<xs:element ref="ns1:other" minOccurs="0"/>'],
+    ['its global declaration, children in its namespace', '<xs:element name="other"><xs:complexType><xs:sequence><xs:element name="inner" type="xs:string"/></xs:sequence><xs:attribute name="tag" type="xs:string"/></xs:complexType></xs:element>'],
+    ['attributes: unqualified, in another namespace, in the target namespace', '<xs:attribute name="id" use="required" type="xs:string"/><xs:attribute ref="ns2:lang"/><xs:attribute name="q" form="qualified">'],
+    ['imports', '<xs:import namespace="urn:test:other"/><xs:import namespace="urn:test:attr"/>']
+  ]
+  for (const [what, form] of forms) t.assert.ok(xsd.includes(form), `${what}: ${form}`)
+})
+
+test('docs/wsdl.md: two different declarations of one global element cannot be written: the WSDL answers 500 with no body, SOAP_ERR_WSDL_CONFLICT is logged once', async (t: TestContext) => {
+  const logs: string[] = []
+  const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => { logs.push(line) } } } })
+  t.after(() => app.close())
+  await app.register(soap)
+  const detail = (type: string): object => ({ type: 'object', properties: { code: { type } }, required: ['code'], additionalProperties: false })
+  app.soap.service({
+    path: '/c',
+    namespace: K,
+    name: 'C',
+    operations: {
+      One: { input: { type: 'object', properties: {} }, output: { type: 'object', properties: {} }, faults: { Problem: detail('string') }, handler: () => ({}) } as never,
+      Two: { input: { type: 'object', properties: {} }, output: { type: 'object', properties: {} }, faults: { Problem: detail('integer') }, handler: () => ({}) } as never
+    }
+  })
+  await app.ready()
+  assertEmpty(t, await get(app, '/c?wsdl'), 500)
+  assertEmpty(t, await get(app, '/c?xsd=tns'), 500)
+  const errors = logs.map((l) => JSON.parse(l) as { err?: { code?: string, message?: string } }).filter((l) => l.err?.code === 'SOAP_ERR_WSDL_CONFLICT')
+  t.assert.strictEqual(errors.length, 1)
+  t.assert.match(errors[0].err?.message as string, /the element \{urn:test:kitchen\}Problem is declared two different ways, at C\.One\.faults\.Problem and at C\.Two\.faults\.Problem/)
+  // The service itself still answers.
+  t.assert.strictEqual((await post(app, '1.2', envelope('1.2', `<k:One xmlns:k="${K}"/>`), { url: '/c' })).statusCode, 200)
+})
+
+test('docs/wsdl.md: a fault declared by two operations with one schema is one element and one message', async (t: TestContext) => {
+  const detail = { type: 'object', properties: { code: { type: 'string' } }, required: ['code'], additionalProperties: false }
+  const app = await build(t, {
+    path: '/c',
+    namespace: K,
+    name: 'C',
+    operations: {
+      One: { input: { type: 'object', properties: {} }, output: { type: 'object', properties: {} }, faults: { Problem: detail }, handler: () => ({}) } as never,
+      Two: { input: { type: 'object', properties: {} }, faults: { Problem: detail }, handler: () => undefined } as never
+    }
+  })
+  const doc = parse((await get(app, '/c?wsdl')).body)
+  t.assert.strictEqual(all(doc, WSDL_NS, 'message').filter((m) => m.getAttribute('name') === 'ProblemFault').length, 1)
+  t.assert.strictEqual(all(doc, XS_NS, 'element').filter((e) => e.getAttribute('name') === 'Problem').length, 1)
+  t.assert.strictEqual(all(all(doc, WSDL_NS, 'portType')[0], WSDL_NS, 'fault').length, 2)
+})
+
+test('docs/wsdl.md: splitSchemas serves each namespace\'s schema at ?xsd=<prefix>, imported by the WSDL at the live address', async (t: TestContext) => {
+  const app = await build(t, { ...kitchen, wsdl: { splitSchemas: true } })
+  const doc = parse((await get(app, '/kitchen?wsdl')).body)
+  const imports = all(doc, XS_NS, 'import').map((i) => [i.getAttribute('namespace'), i.getAttribute('schemaLocation')])
+  t.assert.deepStrictEqual(imports, [[K, `http://${HOST}/kitchen?xsd=tns`], [O, `http://${HOST}/kitchen?xsd=ns1`], [A, `http://${HOST}/kitchen?xsd=ns2`]])
+  t.assert.strictEqual(all(doc, XS_NS, 'element').length, 0)
+  const tns = parse((await get(app, '/kitchen?xsd=tns')).body)
+  t.assert.strictEqual(tns.documentElement.getAttribute('targetNamespace'), K)
+  t.assert.deepStrictEqual(all(tns, XS_NS, 'import').map((i) => i.getAttribute('schemaLocation')), [`http://${HOST}/kitchen?xsd=ns1`, `http://${HOST}/kitchen?xsd=ns2`])
+  const other = await get(app, '/kitchen?xsd=ns1')
+  t.assert.strictEqual(other.headers['content-type'], 'text/xml; charset=utf-8')
+  t.assert.strictEqual(parse(other.body).documentElement.getAttribute('targetNamespace'), O)
+})
+
+test('docs/wsdl.md: header blocks, repeated or in another namespace, are global elements and parts of <Op>Headers; titles document; an empty object is an empty sequence', async (t: TestContext) => {
+  const app = await build(t, {
+    path: '/h',
+    namespace: K,
+    name: 'H',
+    operations: {
+      Ping: {
+        input: { type: 'object', title: 'a ping' },
+        output: { type: 'object', properties: { ratio: { type: 'number', exclusiveMaximum: 1 } }, additionalProperties: false },
+        headers: {
+          type: 'object',
+          properties: {
+            Trace: { type: 'array', items: { type: 'string' }, xml: { namespace: O } },
+            Session: { type: 'object', properties: { id: { type: 'string' } }, additionalProperties: false }
+          },
+          additionalProperties: false
+        },
+        handler: () => ({ ratio: 0.5 })
+      } as never
+    }
+  })
+  const wsdl = (await get(app, '/h?wsdl')).body
+  const flat = wsdl.replace(/\n\s*/g, '')
+  t.assert.ok(flat.includes('<wsdl:message name="PingHeaders"><wsdl:part name="Trace" element="ns1:Trace"/><wsdl:part name="Session" element="tns:Session"/></wsdl:message>'), flat)
+  t.assert.ok(flat.includes('<soap12:header message="tns:PingHeaders" part="Trace" use="literal"/><soap12:header message="tns:PingHeaders" part="Session" use="literal"/>'))
+  t.assert.ok(flat.includes(`<xs:schema xmlns:xs="${XS_NS}" xmlns:tns="${K}" xmlns:ns1="${O}" targetNamespace="${O}" elementFormDefault="qualified" attributeFormDefault="unqualified"><xs:element name="Trace" type="xs:string"/></xs:schema>`))
+  t.assert.ok(flat.includes('<xs:element name="Ping"><xs:annotation><xs:documentation>a ping</xs:documentation></xs:annotation><xs:complexType><xs:sequence/></xs:complexType></xs:element>'))
+  t.assert.ok(flat.includes('<xs:minInclusive value="-1.7976931348623157E308"/><xs:maxExclusive value="1"/>'))
+  if (!xmllint(t)) return
+  const file = join(tempDir(t), 'h.wsdl')
+  writeFileSync(file, wsdl)
+  const result = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  t.assert.strictEqual(result.status, 0, result.output)
+})
