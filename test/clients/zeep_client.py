@@ -1,0 +1,215 @@
+"""Interop (issue 4): the Python zeep client against the demo, from its WSDL.
+
+    /usr/bin/python3 zeep_client.py BASE_URL SCENARIO
+
+SCENARIO is calc11, calc12, orders11 or orders12. zeep reads BASE_URL/calculator?wsdl
+or BASE_URL/orders?wsdl, binds the SOAP 1.1 or 1.2 port and calls the
+operations; the script prints one JSON line with what zeep got back (it
+asserts nothing: the Node test does). A call zeep could not make is reported
+as {"error": ..., "sent": ..., "received": ...}, the last envelopes from
+zeep's HistoryPlugin. Warnings zeep gives (Python warnings, or its loggers at
+WARNING) are reported under "warnings".
+
+zeep reaches nothing but BASE_URL's origin: the transport refuses any other
+address, ignores proxy variables and .netrc, and has no cache.
+"""
+import datetime
+import decimal
+import json
+import logging
+import sys
+import warnings
+from urllib.parse import urlsplit
+
+import zeep
+from lxml import etree
+from zeep.exceptions import Fault
+from zeep.helpers import serialize_object
+from zeep.plugins import HistoryPlugin
+from zeep.transports import Transport
+
+ECHO = 'h\u00e9llo \u2713 <&> \U0001D11E'
+
+
+class LoopbackOnly(Transport):
+    """A transport that reaches only the origin of the base URL."""
+
+    def __init__(self, origin):
+        super().__init__(cache=None, timeout=30, operation_timeout=30)
+        self.origin = origin
+        self.session.trust_env = False  # no proxy variables, no .netrc
+
+    def check(self, url):
+        parts = urlsplit(url)
+        if (parts.scheme, parts.netloc) != self.origin:
+            raise RuntimeError('zeep tried to reach %s, outside %s://%s' % ((url,) + self.origin))
+
+    def load(self, url):
+        self.check(url)
+        return super().load(url)
+
+    def get(self, address, params, headers):
+        self.check(address)
+        return super().get(address, params, headers)
+
+    def post(self, address, message, headers):
+        self.check(address)
+        return super().post(address, message, headers)
+
+
+class Recorder(logging.Handler):
+    def __init__(self, into):
+        super().__init__(logging.WARNING)
+        self.into = into
+
+    def emit(self, record):
+        self.into.append('%s: %s' % (record.name, record.getMessage()))
+
+
+def plain(value):
+    """zeep's objects as JSON: dicts, lists, ISO dates, decimals as strings."""
+    value = serialize_object(value, dict)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, bytes):
+        return value.decode('utf-8')
+    if isinstance(value, etree._Element):
+        return etree.tostring(value, encoding='unicode')
+    return value
+
+
+def last(history, key):
+    """The last envelope `key` ('sent' or 'received') HistoryPlugin kept, as text, or None."""
+    entry = history._buffer[-1] if history._buffer else None  # last_sent fails on an empty history
+    if entry is None or entry[key] is None:
+        return None
+    return etree.tostring(entry[key]['envelope'], encoding='unicode')
+
+
+class Client:
+    def __init__(self, base, path, service, port):
+        self.history = HistoryPlugin(maxlen=1)
+        parts = urlsplit(base)
+        self.zeep = zeep.Client(
+            '%s/%s?wsdl' % (base.rstrip('/'), path),
+            transport=LoopbackOnly((parts.scheme, parts.netloc)),
+            plugins=[self.history]
+        )
+        self.service = self.zeep.bind(service, port)
+
+    def failure(self, exc):
+        return {
+            'error': '%s: %s' % (type(exc).__name__, exc),
+            'sent': last(self.history, 'sent'),
+            'received': last(self.history, 'received')
+        }
+
+    def invoke(self, operation, kwargs):
+        self.history._buffer.clear()  # so that a failure shows this call's envelopes only
+        return getattr(self.service, operation)(**kwargs)
+
+    def call(self, operation, **kwargs):
+        """The reply, as JSON; or, if zeep raised anything (a SOAP fault too), the failure."""
+        try:
+            return plain(self.invoke(operation, kwargs))
+        except Exception as exc:  # noqa: BLE001 - reported, the test fails on it
+            return self.failure(exc)
+
+    def fault(self, operation, parse, **kwargs):
+        """The SOAP fault zeep raised, as JSON, its detail read by `parse`; or the failure."""
+        try:
+            reply = self.invoke(operation, kwargs)
+        except Fault as fault:
+            detail = fault.detail
+            out = {
+                'code': fault.code,
+                'message': fault.message,
+                'actor': fault.actor,
+                'subcodes': [q.text for q in fault.subcodes or []],
+                'detailChildren': [] if detail is None else [child.tag for child in detail]
+            }
+            if parse is not None:
+                try:
+                    out['detail'] = parse(detail)
+                except Exception as exc:  # noqa: BLE001
+                    out['detail'] = self.failure(exc)
+            return out
+        except Exception as exc:  # noqa: BLE001
+            return self.failure(exc)
+        return {'error': 'no fault raised', 'reply': plain(reply)}
+
+
+def calculator(base, version):
+    client = Client(base, 'calculator', 'Calculator', 'CalculatorSoap' + version)
+    return {
+        'add': client.call('Add', a=2, b=3),
+        'echo': client.call('Echo', text=ECHO),
+        'divide': client.fault('Divide', None, a=1, b=0)
+    }
+
+
+def orders(base, version):
+    client = Client(base, 'orders', 'Orders', 'OrdersSoap' + version)
+    not_found = client.zeep.get_element('{urn:example:orders}OrderNotFound')
+
+    def order_not_found(detail):
+        """The declared fault's detail entry, read by its element in the WSDL."""
+        entries = [child for child in detail if child.tag == not_found.qname.text]
+        if len(entries) != 1:
+            raise ValueError('%d OrderNotFound entries in %s' % (len(entries), etree.tostring(detail, encoding='unicode')))
+        return plain(not_found.parse(entries[0], client.zeep.wsdl.types))
+
+    placed = client.call(
+        'PlaceOrder',
+        customer={'name': 'Ada L\u00f6velace', 'email': 'ada@example.org', 'vip': True},
+        line=[
+            {'sku': 'AB-12', 'quantity': 2, 'unitPrice': 9.5, 'note': 'gift wrap'},
+            {'sku': 'ZZ-9', 'quantity': 1, 'unitPrice': 0.25, 'note': zeep.xsd.Nil}
+        ],
+        priority='high',
+        deliveryDate=datetime.date(2030, 1, 15),
+        tags={'tags': ['red', 'fragile']},
+        _soapheaders={'Tenant': {'id': 'acme'}}
+    )
+    place_sent = last(client.history, 'sent')
+    order_id = placed.get('orderId') if isinstance(placed, dict) else None
+    out = {'placeOrder': placed, 'placeOrderSent': place_sent}
+    if order_id is None:
+        return out
+    out['getOrder'] = client.call('GetOrder', orderId=order_id)
+    out['unknown'] = client.fault('GetOrder', order_not_found, orderId='nope-0')
+    out['cancel'] = client.call('CancelOrder', orderId=order_id)
+    out['afterCancel'] = client.fault('GetOrder', order_not_found, orderId=order_id)
+    return out
+
+
+def main():
+    base, scenario = sys.argv[1], sys.argv[2]
+    scenarios = {
+        'calc11': (calculator, '11'), 'calc12': (calculator, '12'),
+        'orders11': (orders, '11'), 'orders12': (orders, '12')
+    }
+    run, version = scenarios[scenario]
+    seen = []
+    logging.getLogger('zeep').addHandler(Recorder(seen))
+    logging.getLogger('zeep').setLevel(logging.WARNING)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        try:
+            out = run(base, version)
+        except Exception as exc:  # noqa: BLE001 - e.g. the WSDL refused
+            out = {'error': '%s: %s' % (type(exc).__name__, exc)}
+    seen.extend('%s: %s' % (w.category.__name__, w.message) for w in caught)
+    out['warnings'] = seen
+    out['zeep'] = zeep.__version__
+    print(json.dumps(out, ensure_ascii=True))
+
+
+if __name__ == '__main__':
+    main()

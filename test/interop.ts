@@ -1,0 +1,105 @@
+/**
+ * Interop with real, third-party SOAP clients (issue 4): the demo on a
+ * loopback port, every exchange recorded on the server, and each client run
+ * as a small script of its own language that prints one JSON object.
+ *
+ * A client that is not installed fails the test in CI (CI=true) and skips it,
+ * with the reason printed, elsewhere. `.ci/run` installs them all.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import type { TestContext } from 'node:test'
+import type { SoapVersion } from '../lib/index'
+import { buildDemo } from './demo/app'
+import { SOAP11_ENV, SOAP12_ENV } from './helper'
+
+/** The scripts' folder, in the source tree (they are not compiled). */
+export const CLIENTS = join(__dirname, '..', '..', 'test', 'clients')
+
+/** One request and its answer, as the server saw them. */
+export interface Exchange {
+  readonly method: string
+  readonly url: string
+  readonly requestType: string | undefined
+  readonly status: number
+  readonly responseType: string | undefined
+  readonly responseBody: string
+}
+
+/** Starts the demo on 127.0.0.1 with every exchange recorded; closed when the test ends. */
+export async function startDemo (t: TestContext): Promise<{ url: string, exchanges: Exchange[] }> {
+  const app = await buildDemo({ logger: false })
+  const exchanges: Exchange[] = []
+  app.addHook('onSend', async (request, reply, payload) => {
+    exchanges.push({
+      method: request.method,
+      url: request.url,
+      requestType: request.headers['content-type'],
+      status: reply.statusCode,
+      responseType: reply.getHeader('content-type') as string | undefined,
+      responseBody: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : ''
+    })
+    return payload
+  })
+  const url = await app.listen({ host: '127.0.0.1', port: 0 })
+  t.after(() => app.close())
+  return { url, exchanges }
+}
+
+/**
+ * PROTOCOL.md "Versions": a reply is always in the request's version. Checks
+ * every POST recorded, by its Content-Type and its envelope's namespace (most
+ * clients look at neither), and returns how many were checked of each version.
+ */
+export function assertRepliesInRequestVersion (t: TestContext, exchanges: readonly Exchange[]): Record<SoapVersion, number> {
+  const counts: Record<SoapVersion, number> = { 1.1: 0, 1.2: 0 }
+  for (const e of exchanges) {
+    if (e.method !== 'POST') continue
+    const version: SoapVersion = e.requestType?.toLowerCase().startsWith('application/soap+xml') === true ? '1.2' : '1.1'
+    counts[version]++
+    if (e.status === 202) {
+      t.assert.strictEqual(e.responseBody, '', `${e.url}: a one-way answer has no body`)
+      continue
+    }
+    const [media, envelope] = version === '1.2' ? ['application/soap+xml', SOAP12_ENV] : ['text/xml', SOAP11_ENV]
+    t.assert.strictEqual(e.responseType, `${media}; charset=utf-8`, `${e.url} (${version}): the reply's Content-Type`)
+    t.assert.match(e.responseBody, new RegExp(`<soap:Envelope xmlns:soap="${envelope.replace(/[.]/g, '\\.')}"`), `${e.url} (${version}): the reply's envelope namespace`)
+  }
+  return counts
+}
+
+/**
+ * Whether a client is installed, by a probe command. When it is not, the test
+ * fails in CI and is skipped elsewhere, with the reason.
+ */
+export function requireClient (t: TestContext, name: string, command: string, args: readonly string[]): boolean {
+  const probe = spawnSync(command, args, { encoding: 'utf8', timeout: 30_000 })
+  if (probe.error === undefined && probe.status === 0) return true
+  const reason = `${name} is not installed (${command} ${args.join(' ')}: ${probe.error?.message ?? probe.stderr.trim().split('\n').pop() ?? ''}); .ci/run installs it`
+  if (process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false') {
+    t.assert.fail(reason)
+  }
+  t.diagnostic(reason)
+  t.skip(reason)
+  return false
+}
+
+/** Runs a client script (at most 60 s) and parses the JSON object it prints last. */
+export async function runClient (command: string, args: readonly string[]): Promise<Record<string, unknown>> {
+  return await new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 })
+    let out = ''
+    let err = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk })
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { err += chunk })
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      const last = out.trim().split('\n').pop() ?? ''
+      try {
+        resolve(JSON.parse(last) as Record<string, unknown>)
+      } catch {
+        reject(new Error(`${command} ${args.join(' ')} exited ${code ?? signal} without a JSON line:\n${out}\n${err}`))
+      }
+    })
+  })
+}
