@@ -20,7 +20,13 @@ import { isWhitespace } from './xml-reader'
 /** A problem found while reading a value: its JSON Pointer is built on the way out. */
 export class InputProblem {
   readonly segments: Array<string | number> = []
-  constructor (readonly message: string) {}
+  /** The element whose text was refused, `{namespace}localName`, for redaction; set where it is known. */
+  element: string | undefined = undefined
+  /**
+   * @param message what is wrong, quoting the value when there is one
+   * @param unquoted the same without the value, for an element whose content must not be repeated (the `redact` option)
+   */
+  constructor (readonly message: string, readonly unquoted: string = message) {}
 
   get path (): string {
     return pointer(this.segments)
@@ -42,21 +48,21 @@ export function readScalar (type: ScalarType, text: string): string | number | b
   if (type === 'string') return text
   const value = text.replace(COLLAPSE, '')
   if (type === 'integer') {
-    if (!INTEGER.test(value)) throw new InputProblem(`"${clip(value)}" is not an integer`)
+    if (!INTEGER.test(value)) throw new InputProblem(`"${clip(value)}" is not an integer`, 'not an integer')
     const n = Number(value)
-    if (!Number.isSafeInteger(n)) throw new InputProblem(`${clip(value)} is outside the safe integer range`)
+    if (!Number.isSafeInteger(n)) throw new InputProblem(`${clip(value)} is outside the safe integer range`, 'outside the safe integer range')
     return n === 0 ? 0 : n
   }
   if (type === 'number') {
     // xs:double's INF, -INF and NaN have no JSON value: refused, never coerced.
-    if (!DOUBLE.test(value)) throw new InputProblem(`"${clip(value)}" is not a finite number`)
+    if (!DOUBLE.test(value)) throw new InputProblem(`"${clip(value)}" is not a finite number`, 'not a finite number')
     const n = Number(value)
-    if (!Number.isFinite(n)) throw new InputProblem(`${clip(value)} is outside the range of a double`)
+    if (!Number.isFinite(n)) throw new InputProblem(`${clip(value)} is outside the range of a double`, 'outside the range of a double')
     return n
   }
   if (value === 'true' || value === '1') return true
   if (value === 'false' || value === '0') return false
-  throw new InputProblem(`"${clip(value)}" is not a boolean`)
+  throw new InputProblem(`"${clip(value)}" is not a boolean`, 'not a boolean')
 }
 
 function clip (text: string): string {
@@ -98,7 +104,12 @@ function readValue (shape: Shape, element: XmlElement): unknown {
   }
   if (shape.kind === 'scalar') {
     noPlainAttributes(element)
-    return readScalar(shape.type, textOnly(element))
+    try {
+      return readScalar(shape.type, textOnly(element))
+    } catch (err) {
+      if (err instanceof InputProblem) err.element = `{${element.namespace}}${element.localName}`
+      throw err
+    }
   }
   const out: Record<string, unknown> = {}
   readAttributes(shape, element, out)

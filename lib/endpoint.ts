@@ -12,6 +12,7 @@ import { SoapFault, renderFault, toSoapFault } from './fault'
 import type { SoapScope } from './hooks'
 import type { SoapVersion } from './namespaces'
 import type { ResolvedOptions } from './options'
+import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser } from './parser'
 import { getHandler, serviceHandler } from './pipeline'
 import { compileService, type Service, type ServiceDeclaration } from './service'
@@ -51,7 +52,7 @@ function buildErrorHandler (soap: ResolvedOptions) {
         request.log.error({ err }, 'fastify-soap: faultFormatter failed; the fault is sent as it was')
       }
     }
-    request.log.info({ fault: fault.faultCode, reason: fault.message }, 'fastify-soap: fault')
+    noteAnswer(request, { fault: fault.faultCode, reason: fault.message })
     const { status, contentType, body } = renderFault(fault, faultVersion(request))
     return reply.code(status).header('content-type', contentType).send(body)
   }
@@ -67,6 +68,7 @@ function buildErrorHandler (soap: ResolvedOptions) {
     }
     if (isOwnUndecodable(code) || code.startsWith('FST_ERR_CTP_')) {
       request.log.debug({ err: error }, 'fastify-soap: request not decoded')
+      noteAnswer(request, { error: code })
       if (code === 'SOAP_ERR_CT_ENCODING') reply.header('accept-encoding', 'identity')
       return reply.code(error.statusCode as number).header('content-length', '0').send()
     }
@@ -111,6 +113,8 @@ export async function endpoint (instance: FastifyInstance, { soap, routes, servi
   )
   instance.setErrorHandler(buildErrorHandler(soap))
   instance.addHook('onRequest', onSoapRequest)
+  const logAnswer = buildAnswerLog(soap)
+  if (logAnswer !== undefined) instance.addHook('onResponse', logAnswer)
 
   // PROTOCOL.md "Other answers": a method a SOAP path does not serve gets 405 with Allow.
   const methodsByUrl = new Map<string, Set<string>>()
@@ -162,7 +166,7 @@ function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declar
   const gets = new Map<string, Handler>()
   const context = buildGetContext(soap)
   instance.addHook('onReady', async function compileSoapService () {
-    const service = compileService(ajv, declaration, (instance as unknown as Record<symbol, SoapScope>)[kSoapScope], soap.understoodHeaders)
+    const service = compileService(ajv, declaration, (instance as unknown as Record<symbol, SoapScope>)[kSoapScope], soap)
     for (const key of service.understood) understood.add(key)
     post = serviceHandler(service)
     compiled = service

@@ -39,7 +39,22 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   prefix?: string
   /** Called with every fault before it is sent (its `cause` holds the error behind a generic one); returns the fault to send. */
   faultFormatter?: FaultFormatter
+  /** Level of the line logged for each answered request (docs/security.md "Logging"); `'silent'` for none. */
+  logLevel?: SoapLogLevel
+  /** Add the request's header blocks and Body to that line, as XML, with the `redact` elements' content hidden. */
+  logBody?: boolean
+  /** More elements, as `{namespace}localName`, whose content is never logged nor echoed in a fault (WS-Security's Password and BinarySecurityToken always are). */
+  redact?: readonly string[]
 }
+
+export type SoapLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+
+const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd'
+
+/** Elements whose content is always redacted. */
+export const REDACTED: readonly string[] = Object.freeze([`{${WSSE}}Password`, `{${WSSE}}BinarySecurityToken`])
+
+const LOG_LEVELS: ReadonlySet<string> = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 
 export type FaultFormatter = (fault: SoapFault, request: FastifyRequest) => SoapFault
 
@@ -53,6 +68,10 @@ export interface ResolvedOptions {
   readonly routes: FastifyPluginAsync | undefined
   readonly prefix: string | undefined
   readonly faultFormatter: FaultFormatter | undefined
+  readonly logLevel: SoapLogLevel
+  readonly logBody: boolean
+  /** `{namespace}localName` of the elements whose content is redacted. */
+  readonly redact: ReadonlySet<string>
 }
 
 export const DEFAULTS = Object.freeze({
@@ -64,7 +83,9 @@ export const DEFAULTS = Object.freeze({
   maxNameLength: 1024,
   maxNamespaceLength: 4096,
   maxNamespaceDeclarations: 1000,
-  maxXPathElements: 2000
+  maxXPathElements: 2000,
+  logLevel: 'info' as SoapLogLevel,
+  logBody: false
 })
 
 const LIMIT_NAMES = [
@@ -78,7 +99,7 @@ const LIMIT_NAMES = [
   'maxNamespaceDeclarations'
 ] as const
 
-const KNOWN = new Set<string>(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', ...LIMIT_NAMES])
+const KNOWN = new Set<string>(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', 'logLevel', 'logBody', 'redact', ...LIMIT_NAMES])
 
 const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 
@@ -130,6 +151,12 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
   if (options.faultFormatter !== undefined && typeof options.faultFormatter !== 'function') {
     throw new SOAP_ERR_OPT_INVALID('faultFormatter', 'a function')
   }
+  if (options.logLevel !== undefined && !LOG_LEVELS.has(options.logLevel)) {
+    throw new SOAP_ERR_OPT_INVALID('logLevel', `one of ${[...LOG_LEVELS].join(', ')}`)
+  }
+  if (options.logBody !== undefined && typeof options.logBody !== 'boolean') {
+    throw new SOAP_ERR_OPT_INVALID('logBody', 'a boolean')
+  }
   return Object.freeze({
     bodyLimit,
     limits: Object.freeze(limits),
@@ -139,6 +166,9 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
     maxXPathElements: positiveInteger('maxXPathElements', options.maxXPathElements, DEFAULTS.maxXPathElements),
     routes: options.routes,
     prefix: options.prefix,
-    faultFormatter: options.faultFormatter
+    faultFormatter: options.faultFormatter,
+    logLevel: options.logLevel ?? DEFAULTS.logLevel,
+    logBody: options.logBody ?? DEFAULTS.logBody,
+    redact: new Set([...REDACTED, ...stringList('redact', options.redact, QNAME_KEY)])
   })
 }

@@ -25,11 +25,14 @@ import { problemsOf } from './validation'
 
 type InputReader = (op: Operation, request: FastifyRequest) => unknown
 
-function readProblem<T> (where: string, read: () => T): T {
+/** A value the codec refused, as a Sender fault; the value itself is left out for a redacted element. */
+function readProblem<T> (op: Operation, where: string, read: () => T): T {
   try {
     return read()
   } catch (err) {
-    throw err instanceof InputProblem ? invalidInputFault([{ path: err.path, message: err.message }], where) : err
+    if (!(err instanceof InputProblem)) throw err
+    const message = err.element !== undefined && op.redact.has(err.element) ? err.unquoted : err.message
+    throw invalidInputFault([{ path: err.path, message }], where)
   }
 }
 
@@ -38,7 +41,7 @@ const bodyInput: InputReader = (op, request) => {
   const payload = (request.soap as SoapContext).payload
   if (op.input === undefined || payload === undefined) return undefined
   const shape = op.input
-  return readProblem('input', () => readElement(shape, payload))
+  return readProblem(op, 'input', () => readElement(shape, payload))
 }
 
 /**
@@ -48,7 +51,7 @@ const bodyInput: InputReader = (op, request) => {
 const queryInput: InputReader = (op, request) => {
   const fields = op.queryFields as ReadonlyMap<string, Field>
   const query = request.query as Record<string, string | string[]>
-  return readProblem('input', () => {
+  return readProblem(op, 'input', () => {
     const out: Record<string, unknown> = {}
     for (const field of fields.values()) if (field.array) out[field.property] = []
     for (const name of Object.keys(query)) {
@@ -63,6 +66,7 @@ const queryInput: InputReader = (op, request) => {
         try {
           read.push(readScalar(type, value))
         } catch (err) {
+          if (err instanceof InputProblem) err.element = `{${field.namespace}}${field.name}`
           throw field.array ? locate(err, field.property, read.length) : locate(err, field.property)
         }
       }
@@ -78,7 +82,7 @@ function readHeaders (op: Operation, soap: SoapContext): unknown {
   const out: Record<string, unknown> = {}
   // Only blocks meant for this node are processed (SOAP 1.2 Part 1 §2.6; SOAP 1.1 §4.2.2).
   const blocks = soap.headers.filter((block) => block.targeted).map((block) => block.element)
-  return readProblem('header', () => {
+  return readProblem(op, 'header', () => {
     readChildren(shape, blocks, out, true, 'Header')
     return out
   })

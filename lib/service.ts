@@ -96,6 +96,8 @@ export interface Operation {
   readonly hooks: HookLists
   readonly handler: (input: unknown, call: unknown) => unknown
   readonly description: OperationDescription
+  /** Elements (`{namespace}localName`) whose content a fault must not repeat. */
+  readonly redact: ReadonlySet<string>
 }
 
 export interface Service {
@@ -148,7 +150,13 @@ function milliseconds (value: unknown, fallback: number, name: string, what: str
   return value
 }
 
-function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number, validateOutputs: boolean): Operation {
+/** What a service takes from the plugin's options. */
+export interface ServiceOptions {
+  readonly understoodHeaders: ReadonlySet<string>
+  readonly redact: ReadonlySet<string>
+}
+
+function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number, validateOutputs: boolean, redact: ReadonlySet<string>): Operation {
   const service = declaration.name
   const tns = declaration.namespace
   const raw: unknown = declaration.operations[name]
@@ -235,7 +243,8 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
       output,
       headers: headers === undefined ? undefined : { shape: headers, schema: op.headers as JsonSchema },
       faults: faultElements
-    }
+    },
+    redact
   }
 }
 
@@ -253,7 +262,7 @@ function queryFieldsOf (input: ObjectShape | undefined, where: string): Readonly
   return fields
 }
 
-export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope: SoapScope, understoodOption: ReadonlySet<string>): Service {
+export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope: SoapScope, options: ServiceOptions): Service {
   // The endpoint has checked that the declaration is an object with a path (lib/endpoint.ts).
   const name = typeof declaration.name === 'string' && isNCName(declaration.name) ? declaration.name : undefined
   if (name === undefined) throw new SOAP_ERR_SERVICE_INVALID(String(declaration.name), '"name" must be an XML NCName')
@@ -274,9 +283,9 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const operations: Operation[] = []
   const byElement = new Map<string, Operation>()
   const byAction = new Map<string, Operation>()
-  const understood = new Set([...understoodOption, ...own, ...understoodIn(scope)])
+  const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope)])
   for (const operationName of Object.keys(declaration.operations)) {
-    const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false)
+    const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact)
     const element = op.info.element
     if (element !== undefined) {
       const other = byElement.get(element)

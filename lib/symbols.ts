@@ -5,3 +5,6 @@ export const kResponse = Symbol('fastify-soap.response')
 
 /** On a Fastify instance: its SOAP scope (hooks, understood headers), linked to its parent's. */
 export const kSoapScope = Symbol('fastify-soap.scope')
+
+/** On a request in the SOAP scope: how it was answered, for the log line (lib/logging.ts). */
+export const kAnswer = Symbol('fastify-soap.answer')
