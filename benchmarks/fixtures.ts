@@ -10,13 +10,34 @@ export function addEnvelope (a = 2, b = 3): string {
     '</calc:Add></soap:Body></soap:Envelope>'
 }
 
+export const LIST_NS = 'urn:example:list'
+
 /** A list of records, about `bytes` long: the shape of a large SOAP payload. */
 export function listEnvelope (bytes: number): string {
-  const head = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP12}"><soap:Body><l:EchoList xmlns:l="urn:example:list">`
+  const head = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP12}"><soap:Body><l:EchoList xmlns:l="${LIST_NS}">`
   const tail = '</l:EchoList></soap:Body></soap:Envelope>'
   let items = ''
   for (let i = 0; head.length + items.length + tail.length < bytes; i++) {
     items += `<l:item id="${i}"><l:name>item ${i} &amp; co</l:name><l:price>${(i * 1.25).toFixed(2)}</l:price><l:tags>a b c</l:tags></l:item>`
   }
   return head + items + tail
+}
+
+/** A list of exactly `count` records (1,000: about 107 KB), the large workload of `npm run bench`. */
+export function listEnvelopeOf (count: number): string {
+  let items = ''
+  for (let i = 0; i < count; i++) items += `<l:item id="${i}"><l:name>item ${i} &amp; co</l:name><l:price>${(i * 1.25).toFixed(2)}</l:price><l:tags>a b c</l:tags></l:item>`
+  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP12}"><soap:Body><l:EchoList xmlns:l="${LIST_NS}">${items}</l:EchoList></soap:Body></soap:Envelope>`
+}
+
+/** The same records as JSON, for the JSON baseline: `count` of them. */
+export function listJson (count: number): string {
+  const item = []
+  for (let i = 0; i < count; i++) item.push({ id: i, name: `item ${i} & co`, price: Number((i * 1.25).toFixed(2)), tags: 'a b c' })
+  return JSON.stringify({ item })
+}
+
+/** How many records listEnvelope(bytes) holds. */
+export function listCount (envelope: string): number {
+  return envelope.split('<l:item ').length - 1
 }

@@ -7,6 +7,8 @@ export interface ServerStats {
   cpu: number
   rss: number
   heapUsed: number
+  /** The process's peak resident set size so far, bytes. */
+  maxRss: number
   /** The event loop's delay since the previous report, ms. */
   delayP99: number
   delayMax: number

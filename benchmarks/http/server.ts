@@ -1,33 +1,92 @@
 /**
- * One server of `npm run bench` and `npm run soak`, alone in its process on 127.0.0.1:
- *   json  a plain Fastify JSON route doing the same work (the ceiling)
- *   soap  the demo Calculator through fastify-soap
+ * One server of `npm run bench` and `npm run soak`, alone in its process on 127.0.0.1.
+ * Every kind serves the same two operations:
+ *   POST /calculator  Add(a, b) → result (about 400 bytes in)
+ *   POST /list        EchoList(item*) → the same items (1,000 records: about 100 KB)
+ * Kinds:
+ *   json         plain Fastify JSON routes doing the same work (the ceiling)
+ *   soap         fastify-soap: the demo Calculator and a declared List service
+ *   node-soap    node-soap's server, from the WSDL fastify-soap writes for the same services
+ *   strong-soap  strong-soap's server, likewise (benchmarks/http/peers.ts)
  * Prints `listening <port>` once ready. On SIGUSR2 it prints `stats <JSON>`:
  * CPU time (user + system, µs) and the event loop's delay (ms, p99 and max)
- * since the previous SIGUSR2, and the memory in use now (bytes), so that the
- * runner measures the window it chooses.
+ * since the previous SIGUSR2, the memory in use now and the peak resident set
+ * size of the process so far (bytes), so that the runner measures the window it chooses.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import Fastify from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { defineOperation, defineService } from '../../lib/index'
 import { buildDemo } from '../../test/demo/app'
+import { LIST_NS } from '../fixtures'
+import { buildPeer } from './peers'
 
-async function main (): Promise<void> {
-  const kind = process.argv[2]
-  let app
+const item = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', xml: { attribute: true } },
+    name: { type: 'string' },
+    price: { type: 'number' },
+    tags: { type: 'string' }
+  },
+  required: ['id', 'name', 'price', 'tags'],
+  additionalProperties: false
+} as const
+
+const items = { type: 'object', properties: { item: { type: 'array', items: item } }, required: ['item'], additionalProperties: false } as const
+
+/** The large workload: a list of records in, the same list out, through the schema codec. */
+export const listService = defineService({
+  path: '/list',
+  namespace: LIST_NS,
+  name: 'List',
+  operations: {
+    EchoList: defineOperation({
+      input: items,
+      output: items,
+      async handler ({ item }) {
+        return { item }
+      }
+    })
+  }
+})
+
+/** fastify-soap with both services, as the bench and the peers' WSDLs use it. */
+export async function buildSoap (): Promise<FastifyInstance> {
+  const app = await buildDemo()
+  app.soap.service(listService)
+  return app
+}
+
+async function build (kind: string | undefined): Promise<FastifyInstance | { listen: () => Promise<number>, close: () => Promise<void> }> {
   if (kind === 'json') {
-    app = Fastify()
+    const app = Fastify({ bodyLimit: 16 * 1024 * 1024 })
     app.post('/calculator', async (request) => {
       const { a, b } = request.body as { a: number, b: number }
       return { result: a + b }
     })
-  } else if (kind === 'soap') {
-    app = await buildDemo()
-  } else {
-    throw new Error(`unknown contender ${kind}`)
+    app.post('/list', async (request) => {
+      const { item } = request.body as { item: unknown[] }
+      return { item }
+    })
+    return app
   }
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const address = app.server.address()
-  console.log(`listening ${typeof address === 'object' && address !== null ? address.port : ''}`)
+  if (kind === 'soap') return await buildSoap()
+  if (kind === 'node-soap' || kind === 'strong-soap') return await buildPeer(kind)
+  throw new Error(`unknown contender ${String(kind)}`)
+}
+
+async function main (): Promise<void> {
+  const kind = process.argv[2]
+  const app = await build(kind)
+  let port: number
+  if ('server' in app) {
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const address = app.server.address()
+    port = typeof address === 'object' && address !== null ? address.port : 0
+  } else {
+    port = await app.listen()
+  }
+  console.log(`listening ${port}`)
   let last = process.cpuUsage()
   const delay = monitorEventLoopDelay({ resolution: 10 })
   delay.enable()
@@ -35,11 +94,11 @@ async function main (): Promise<void> {
     const used = process.cpuUsage(last)
     last = process.cpuUsage()
     const { rss, heapUsed } = process.memoryUsage()
-    const stats = { cpu: used.user + used.system, rss, heapUsed, delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6 }
+    const stats = { cpu: used.user + used.system, rss, heapUsed, maxRss: process.resourceUsage().maxRSS * 1024, delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6 }
     delay.reset()
     console.log(`stats ${JSON.stringify(stats)}`)
   })
   process.once('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
 }
 
-main().catch((err) => { console.error(err); process.exit(1) })
+if (require.main === module) main().catch((err) => { console.error(err); process.exit(1) })
