@@ -14,14 +14,30 @@ export interface ServerStats {
   delayMax: number
 }
 
+/**
+ * Starts a server in its own process and resolves once it listens. Its stderr
+ * is passed through; if it exits before listening, the first line it wrote
+ * there (the error it threw) is the rejection's reason.
+ */
 export function startServer (kind: string, nodeArgs: string[] = []): Promise<{ child: ChildProcess, port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, join(__dirname, 'server.js'), kind], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, [...nodeArgs, join(__dirname, 'server.js'), kind], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let listening = false
+    let early = ''
+    child.stderr?.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk)
+      if (!listening && early.length < 4096) early += chunk.toString()
+    })
     const timer = setTimeout(() => { child.kill(); reject(new Error(`${kind} did not start in 10 s`)) }, 10_000)
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${kind} exited with ${String(code)} before listening`)) })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      if (listening) return
+      const said = early.split('\n').find((line) => line.trim() !== '')?.trim()
+      reject(new Error(`${kind} exited with ${String(code)} before listening${said === undefined ? '' : `: ${said}`}`))
+    })
     child.stdout?.on('data', (chunk: Buffer) => {
       const match = /listening (\d+)/.exec(chunk.toString())
-      if (match !== null) { clearTimeout(timer); resolve({ child, port: Number(match[1]) }) }
+      if (match !== null && !listening) { listening = true; clearTimeout(timer); resolve({ child, port: Number(match[1]) }) }
     })
   })
 }

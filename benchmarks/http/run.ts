@@ -1,74 +1,122 @@
 /**
- * `npm run bench`: plain Fastify JSON against fastify-soap's Add, each in its own
- * process on 127.0.0.1, driven by autocannon, interleaved over rounds so that
- * drift hits both alike. Prints req/s, latency and each round's ratio.
- * Bounded: BENCH_ROUNDS (3) × 2 contenders × (BENCH_WARMUP 2 s + BENCH_SECONDS 10 s).
+ * `npm run bench`: two workloads, each against four contenders, every server in
+ * its own process on 127.0.0.1, driven by autocannon.
+ *   small  Add (about 400 bytes): JSON baseline, fastify-soap, node-soap, strong-soap
+ *   large  EchoList of 1,000 records (about 107 KB), the same four
+ * The contenders are interleaved within each round (every contender of both
+ * workloads in turn, then the next round), so that drift hits all alike, and
+ * every ratio is taken between contenders of the same round. A contender that
+ * does not start, or answers one checked request wrongly, is reported and left
+ * out of later rounds; the run goes on.
+ * Prints one markdown table per workload and the goals of issue 5; writes
+ * benchmarks/results/results.md, results.json (every round's figures) and chart.svg.
+ * Bounded: BENCH_ROUNDS (3) × 8 × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
+ * each autocannon run stopped if it overruns.
  */
-import type { ChildProcess } from 'node:child_process'
-import autocannon from 'autocannon'
-import { addEnvelope } from '../fixtures'
-import { serverStats, startServer as start } from './process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { join } from 'node:path'
+import { addEnvelope, listEnvelopeOf, listJson } from '../fixtures'
+import type { BenchRecord, WorkloadRecord } from './aggregate'
+import { renderChart } from './chart'
+import { Failure, measureOne, type Load, type Settings } from './measure'
+import { failureText, renderBody, renderResults } from './report'
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
-const CONNECTIONS = 50
+const RESULTS = join(__dirname, '..', '..', '..', 'benchmarks', 'results')
 
-interface Contender { name: string, kind: string, headers: Record<string, string>, body: string }
+function setting (name: string, fallback: number): number {
+  const raw = process.env[name]
+  const value = raw === undefined || raw === '' ? fallback : Number(raw)
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number ≥ 1, not ${String(raw)}`)
+  return value
+}
 
-const contenders: Contender[] = [
-  { name: 'Fastify JSON (baseline)', kind: 'json', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 2, b: 3 }) },
-  { name: 'fastify-soap Add (SOAP 1.2)', kind: 'soap', headers: { 'content-type': 'application/soap+xml; charset=utf-8; action="urn:example:calc/Add"' }, body: addEnvelope() }
+const SOAP12 = (action: string): Record<string, string> => ({ 'content-type': `application/soap+xml; charset=utf-8; action="${action}"` })
+const JSON_TYPE = { 'content-type': 'application/json' }
+
+function expect (pattern: RegExp, what: string) {
+  return (status: number, body: string): string | undefined => {
+    if (status < 200 || status > 299) return `status ${status}: ${body.slice(0, 160)}`
+    return pattern.test(body) ? undefined : `status ${status} but no ${what} in ${body.length} bytes: ${body.slice(0, 160)}`
+  }
+}
+
+interface Workload { id: string, title: (soap: number, json: number) => string, loads: Record<string, Load> }
+
+const CONTENDERS: Array<{ kind: string, name: string }> = [
+  { kind: 'json', name: 'Fastify JSON' },
+  { kind: 'soap', name: 'fastify-soap' },
+  { kind: 'node-soap', name: 'node-soap' },
+  { kind: 'strong-soap', name: 'strong-soap' }
 ]
 
-/** The server's CPU time in µs since the previous call. */
-async function cpu (child: ChildProcess): Promise<number> {
-  return (await serverStats(child)).cpu
+function workloads (): Workload[] {
+  const add: Load = { path: '/calculator', headers: SOAP12('urn:example:calc/Add'), body: addEnvelope(), check: expect(/>\s*5\s*</, 'result 5') }
+  const list: Load = { path: '/list', headers: SOAP12('urn:example:list/EchoList'), body: listEnvelopeOf(1000), check: expect(/item 999\b/, '"item 999"') }
+  return [
+    {
+      id: 'small',
+      title: (soap, json) => `small: Add (SOAP 1.2 envelope ${soap} B, JSON ${json} B)`,
+      loads: { json: { path: '/calculator', headers: JSON_TYPE, body: JSON.stringify({ a: 2, b: 3 }), check: expect(/"result":5\b/, '"result":5') }, soap: add, 'node-soap': add, 'strong-soap': add }
+    },
+    {
+      id: 'large',
+      title: (soap, json) => `large: EchoList of 1,000 records (SOAP 1.2 envelope ${(soap / 1024).toFixed(0)} KiB, JSON ${(json / 1024).toFixed(0)} KiB)`,
+      loads: { json: { path: '/list', headers: JSON_TYPE, body: listJson(1000), check: expect(/item 999\b/, '"item 999"') }, soap: list, 'node-soap': list, 'strong-soap': list }
+    }
+  ]
 }
 
-async function load (port: number, c: Contender, seconds: number): Promise<autocannon.Result> {
-  return autocannon({
-    url: `http://127.0.0.1:${port}/calculator`,
-    method: 'POST',
-    headers: c.headers,
-    body: c.body,
-    connections: CONNECTIONS,
-    pipelining: 1,
-    duration: seconds
-  })
-}
-
-async function main (): Promise<void> {
-  const results = new Map<string, Array<{ rps: number, p50: number, p99: number, errors: number, non2xx: number, cpu: number }>>()
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const c of contenders) {
-      process.stderr.write(`round ${round}/${ROUNDS}: ${c.name}…\n`)
-      const { child, port } = await start(c.kind)
-      try {
-        await load(port, c, WARMUP)
-        await cpu(child)
-        const r = await load(port, c, SECONDS)
-        const cpuPerRequest = (await cpu(child)) / r.requests.total
-        const list = results.get(c.name) ?? []
-        list.push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, cpu: cpuPerRequest })
-        results.set(c.name, list)
-      } finally {
-        child.kill('SIGTERM')
+/** Every round: every contender of every workload in turn. A contender that failed is skipped from then on. */
+async function runRounds (plan: Workload[], records: WorkloadRecord[], settings: Settings): Promise<void> {
+  const didNotStart = new Map<string, { round: number, reason: string }>()
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const [w, workload] of plan.entries()) {
+      for (const c of records[w].contenders) {
+        const step = `round ${round}/${settings.rounds} · ${workload.id} · ${c.name}`
+        const unstarted = didNotStart.get(c.kind)
+        if (c.failure !== undefined) continue
+        if (unstarted !== undefined) {
+          c.failure = { round: unstarted.round, stage: 'start', reason: unstarted.reason }
+          continue
+        }
+        process.stderr.write(`${step} · ${settings.seconds} s…\n`)
+        try {
+          const sample = await measureOne(c.kind, workload.loads[c.kind], settings, round)
+          c.samples.push(sample)
+          process.stderr.write(`  ${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.cpuPerRequest.toFixed(1)} µs CPU/req, ${sample.errors} errors, ${sample.non2xx} non-2xx\n`)
+        } catch (err) {
+          if (!(err instanceof Failure)) throw err
+          c.failure = { round, stage: err.stage, reason: err.message }
+          if (err.stage === 'start') didNotStart.set(c.kind, { round, reason: err.message })
+          process.stderr.write(`  ${failureText(err.stage, err.message)}; skipped from now on\n`)
+        }
       }
     }
   }
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-  const base = results.get(contenders[0].name) ?? []
-  console.log(`\n${CONNECTIONS} connections, pipelining 1, ${SECONDS} s after ${WARMUP} s warm-up, ${ROUNDS} rounds, Node ${process.version}\n`)
-  console.log('| contender | req/s median (min–max) | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | req/s ratio to baseline, per round | CPU/req ratio, per round |')
-  console.log('|---|---|---|---|---|---|---|---|---|')
-  for (const c of contenders) {
-    const list = results.get(c.name) ?? []
-    const rps = list.map((x) => x.rps)
-    const ratios = list.map((x, i) => (x.rps / base[i].rps).toFixed(2)).join(', ')
-    const cpuRatios = list.map((x, i) => (x.cpu / base[i].cpu).toFixed(2)).join(', ')
-    console.log(`| ${c.name} | ${median(rps).toFixed(0)} (${Math.min(...rps).toFixed(0)}–${Math.max(...rps).toFixed(0)}) | ${median(list.map((x) => x.p50))} | ${median(list.map((x) => x.p99))} | ${median(list.map((x) => x.cpu)).toFixed(1)} | ${list.reduce((s, x) => s + x.errors, 0)} | ${list.reduce((s, x) => s + x.non2xx, 0)} | ${ratios} | ${cpuRatios} |`)
-  }
+}
+
+function write (record: BenchRecord): void {
+  mkdirSync(RESULTS, { recursive: true })
+  writeFileSync(join(RESULTS, 'results.md'), renderResults(record))
+  writeFileSync(join(RESULTS, 'results.json'), JSON.stringify(record, null, 2) + '\n')
+  writeFileSync(join(RESULTS, 'chart.svg'), renderChart(record))
+  process.stderr.write(`wrote ${join(RESULTS, 'results.md')}, results.json and chart.svg\n`)
+}
+
+async function main (): Promise<void> {
+  const settings: Settings = { rounds: setting('BENCH_ROUNDS', 3), seconds: setting('BENCH_SECONDS', 10), warmup: setting('BENCH_WARMUP', 2), connections: 50, pipelining: 1 }
+  const plan = workloads()
+  const records: WorkloadRecord[] = plan.map((w) => ({
+    id: w.id,
+    title: w.title(Buffer.byteLength(w.loads.soap.body), Buffer.byteLength(w.loads.json.body)),
+    baseline: 'json',
+    contenders: CONTENDERS.map((c) => ({ ...c, samples: [] }))
+  }))
+  const record: BenchRecord = { date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, settings, workloads: records }
+  await runRounds(plan, records, settings)
+  process.stdout.write('\n' + renderBody(record))
+  write(record)
 }
 
 main().catch((err) => { console.error(err); process.exit(1) })

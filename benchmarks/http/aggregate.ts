@@ -1,0 +1,117 @@
+/**
+ * The bench's raw record (what results.json holds) and what the table, the
+ * goals and the chart read from it: medians over rounds, and ratios taken
+ * between two contenders of the same round.
+ */
+import type { Sample, Settings, Stage } from './measure'
+
+export interface ContenderRecord {
+  /** The server kind, as benchmarks/http/server.ts knows it. */
+  kind: string
+  name: string
+  samples: Sample[]
+  /** Set once the contender was dropped: it was not measured in this round or later. */
+  failure?: { round: number, stage: Stage, reason: string }
+}
+
+export interface WorkloadRecord {
+  id: string
+  title: string
+  /** The kind every ratio of this workload is taken against. */
+  baseline: string
+  contenders: ContenderRecord[]
+}
+
+export interface BenchRecord {
+  date: string
+  node: string
+  cpu: string
+  cores: number
+  settings: Settings
+  workloads: WorkloadRecord[]
+}
+
+export type Metric = 'rps' | 'cpuPerRequest' | 'p99' | 'maxRss'
+
+export interface Summary {
+  kind: string
+  name: string
+  baseline: boolean
+  /** Medians over the rounds measured; undefined when none was. */
+  rps?: { median: number, min: number, max: number }
+  p50?: number
+  p99?: number
+  cpuPerRequest?: number
+  maxRss?: number
+  errors: number
+  timeouts: number
+  non2xx: number
+  rounds: number
+  /** Against the baseline, one entry per round this contender was measured in (undefined: no baseline that round). */
+  rpsRatios: Array<number | undefined>
+  cpuRatios: Array<number | undefined>
+  /** The median of the defined per-round ratios. */
+  rpsRatio?: number
+  cpuRatio?: number
+  failure?: ContenderRecord['failure']
+}
+
+export function median (xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+function medianOf (xs: Array<number | undefined>): number | undefined {
+  const defined = xs.filter((x): x is number => x !== undefined && Number.isFinite(x))
+  return defined.length === 0 ? undefined : median(defined)
+}
+
+export function contender (workload: WorkloadRecord, kind: string): ContenderRecord | undefined {
+  return workload.contenders.find((c) => c.kind === kind)
+}
+
+/** a's metric over b's, per round of a's samples: undefined where b has no sample that round or a zero. */
+export function ratiosPerRound (a: ContenderRecord, b: ContenderRecord | undefined, metric: Metric): Array<number | undefined> {
+  return a.samples.map((sample) => {
+    const other = b?.samples.find((s) => s.round === sample.round)
+    if (other === undefined || !(other[metric] > 0)) return undefined
+    return sample[metric] / other[metric]
+  })
+}
+
+/** The ratios of the rounds where both were measured. */
+export function pairedRatios (a: ContenderRecord | undefined, b: ContenderRecord | undefined, metric: Metric): number[] {
+  if (a === undefined) return []
+  return ratiosPerRound(a, b, metric).filter((r): r is number => r !== undefined && Number.isFinite(r))
+}
+
+export function summarize (workload: WorkloadRecord): Summary[] {
+  const base = contender(workload, workload.baseline)
+  return workload.contenders.map((c) => {
+    const of = (f: (s: Sample) => number): number[] => c.samples.map(f)
+    const measured = c.samples.length > 0
+    const rps = of((s) => s.rps)
+    const rpsRatios = ratiosPerRound(c, base, 'rps')
+    const cpuRatios = ratiosPerRound(c, base, 'cpuPerRequest')
+    return {
+      kind: c.kind,
+      name: c.name,
+      baseline: c.kind === workload.baseline,
+      rps: measured ? { median: median(rps), min: Math.min(...rps), max: Math.max(...rps) } : undefined,
+      p50: measured ? median(of((s) => s.p50)) : undefined,
+      p99: measured ? median(of((s) => s.p99)) : undefined,
+      cpuPerRequest: measured ? median(of((s) => s.cpuPerRequest)) : undefined,
+      maxRss: measured ? median(of((s) => s.maxRss)) : undefined,
+      errors: of((s) => s.errors).reduce((a, b) => a + b, 0),
+      timeouts: of((s) => s.timeouts).reduce((a, b) => a + b, 0),
+      non2xx: of((s) => s.non2xx).reduce((a, b) => a + b, 0),
+      rounds: c.samples.length,
+      rpsRatios,
+      cpuRatios,
+      rpsRatio: medianOf(rpsRatios),
+      cpuRatio: medianOf(cpuRatios),
+      failure: c.failure
+    }
+  })
+}

@@ -1,0 +1,164 @@
+/**
+ * One contender of one workload, measured once: its own server process on
+ * 127.0.0.1, one request checked, a warm-up, then the measured window with the
+ * server's CPU time and peak RSS read around it. Every step is bounded in time.
+ */
+import type { ChildProcess } from 'node:child_process'
+import { request } from 'node:http'
+import autocannon from 'autocannon'
+import { serverStats, startServer } from './process'
+
+export interface Settings {
+  rounds: number
+  seconds: number
+  warmup: number
+  connections: number
+  pipelining: number
+}
+
+/** What is sent, and how one answer is recognised as right. */
+export interface Load {
+  path: string
+  headers: Record<string, string>
+  body: string
+  /** Undefined when the answer is right, else what is wrong with it. */
+  check: (status: number, body: string) => string | undefined
+}
+
+/** One contender's figures in one round. */
+export interface Sample {
+  round: number
+  /** autocannon's requests.average over the measured window. */
+  rps: number
+  requests: number
+  /** Latency percentiles, ms (autocannon records whole milliseconds). */
+  p50: number
+  p99: number
+  latencyMean: number
+  /** Server CPU time (user + system) over the measured window, µs, and per request. */
+  cpu: number
+  cpuPerRequest: number
+  /** The server process's peak resident set size at the end, bytes. */
+  maxRss: number
+  /** Connection errors, timeouts included, and timeouts alone. */
+  errors: number
+  timeouts: number
+  non2xx: number
+  /** The server's event-loop delay over the measured window, ms. */
+  delayP99: number
+  delayMax: number
+}
+
+export type Stage = 'start' | 'check' | 'measure'
+
+/** Why a contender was not measured: it did not start, answered wrongly, or the measurement broke. */
+export class Failure extends Error {
+  constructor (readonly stage: Stage, message: string) {
+    super(message)
+  }
+}
+
+const CHECK_TIMEOUT_MS = 5000
+/** How long past its duration an autocannon run may go before it is stopped, then abandoned. */
+const RUN_GRACE_S = 10
+const RUN_ABANDON_S = 20
+
+export async function measureOne (kind: string, load: Load, settings: Settings, round: number): Promise<Sample> {
+  let server: { child: ChildProcess, port: number }
+  try {
+    server = await startServer(kind)
+  } catch (err) {
+    throw new Failure('start', reason(err))
+  }
+  const { child, port } = server
+  try {
+    const wrong = await checkOnce(port, load)
+    if (wrong !== undefined) throw new Failure('check', wrong)
+    await drive(port, load, settings, settings.warmup)
+    await serverStats(child)
+    const result = await drive(port, load, settings, settings.seconds)
+    const stats = await serverStats(child)
+    return {
+      round,
+      rps: result.requests.average,
+      requests: result.requests.total,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      latencyMean: result.latency.average,
+      cpu: stats.cpu,
+      cpuPerRequest: result.requests.total > 0 ? stats.cpu / result.requests.total : Number.NaN,
+      maxRss: stats.maxRss,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      non2xx: result.non2xx,
+      delayP99: stats.delayP99,
+      delayMax: stats.delayMax
+    }
+  } catch (err) {
+    throw err instanceof Failure ? err : new Failure('measure', reason(err))
+  } finally {
+    await stop(child)
+  }
+}
+
+/** Sends the load's request once, on a connection of its own, and checks the answer. */
+function checkOnce (port: number, load: Load): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: load.path,
+      headers: { ...load.headers, 'content-length': Buffer.byteLength(load.body) },
+      agent: false,
+      timeout: CHECK_TIMEOUT_MS
+    }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve(load.check(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))))
+      res.on('error', (err) => resolve(`the answer broke off: ${reason(err)}`))
+    })
+    req.on('timeout', () => req.destroy(new Error(`no answer in ${CHECK_TIMEOUT_MS / 1000} s`)))
+    req.on('error', (err) => resolve(`the request failed: ${reason(err)}`))
+    req.end(load.body)
+  })
+}
+
+/** One autocannon run of `seconds`; stopped and refused if it runs past its time. */
+function drive (port: number, load: Load, settings: Settings, seconds: number): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    let late = false
+    const instance = autocannon({
+      url: `http://127.0.0.1:${port}${load.path}`,
+      method: 'POST',
+      headers: load.headers,
+      body: load.body,
+      connections: settings.connections,
+      pipelining: settings.pipelining,
+      duration: seconds,
+      timeout: 10
+    }, (err, result) => {
+      clearTimeout(grace)
+      clearTimeout(abandon)
+      if (err !== null && err !== undefined) reject(err)
+      else if (late) reject(new Error(`autocannon ran past ${seconds + RUN_GRACE_S} s and was stopped`))
+      else resolve(result)
+    })
+    const grace = setTimeout(() => { late = true; instance.stop() }, (seconds + RUN_GRACE_S) * 1000)
+    const abandon = setTimeout(() => reject(new Error(`autocannon did not finish in ${seconds + RUN_ABANDON_S} s`)), (seconds + RUN_ABANDON_S) * 1000)
+  })
+}
+
+/** Ends the server and waits for it to be gone, so that it takes no CPU from the next contender. */
+async function stop (child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const gone = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+  await gone
+  clearTimeout(timer)
+}
+
+function reason (err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}

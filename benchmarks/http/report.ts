@@ -1,0 +1,117 @@
+/** The bench's markdown: one table per workload, the goals of issue 5, and the results file's header. */
+import { contender, median, pairedRatios, summarize, type BenchRecord, type Metric, type Summary, type WorkloadRecord } from './aggregate'
+import type { Stage } from './measure'
+
+const MiB = 2 ** 20
+
+const fixed = (x: number | undefined, digits: number): string => x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits)
+const whole = (x: number): string => Math.round(x).toLocaleString('en-US')
+/** A ratio to two decimals, or to two significant digits below 0.1 (0.034, not 0.03). */
+export const ratio = (x: number | undefined): string => x === undefined || !Number.isFinite(x) ? '—' : x >= 0.1 ? x.toFixed(2) : x.toPrecision(2)
+const ratios = (xs: Array<number | undefined>): string => xs.length === 0 ? '—' : xs.map(ratio).join(', ')
+/** Keeps a reason on one line and out of the table's syntax. */
+const cell = (text: string): string => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').slice(0, 200)
+
+export function failureText (stage: Stage, reason: string): string {
+  if (stage === 'start') return `did not run: ${reason}`
+  if (stage === 'check') return `failed the check, not measured: ${reason}`
+  return `failed: ${reason}`
+}
+
+function row (s: Summary): string {
+  const name = s.baseline ? `${s.name} (baseline)` : s.name
+  if (s.rps === undefined) {
+    const why = s.failure === undefined ? 'not measured' : failureText(s.failure.stage, s.failure.reason)
+    return `| ${name} | ${cell(why)} | — | — | — | — | — | — | — | — |`
+  }
+  const errors = s.timeouts > 0 ? `${s.errors} (${s.timeouts} timeouts)` : String(s.errors)
+  return `| ${name} | ${whole(s.rps.median)} (${whole(s.rps.min)}–${whole(s.rps.max)}) | ${fixed(s.p50, 0)} | ${fixed(s.p99, 0)} | ${fixed(s.cpuPerRequest, 1)} | ` +
+    `${fixed(s.maxRss === undefined ? undefined : s.maxRss / MiB, 1)} | ${errors} | ${s.non2xx} | ${ratios(s.rpsRatios)} | ${ratios(s.cpuRatios)} |`
+}
+
+export function renderTable (workload: WorkloadRecord): string {
+  const summaries = summarize(workload)
+  const lines = [
+    `### ${workload.title}`,
+    '',
+    '| contender | req/s median (min–max) | p50 ms | p99 ms | CPU µs/req | peak RSS MiB | errors | non-2xx | req/s ÷ baseline (per round) | CPU ÷ baseline (per round) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...summaries.map(row)
+  ]
+  // A contender dropped after some rounds keeps its row; say why the later rounds are missing.
+  const notes = summaries
+    .filter((s) => s.rps !== undefined && s.failure !== undefined)
+    .map((s) => `- ${s.name}, round ${s.failure?.round ?? '?'}: ${cell(failureText(s.failure?.stage ?? 'measure', s.failure?.reason ?? ''))}; not measured from then on.`)
+  if (notes.length > 0) lines.push('', ...notes)
+  return lines.join('\n')
+}
+
+interface Goal {
+  text: string
+  workload: string
+  /** a's metric over b's, per round; the goal holds if the median ratio is within `target`. */
+  a: string
+  b: string
+  metric: Metric
+  atLeast: boolean
+  target: number
+}
+
+/** Issue 5's goals, each a ratio between two contenders of the same round. */
+export const GOALS: Goal[] = [
+  { text: 'small: fastify-soap req/s ≥ 0.6 × Fastify JSON', workload: 'small', a: 'soap', b: 'json', metric: 'rps', atLeast: true, target: 0.6 },
+  { text: 'small: fastify-soap req/s ≥ 2 × node-soap', workload: 'small', a: 'soap', b: 'node-soap', metric: 'rps', atLeast: true, target: 2 },
+  { text: 'large: fastify-soap req/s ≥ 3 × node-soap', workload: 'large', a: 'soap', b: 'node-soap', metric: 'rps', atLeast: true, target: 3 },
+  { text: 'large: fastify-soap CPU/req ≤ 4 × Fastify JSON', workload: 'large', a: 'soap', b: 'json', metric: 'cpuPerRequest', atLeast: false, target: 4 },
+  { text: 'small: fastify-soap p99 ≤ 2 × Fastify JSON p99', workload: 'small', a: 'soap', b: 'json', metric: 'p99', atLeast: false, target: 2 },
+  { text: 'large: fastify-soap peak RSS ≤ node-soap peak RSS', workload: 'large', a: 'soap', b: 'node-soap', metric: 'maxRss', atLeast: false, target: 1 }
+]
+
+function evaluate (goal: Goal, workloads: WorkloadRecord[]): string {
+  const workload = workloads.find((w) => w.id === goal.workload)
+  const a = workload === undefined ? undefined : contender(workload, goal.a)
+  const b = workload === undefined ? undefined : contender(workload, goal.b)
+  const per = pairedRatios(a, b, goal.metric)
+  if (per.length === 0) {
+    const missing = [a, b].find((c) => c !== undefined && c.samples.length === 0)
+    const why = missing?.failure !== undefined ? `${missing.name} ${failureText(missing.failure.stage, missing.failure.reason)}` : 'no round measured both'
+    return `- ${goal.text}: **not evaluated** (${cell(why)})`
+  }
+  const m = median(per)
+  const met = goal.atLeast ? m >= goal.target : m <= goal.target
+  return `- ${goal.text}: **${met ? 'met' : 'missed'}** — ${ratio(m)}× (per round ${per.map(ratio).join(', ')})`
+}
+
+export function renderGoals (workloads: WorkloadRecord[]): string {
+  return ['### Goals (medians of per-round ratios)', '', ...GOALS.map((g) => evaluate(g, workloads))].join('\n')
+}
+
+/** The tables and the goals, as printed to stdout. */
+export function renderBody (record: BenchRecord): string {
+  return [...record.workloads.map(renderTable), renderGoals(record.workloads)].join('\n\n') + '\n'
+}
+
+export function renderSettings (record: BenchRecord): string {
+  const s = record.settings
+  return `${s.connections} connections, pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up, ` +
+    `${s.rounds} round${s.rounds === 1 ? '' : 's'}, contenders interleaved within each round, each server in its own process on 127.0.0.1`
+}
+
+/** benchmarks/results/results.md: a header, then the same body as stdout. */
+export function renderResults (record: BenchRecord): string {
+  return [
+    '# HTTP benchmark results',
+    '',
+    `- Date: ${record.date}`,
+    `- Node: ${record.node}`,
+    `- CPU: ${record.cpu}, ${record.cores} cores (the load generator shares them with the server)`,
+    `- Settings: ${renderSettings(record)}`,
+    '- Medians over rounds; ratios are taken within each round, between contenders of the same round. ' +
+      'CPU is the server process\'s user + system time over the measured window, per request; ' +
+      'peak RSS is the server process\'s maximum resident set size; p50 and p99 are in whole milliseconds (autocannon\'s resolution).',
+    '',
+    '![req/s per contender](chart.svg)',
+    '',
+    renderBody(record)
+  ].join('\n')
+}
