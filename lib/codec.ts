@@ -46,7 +46,7 @@ const DOUBLE = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/
 /** Reads the lexical form of an XML Schema scalar (xs:string, xs:long-like integer, xs:double, xs:boolean). */
 export function readScalar (type: ScalarType, text: string): string | number | boolean {
   if (type === 'string') return text
-  const value = text.replace(COLLAPSE, '')
+  const value = isTrimmed(text) ? text : text.replace(COLLAPSE, '')
   if (type === 'integer') {
     if (!INTEGER.test(value)) throw new InputProblem(`"${clip(value)}" is not an integer`, 'not an integer')
     const n = Number(value)
@@ -63,6 +63,14 @@ export function readScalar (type: ScalarType, text: string): string | number | b
   if (value === 'true' || value === '1') return true
   if (value === 'false' || value === '0') return false
   throw new InputProblem(`"${clip(value)}" is not a boolean`, 'not a boolean')
+}
+
+/** Whether text has no XML white space at either end (most values): then nothing is replaced. */
+function isTrimmed (text: string): boolean {
+  if (text.length === 0) return true
+  const first = text.charCodeAt(0)
+  const last = text.charCodeAt(text.length - 1)
+  return first > 0x20 && last > 0x20
 }
 
 function clip (text: string): string {
@@ -150,12 +158,16 @@ export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlEle
   for (const field of shape.elements) {
     if (field.array && !field.wrapped) out[field.property] = []
   }
+  // Repeated elements come in runs: the last name found is tried first.
+  let lastField: Field | undefined
   for (const child of children) {
     if (typeof child === 'string') {
       if (!isWhitespace(child)) throw new InputProblem(`text where elements are due in ${parent}`)
       continue
     }
-    const field = fieldNamed(shape.elementsByName, child.namespace, child.localName)
+    const field = lastField !== undefined && child.localName === lastField.name && child.namespace === lastField.namespace
+      ? lastField
+      : (lastField = fieldNamed(shape.elementsByName, child.namespace, child.localName))
     if (field === undefined) {
       if (lenient) continue
       throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
@@ -212,6 +224,10 @@ export function readElement (shape: ObjectShape, element: XmlElement): Record<st
 // Characters XML 1.0 cannot carry (see lib/serializer.ts): a value holding one is refused, never mangled.
 // eslint-disable-next-line no-control-regex -- matching those characters is the point
 const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/u
+// Anything a string may need looked at: escaping, a forbidden character, or a surrogate (paired or not).
+// Most strings hold none, and are written as they are after this one scan.
+// eslint-disable-next-line no-control-regex -- matching those characters is the point
+const SPECIAL = /[&<>"\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/
 
 /** A value the writer cannot write; its path is built on the way out, as for reading. */
 class OutputProblem extends InputProblem {}
@@ -222,6 +238,7 @@ function writeScalar (type: ScalarType, value: unknown, attribute: boolean): str
   switch (type) {
     case 'string':
       if (typeof value !== 'string') throw new OutputProblem('must be a string')
+      if (!SPECIAL.test(value)) return value
       if (INVALID_CHAR.test(value)) throw new OutputProblem('holds a character XML 1.0 cannot carry')
       return attribute ? escapeAttribute(value) : escapeXml(value)
     case 'integer':
@@ -256,24 +273,26 @@ function compileValue (shape: Shape, tag: string, prefixes: Prefixes): Writer {
       throw new OutputProblem('cannot be null')
     }
   }
-  const content = compileContent(shape, prefixes)
+  const { attributes, children } = compileContent(shape, prefixes)
   const start = `<${tag}`
   return (value) => {
     if (value === null) {
       if (nullable) return nil
       throw new OutputProblem('cannot be null')
     }
-    return element(start, content(value), close)
+    return element(start, attributes, children, close, value)
   }
 }
 
 /**
- * Closes a start tag around the content writer's output (attributes, `>`,
- * children): self-closing when there are no children. Attribute values never
- * hold a raw `>` (escapeAttribute), so the first `>` ends the attributes.
+ * Writes one element of an object shape: the start tag and its attributes,
+ * then its children, or `/>` when there are none. The pieces are only ever
+ * concatenated (never searched or sliced), so V8 joins them once, at the end.
  */
-function element (start: string, content: string, close: string): string {
-  return content.indexOf('>') === content.length - 1 ? start + content.slice(0, -1) + '/>' : start + content + close
+function element (start: string, attributes: Writer, children: Writer, close: string, value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OutputProblem('must be an object')
+  const inner = children(value)
+  return inner === '' ? start + attributes(value) + '/>' : start + attributes(value) + '>' + inner + close
 }
 
 function compileField (field: Field, prefixes: Prefixes): Writer {
@@ -295,35 +314,43 @@ function compileField (field: Field, prefixes: Prefixes): Writer {
   }
 }
 
-/** Writes an object's attributes, `>`, and its child elements (the caller writes `<tag` before and `</tag>` after). */
-function compileContent (shape: ObjectShape, prefixes: Prefixes): Writer {
+/** The writers of an object's attributes and of its child elements, each given the object. */
+function compileContent (shape: ObjectShape, prefixes: Prefixes): { attributes: Writer, children: Writer } {
   const attributes = shape.attributes.map((field) => ({
     property: field.property,
     start: ` ${qualified(field.namespace, field.name, prefixes)}="`,
     type: (field.shape as ScalarShape).type
   }))
   const elements = shape.elements.map((field) => ({ property: field.property, write: compileField(field, prefixes) }))
-  return (value) => {
-    if (typeof value !== 'object' || Array.isArray(value)) throw new OutputProblem('must be an object')
-    const object = value as Record<string, unknown>
-    let out = ''
-    let property = ''
-    try {
+  return {
+    attributes (value) {
+      const object = value as Record<string, unknown>
+      let out = ''
       for (const a of attributes) {
-        property = a.property
-        const v = Object.hasOwn(object, property) ? object[property] : undefined
-        if (v !== undefined) out += a.start + writeScalar(a.type, v, true) + '"'
+        const v = Object.hasOwn(object, a.property) ? object[a.property] : undefined
+        if (v === undefined) continue
+        try {
+          out += a.start + writeScalar(a.type, v, true) + '"'
+        } catch (err) {
+          throw locate(err, a.property)
+        }
       }
-      out += '>'
+      return out
+    },
+    children (value) {
+      const object = value as Record<string, unknown>
+      let out = ''
       for (const e of elements) {
-        property = e.property
-        const v = Object.hasOwn(object, property) ? object[property] : undefined
-        if (v !== undefined) out += e.write(v)
+        const v = Object.hasOwn(object, e.property) ? object[e.property] : undefined
+        if (v === undefined) continue
+        try {
+          out += e.write(v)
+        } catch (err) {
+          throw locate(err, e.property)
+        }
       }
-    } catch (err) {
-      throw locate(err, property)
+      return out
     }
-    return out
   }
 }
 
@@ -338,12 +365,11 @@ export function compileElement (shape: ObjectShape, name: string, namespace: str
   let start = `<${tag}`
   for (const [uri, prefix] of prefixes) start += ` xmlns:${prefix}="${escapeAttribute(uri)}"`
   if (xsi) start += ` xmlns:xsi="${XSI_NS}"`
-  const content = compileContent(shape, prefixes)
+  const { attributes, children } = compileContent(shape, prefixes)
   const close = `</${tag}>`
   return (value) => {
     try {
-      if (value === null || value === undefined) throw new OutputProblem('must be an object')
-      return element(start, content(value), close)
+      return element(start, attributes, children, close, value)
     } catch (err) {
       throw err instanceof OutputProblem ? new SOAP_ERR_OUTPUT_INVALID(err.path, err.message) : err
     }

@@ -9,18 +9,8 @@ import { SOAP12_ENV, type VersionInfo } from './namespaces'
 // pair is one code point, so the class matches lone halves only).
 // eslint-disable-next-line no-control-regex -- matching those characters is the point
 const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/gu
-const TEXT_SPECIAL = /[&<>\r]/g
-const ATTRIBUTE_SPECIAL = /[&<>"\t\n\r]/g
-const ENTITY: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  '\t': '&#x9;',
-  '\n': '&#xA;',
-  '\r': '&#xD;'
-}
-const entity = (c: string): string => ENTITY[c]
+const TEXT_SPECIAL = /[&<>\r]/
+const ATTRIBUTE_SPECIAL = /[&<>"\t\n\r]/
 
 /** Replaces characters XML 1.0 cannot carry by U+FFFD: for text that must never fail to serialise, such as a fault's reason. */
 export function replaceInvalidXmlChars (text: string): string {
@@ -28,16 +18,39 @@ export function replaceInvalidXmlChars (text: string): string {
   return INVALID_CHAR.test(text) ? text.replace(INVALID_CHAR, '\uFFFD') : text
 }
 
+/**
+ * The escaping loop: one pass that copies the runs between special
+ * characters, which is several times faster than `replace` with a callback.
+ */
+function escape (text: string, attribute: boolean): string {
+  let out = ''
+  let last = 0
+  for (let i = 0; i < text.length; i++) {
+    let entity: string
+    switch (text.charCodeAt(i)) {
+      case 0x26: entity = '&amp;'; break
+      case 0x3C: entity = '&lt;'; break
+      case 0x3E: entity = '&gt;'; break
+      case 0x0D: entity = '&#xD;'; break
+      case 0x22: if (!attribute) continue; entity = '&quot;'; break
+      case 0x09: if (!attribute) continue; entity = '&#x9;'; break
+      case 0x0A: if (!attribute) continue; entity = '&#xA;'; break
+      default: continue
+    }
+    out += text.slice(last, i) + entity
+    last = i + 1
+  }
+  return out + text.slice(last)
+}
+
 /** Escapes character data (`&`, `<`, `>`, and CR so that it survives end-of-line handling). */
 export function escapeXml (text: string): string {
-  TEXT_SPECIAL.lastIndex = 0
-  return TEXT_SPECIAL.test(text) ? text.replace(TEXT_SPECIAL, entity) : text
+  return TEXT_SPECIAL.test(text) ? escape(text, false) : text
 }
 
 /** Escapes an attribute value for double quotes; whitespace is kept from normalisation. */
 export function escapeAttribute (text: string): string {
-  ATTRIBUTE_SPECIAL.lastIndex = 0
-  return ATTRIBUTE_SPECIAL.test(text) ? text.replace(ATTRIBUTE_SPECIAL, entity) : text
+  return ATTRIBUTE_SPECIAL.test(text) ? escape(text, true) : text
 }
 
 const PREFIX = 'soap'
