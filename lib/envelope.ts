@@ -46,7 +46,7 @@ const UTF16 = /^utf-?16(le|be)?$/i
 
 interface MutableElement extends XmlElement {
   readonly attributes: XmlAttribute[]
-  readonly children: Array<XmlElement | string>
+  children: Array<XmlElement | string>
 }
 
 function limit (name: keyof SoapLimits, value: number): never {
@@ -54,6 +54,15 @@ function limit (name: keyof SoapLimits, value: number): never {
 }
 
 const NO_ATTRIBUTES: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[]
+/**
+ * An element's children until it has one: most elements hold one text node or
+ * none, and an array made by `push` reserves room for 17.
+ */
+const NO_CHILDREN: Array<XmlElement | string> = Object.freeze([]) as unknown as Array<XmlElement | string>
+
+function addChild (parent: MutableElement, child: XmlElement | string): void {
+  if (parent.children === NO_CHILDREN) parent.children = [child]; else parent.children.push(child)
+}
 
 function toElement (tag: XmlTagEvent): MutableElement {
   let attributes = NO_ATTRIBUTES
@@ -62,7 +71,7 @@ function toElement (tag: XmlTagEvent): MutableElement {
     if (attributes === NO_ATTRIBUTES) attributes = []
     attributes.push({ name: a.name, prefix: a.prefix, localName: a.local, namespace: a.uri, value: a.value })
   }
-  return { name: tag.name, prefix: tag.prefix, localName: tag.local, namespace: tag.uri, attributes, children: [] }
+  return { name: tag.name, prefix: tag.prefix, localName: tag.local, namespace: tag.uri, attributes, children: NO_CHILDREN }
 }
 
 function hasEncodingStyle (tag: XmlTagEvent, env: string): boolean {
@@ -220,7 +229,7 @@ export class EnvelopeDecoder implements XmlHandler {
     if (depth === 3) {
       (this.#section === IN_HEADER ? this.#headerBlocks : this.#payload).push(element)
     } else {
-      stack[stack.length - 1].children.push(element)
+      addChild(stack[stack.length - 1], element)
     }
     stack.push(element)
   }
@@ -248,12 +257,13 @@ export class EnvelopeDecoder implements XmlHandler {
       return
     }
     const stack = this.#stack
-    const children = stack[stack.length - 1].children
+    const parent = stack[stack.length - 1]
+    const children = parent.children
     const last = children.length - 1
     if (last >= 0 && typeof children[last] === 'string') {
       children[last] += text
     } else {
-      children.push(text)
+      addChild(parent, text)
     }
   }
 }

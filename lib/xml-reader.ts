@@ -124,6 +124,16 @@ class Namespaces {
   }
 }
 
+/** A name split into prefix and local part. */
+interface QName {
+  readonly name: string
+  readonly prefix: string
+  readonly local: string
+}
+
+/** Slots of the QName cache: a power of two. */
+const QNAME_SLOTS = 128
+
 export class XmlReader {
   readonly #handler: XmlHandler
   #s = ''
@@ -132,6 +142,8 @@ export class XmlReader {
   #amp = -1
   #names: string[] = []
   #ns = new Namespaces()
+  /** QNames already split and checked, by a hash of their place: documents repeat their names. */
+  readonly #qnames: Array<QName | undefined> = new Array(QNAME_SLOTS).fill(undefined)
 
   constructor (handler: XmlHandler) {
     this.#handler = handler
@@ -210,6 +222,39 @@ export class XmlReader {
       (first >= 0x80 && NCNAME_START.test(local))
     if (colon === 0 || !startsLikeName || local.includes(':')) this.#fail(`malformed qualified name ${name}`, at)
     return [name.slice(0, colon), local]
+  }
+
+  /**
+   * The QName at the current position, split and checked (#qname). An ASCII
+   * name seen before, found in a small direct-mapped cache by its length and
+   * end characters and compared in place, costs no new string.
+   */
+  #qnameHere (at: number): QName {
+    const s = this.#s
+    const start = this.#i
+    let end = start
+    let code = s.charCodeAt(end)
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a) {
+      for (;;) {
+        code = s.charCodeAt(++end)
+        if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) || code === 0x5f || code === 0x2d || code === 0x2e)) break
+      }
+      if (code < 0x80 || Number.isNaN(code)) {
+        const length = end - start
+        const slot = (length * 31 + s.charCodeAt(start) * 7 + s.charCodeAt(end - 1)) & (QNAME_SLOTS - 1)
+        const known = this.#qnames[slot]
+        this.#i = end
+        if (known !== undefined && known.name.length === length && s.startsWith(known.name, start)) return known
+        const name = s.slice(start, end)
+        const [prefix, local] = this.#qname(name, at)
+        const qname = { name, prefix, local }
+        this.#qnames[slot] = qname
+        return qname
+      }
+    }
+    const name = this.#name()
+    const [prefix, local] = this.#qname(name, at)
+    return { name, prefix, local }
   }
 
   #prolog (): void {
@@ -353,7 +398,8 @@ export class XmlReader {
     const handler = this.#handler
     const at = this.#i
     this.#i++
-    const name = this.#name()
+    const qname = this.#qnameHere(at)
+    const name = qname.name
     handler.openTagStart(name)
     const attributes: XmlAttributeEvent[] = []
     let selfClosing = false
@@ -369,7 +415,8 @@ export class XmlReader {
       }
       if (!spaced) this.#fail(Number.isNaN(code) ? `unclosed start tag ${name}` : 'white space is required between attributes')
       const attributeAt = this.#i
-      const attributeName = this.#name()
+      const attribute = this.#qnameHere(attributeAt)
+      const attributeName = attribute.name
       this.#skipSpace()
       if (s.charCodeAt(this.#i) !== 0x3d) this.#fail(`attribute ${attributeName} has no value`)
       this.#i++
@@ -380,12 +427,11 @@ export class XmlReader {
       if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
       const value = this.#characters(this.#i + 1, end, true)
       this.#i = end + 1
-      const [prefix, local] = this.#qname(attributeName, attributeAt)
-      const attribute: XmlAttributeEvent = { name: attributeName, prefix, local, uri: '', value }
-      handler.attribute(attribute)
-      attributes.push(attribute)
+      const event: XmlAttributeEvent = { name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value }
+      handler.attribute(event)
+      attributes.push(event)
     }
-    const [prefix, local] = this.#qname(name, at)
+    const { prefix, local } = qname
     const uri = this.#openScope(prefix, attributes, at)
     handler.openTag({ name, prefix, local, uri, attributes })
     if (selfClosing) {
