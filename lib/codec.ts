@@ -149,6 +149,17 @@ function readAttributes (shape: ObjectShape, element: XmlElement, out: Record<st
   }
 }
 
+/** A child element's field: a few fields are compared in turn, more are looked up by name. */
+function findField (shape: ObjectShape, child: XmlElement): Field | undefined {
+  const elements = shape.elements
+  if (elements.length > 8) return fieldNamed(shape.elementsByName, child.namespace, child.localName)
+  for (let i = 0; i < elements.length; i++) {
+    const field = elements[i]
+    if (field.name === child.localName && field.namespace === child.namespace) return field
+  }
+  return undefined
+}
+
 /**
  * Reads child elements into `out`, in any order. Property names come from the
  * schema, where "__proto__" is refused (lib/schema.ts): plain assignment is safe. `lenient` (header blocks)
@@ -167,7 +178,7 @@ export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlEle
     }
     const field = lastField !== undefined && child.localName === lastField.name && child.namespace === lastField.namespace
       ? lastField
-      : (lastField = fieldNamed(shape.elementsByName, child.namespace, child.localName))
+      : (lastField = findField(shape, child))
     if (field === undefined) {
       if (lenient) continue
       throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
