@@ -20,8 +20,8 @@ import { isWhitespace } from './xml-reader'
 /** A problem found while reading a value: its JSON Pointer is built on the way out. */
 export class InputProblem {
   readonly segments: Array<string | number> = []
-  /** The element whose text was refused, `{namespace}localName`, for redaction; set where it is known. */
-  element: string | undefined = undefined
+  /** The elements the refused value is in, `{namespace}localName`, innermost first: a redacted one hides the value. */
+  readonly elements: string[] = []
   /**
    * @param message what is wrong, quoting the value when there is one
    * @param unquoted the same without the value, for an element whose content must not be repeated (the `redact` option)
@@ -82,7 +82,7 @@ function isNil (element: XmlElement): boolean {
     if (a.localName === 'nil' && a.namespace === XSI_NS) {
       const value = a.value.replace(COLLAPSE, '')
       if (value === 'true' || value === '1') return true
-      if (value !== 'false' && value !== '0') throw new InputProblem(`xsi:nil="${clip(a.value)}" is not a boolean`)
+      if (value !== 'false' && value !== '0') throw new InputProblem(`xsi:nil="${clip(a.value)}" is not a boolean`, 'xsi:nil is not a boolean')
     }
   }
   return false
@@ -103,6 +103,15 @@ export function locate (err: unknown, ...segments: Array<string | number>): unkn
 }
 
 function readValue (shape: Shape, element: XmlElement): unknown {
+  try {
+    return readContent(shape, element)
+  } catch (err) {
+    if (err instanceof InputProblem) err.elements.push(`{${element.namespace}}${element.localName}`)
+    throw err
+  }
+}
+
+function readContent (shape: Shape, element: XmlElement): unknown {
   if (isNil(element)) {
     if (!shape.nullable) throw new InputProblem(`element ${element.name} is xsi:nil but cannot be null`)
     for (const child of element.children) {
@@ -112,12 +121,7 @@ function readValue (shape: Shape, element: XmlElement): unknown {
   }
   if (shape.kind === 'scalar') {
     noPlainAttributes(element)
-    try {
-      return readScalar(shape.type, textOnly(element))
-    } catch (err) {
-      if (err instanceof InputProblem) err.element = `{${element.namespace}}${element.localName}`
-      throw err
-    }
+    return readScalar(shape.type, textOnly(element))
   }
   const out: Record<string, unknown> = {}
   readAttributes(shape, element, out)

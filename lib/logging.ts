@@ -31,14 +31,15 @@ export const MAX_LOGGED = 8192
 /** Stands for a redacted element's content. */
 export const REDACTION = '[redacted]'
 
-/** Writes decoded elements back as XML for a log, each redacted element's content replaced by REDACTION. */
+/** Writes decoded elements back as XML for a log, each redacted element's content and attribute values replaced by REDACTION. */
 export function redactedXml (elements: readonly XmlElement[], redact: ReadonlySet<string>): string {
   let out = ''
   const write = (element: XmlElement): boolean => {
+    const redacted = redact.has(`{${element.namespace}}${element.localName}`)
     out += `<${element.name}`
-    for (const a of element.attributes) out += ` ${a.name}="${escapeAttribute(a.value)}"`
+    for (const a of element.attributes) out += ` ${a.name}="${redacted ? REDACTION : escapeAttribute(a.value)}"`
     out += '>'
-    if (redact.has(`{${element.namespace}}${element.localName}`)) {
+    if (redacted) {
       out += REDACTION
     } else {
       for (const child of element.children) {

@@ -31,7 +31,7 @@ function readProblem<T> (op: Operation, where: string, read: () => T): T {
     return read()
   } catch (err) {
     if (!(err instanceof InputProblem)) throw err
-    const message = err.element !== undefined && op.redact.has(err.element) ? err.unquoted : err.message
+    const message = err.elements.some((element) => op.redact.has(element)) ? err.unquoted : err.message
     throw invalidInputFault([{ path: err.path, message }], where)
   }
 }
@@ -66,7 +66,7 @@ const queryInput: InputReader = (op, request) => {
         try {
           read.push(readScalar(type, value))
         } catch (err) {
-          if (err instanceof InputProblem) err.element = `{${field.namespace}}${field.name}`
+          if (err instanceof InputProblem) err.elements.push(`{${field.namespace}}${field.name}`)
           throw field.array ? locate(err, field.property, read.length) : locate(err, field.property)
         }
       }

@@ -6,6 +6,7 @@
  */
 import { SOAP_ERR_SERVICE_SCHEMA } from './errors'
 import { XML_NS, XMLNS_NS, XSI_NS } from './namespaces'
+import { isXmlText } from './serializer'
 import { isNCName } from './xml-reader'
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean'
@@ -87,7 +88,7 @@ export function xmlOf (schema: Schema, where: string): XmlKeyword {
     if (!XML_KEYS.has(key)) fail(where, `"xml.${key}" is not supported (name, namespace, prefix, attribute, wrapped)`)
   }
   if (xml.name !== undefined && (typeof xml.name !== 'string' || !isNCName(xml.name))) fail(where, '"xml.name" must be an XML NCName')
-  if (xml.namespace !== undefined && (typeof xml.namespace !== 'string' || xml.namespace === '')) fail(where, '"xml.namespace" must be a non-empty URI')
+  if (xml.namespace !== undefined && (typeof xml.namespace !== 'string' || xml.namespace === '' || !isXmlText(xml.namespace))) fail(where, '"xml.namespace" must be a non-empty URI')
   // The XML and xmlns namespaces cannot be declared; xsi attributes are the codec's own (nil, type).
   if (RESERVED_NAMESPACES.has(xml.namespace as string)) fail(where, `"xml.namespace" cannot be the reserved namespace ${String(xml.namespace)}`)
   // xsi is the prefix the writer binds for xsi:nil.

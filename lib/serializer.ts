@@ -12,6 +12,12 @@ const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE
 const TEXT_SPECIAL = /[&<>\r]/
 const ATTRIBUTE_SPECIAL = /[&<>"\t\n\r]/
 
+/** Whether XML 1.0 can carry every character of the text. */
+export function isXmlText (text: string): boolean {
+  INVALID_CHAR.lastIndex = 0
+  return !INVALID_CHAR.test(text)
+}
+
 /** Replaces characters XML 1.0 cannot carry by U+FFFD: for text that must never fail to serialise, such as a fault's reason. */
 export function replaceInvalidXmlChars (text: string): string {
   INVALID_CHAR.lastIndex = 0

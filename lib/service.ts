@@ -16,6 +16,7 @@ import {
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapOperationHooks, type SoapScope } from './hooks'
 import { fail, hasNullable, prefixesFor, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
 import { compile } from './validation'
+import { isXmlText } from './serializer'
 import { wsdlOptions, type SoapWsdlOptions } from './wsdl'
 import { isNCName } from './xml-reader'
 
@@ -176,7 +177,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
       }
     }
   }
-  if (op.action !== undefined && (typeof op.action !== 'string' || op.action === '')) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "action" must be a non-empty string`)
+  if (op.action !== undefined && (typeof op.action !== 'string' || op.action === '' || !isXmlText(op.action))) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "action" must be a non-empty string of characters XML can carry`)
   const action = op.action ?? (/[/:#]$/.test(tns) ? tns + name : `${tns}/${name}`)
 
   let input: ObjectShape | undefined
@@ -269,7 +270,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   for (const key of Object.keys(declaration)) {
     if (!SERVICE_KEYS.has(key)) throw new SOAP_ERR_SERVICE_INVALID(name, `unknown key "${key}" (one of ${[...SERVICE_KEYS].join(', ')})`)
   }
-  if (typeof declaration.namespace !== 'string' || declaration.namespace === '') throw new SOAP_ERR_SERVICE_INVALID(name, '"namespace" must be a non-empty URI')
+  if (typeof declaration.namespace !== 'string' || declaration.namespace === '' || !isXmlText(declaration.namespace)) throw new SOAP_ERR_SERVICE_INVALID(name, '"namespace" must be a non-empty URI')
   if (!isObject(declaration.operations) || Object.keys(declaration.operations).length === 0) throw new SOAP_ERR_SERVICE_INVALID(name, '"operations" must name at least one operation')
   for (const flag of ['strictAction', 'validateOutput'] as const) {
     if (declaration[flag] !== undefined && typeof declaration[flag] !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(name, `"${flag}" must be a boolean`)

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SOAP_ERR_SERVICE_INVALID } from './errors'
+import type { Field, ObjectShape } from './schema'
 import type { Operation, Service } from './service'
 import { ADDRESS, Prefixes, SchemaSet, XS_NS, node, render, type XmlNode } from './xsd'
 
@@ -50,10 +51,13 @@ export function wsdlOptions (service: string, value: unknown): SoapWsdlOptions |
   for (const key of Object.keys(options)) {
     if (!['address', 'splitSchemas', 'document', 'schemas'].includes(key)) bad(`has an unknown key "${key}" (one of address, splitSchemas, document, schemas)`)
   }
+  let address: string | undefined
   if (options.address !== undefined) {
     let url: URL | undefined
     try { url = new URL(String(options.address)) } catch {}
     if (typeof options.address !== 'string' || url === undefined || !['http:', 'https:'].includes(url.protocol)) bad('.address must be an absolute http or https URL')
+    // Written as the URL parser serialises it: no white space or control character survives.
+    address = (url as URL).href
   }
   if (options.splitSchemas !== undefined && typeof options.splitSchemas !== 'boolean') bad('.splitSchemas must be a boolean')
   if (options.document !== undefined && (typeof options.document !== 'string' || options.document === '')) bad('.document must be a non-empty string')
@@ -64,7 +68,7 @@ export function wsdlOptions (service: string, value: unknown): SoapWsdlOptions |
       if (!XSD_NAME.test(name) || typeof text !== 'string') bad(`.schemas: "${name}" must be a name of letters, digits, ".", "_" or "-" mapped to a string`)
     }
   }
-  return options as SoapWsdlOptions
+  return (address === undefined ? options : { ...options, address }) as SoapWsdlOptions
 }
 
 function cut (text: string): Template {
@@ -86,11 +90,11 @@ function messages (service: Service, schemas: SchemaSet): XmlNode[] {
       const properties = headers.schema.properties as Record<string, Readonly<Record<string, unknown>>>
       const parts = headers.shape.elements.map((field) => {
         const schema = field.array ? properties[field.property].items as Readonly<Record<string, unknown>> : properties[field.property]
-        return part(field.property, schemas.topElement(field.name, field.namespace, field.shape, schema, `${where}.headers/properties/${field.property}`))
+        return part(headerPart(headers.shape, field), schemas.topElement(field.name, field.namespace, field.shape, schema, `${where}.headers/properties/${field.property}`))
       })
       out.push(node('wsdl:message', { name: `${op.info.name}Headers` }, parts))
     }
-    for (const [name, fault] of faults) {
+    for (const [name, fault] of op.info.oneWay ? [] : faults) {
       const element = schemas.topElement(fault.name, fault.namespace, fault.shape, fault.schema, `${where}.faults.${name}`)
       if (faultMessages.has(name)) continue
       faultMessages.add(name)
@@ -100,11 +104,22 @@ function messages (service: Service, schemas: SchemaSet): XmlNode[] {
   return out
 }
 
+/** A header block's part name: its element's local name (an NCName), numbered when two blocks share one. */
+function headerPart (shape: ObjectShape, field: Field): string {
+  const same = shape.elements.filter((f) => f.name === field.name)
+  return same.length === 1 ? field.name : `${field.name}${same.indexOf(field) + 1}`
+}
+
+/** Faults of an operation as WSDL can state them: a one-way operation has none (WSDL 1.1 §2.4.1). */
+function faultsOf (op: Operation): string[] {
+  return op.info.oneWay ? [] : [...op.description.faults.keys()]
+}
+
 function portType (service: Service): XmlNode {
   return node('wsdl:portType', { name: service.name }, service.operations.map((op) => node('wsdl:operation', { name: op.info.name }, [
     node('wsdl:input', { message: `tns:${op.info.name}Request` }),
     ...(op.info.oneWay ? [] : [node('wsdl:output', { message: `tns:${op.info.name}Response` })]),
-    ...[...op.description.faults.keys()].map((name) => node('wsdl:fault', { name, message: `tns:${name}Fault` }))
+    ...faultsOf(op).map((name) => node('wsdl:fault', { name, message: `tns:${name}Fault` }))
   ])))
 }
 
@@ -112,12 +127,13 @@ function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
   const name = `${service.name}${soap === 'soap' ? 'Soap11' : 'Soap12'}`
   const body = node(`${soap}:body`, { use: 'literal' })
   const operation = (op: Operation): XmlNode => {
-    const headers = op.description.headers?.shape.elements.map((field) => node(`${soap}:header`, { message: `tns:${op.info.name}Headers`, part: field.property, use: 'literal' })) ?? []
+    const shape = op.description.headers?.shape
+    const headers = shape?.elements.map((field) => node(`${soap}:header`, { message: `tns:${op.info.name}Headers`, part: headerPart(shape, field), use: 'literal' })) ?? []
     return node('wsdl:operation', { name: op.info.name }, [
       node(`${soap}:operation`, { soapAction: op.info.action, soapActionRequired: soap === 'soap12' ? 'false' : undefined, style: 'document' }),
       node('wsdl:input', {}, [body, ...headers]),
       ...(op.info.oneWay ? [] : [node('wsdl:output', {}, [body])]),
-      ...[...op.description.faults.keys()].map((fault) => node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
+      ...faultsOf(op).map((fault) => node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
     ])
   }
   return node('wsdl:binding', { name, type: `tns:${service.name}` }, [
@@ -174,7 +190,11 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,251}[A-Za-z
 function addressOf (request: FastifyRequest): string | undefined {
   const { protocol, host } = request
   if ((protocol !== 'http' && protocol !== 'https') || typeof host !== 'string' || !HOST.test(host)) return undefined
-  return `${protocol}://${host}${request.routeOptions.url as string}`
+  // A parametric path's pattern is no address: the path the client asked for is.
+  const route = request.routeOptions.url as string
+  const query = request.url.indexOf('?')
+  const path = /[:*]/.test(route) ? (query === -1 ? request.url : request.url.slice(0, query)) : route
+  return `${protocol}://${host}${path}`
 }
 
 /** RFC 9110 §13.1.2: If-None-Match matches when it is `*` or lists the tag (weak comparison). */

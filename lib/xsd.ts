@@ -167,6 +167,11 @@ interface SchemaDocument {
   readonly attributes: Map<string, Declaration>
 }
 
+function withoutAnnotations (declaration: XmlNode): XmlNode {
+  if (typeof declaration.children === 'string') return declaration
+  return { ...declaration, children: declaration.children.filter((c) => c.name !== 'xs:annotation').map(withoutAnnotations) }
+}
+
 function occurs (min: string | undefined, max: string | undefined): Record<string, string | undefined> {
   return { minOccurs: min === '1' ? undefined : min, maxOccurs: max === '1' ? undefined : max }
 }
@@ -192,7 +197,8 @@ export class SchemaSet {
   /** Declares a global element or attribute; the same declaration twice is one, two different ones cannot be written. */
   private global (kind: 'element' | 'attribute', namespace: string, name: string, declaration: XmlNode, where: string): void {
     const declarations = kind === 'element' ? this.document(namespace).elements : this.document(namespace).attributes
-    const text = render(declaration)
+    // Documentation is no part of the declaration: the first one's is kept.
+    const text = render(withoutAnnotations(declaration))
     const known = declarations.get(name)
     if (known === undefined) {
       declarations.set(name, { node: declaration, text, where })
@@ -231,7 +237,8 @@ export class SchemaSet {
     const properties = (schema.properties ?? {}) as Record<string, Schema>
     const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
     const sequence = shape.elements.map((field) => this.field(context, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
-    const attributes = shape.attributes.map((field) => this.attribute(context, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
+    // xsi:nil carries no attribute: a nullable object's attributes are optional in XSD, whatever `required` says of the object.
+    const attributes = shape.attributes.map((field) => this.attribute(context, field, properties[field.property], required.has(field.property) && !shape.nullable, `${where}/properties/${field.property}`))
     return node('xs:complexType', {}, [node('xs:sequence', {}, sequence), ...attributes])
   }
 

@@ -88,7 +88,7 @@ test('Issue 6 logging: logBody adds the header blocks and the Body, with the con
   await post(app, '1.2', envelope('1.2', `<b:Login xmlns:b="${PIN}"><b:user>ann &amp; co</b:user><b:Pin>1234</b:Pin></b:Login>`, header), { url: '/bank' })
   const [line] = answered(lines)
   t.assert.strictEqual(line.soap?.operation, 'Login')
-  t.assert.strictEqual(line.soap?.header, '<w:Security s:mustUnderstand="true"><w:UsernameToken><w:Username>ann</w:Username><w:Password Type="PasswordText">[redacted]</w:Password></w:UsernameToken></w:Security>')
+  t.assert.strictEqual(line.soap?.header, '<w:Security s:mustUnderstand="true"><w:UsernameToken><w:Username>ann</w:Username><w:Password Type="[redacted]">[redacted]</w:Password></w:UsernameToken></w:Security>')
   t.assert.strictEqual(line.soap?.body, '<b:Login><b:user>ann &amp; co</b:user><b:Pin>[redacted]</b:Pin></b:Login>')
   for (const l of lines) t.assert.doesNotMatch(JSON.stringify(l), /hunter2|1234/, l.msg)
 })
@@ -141,4 +141,22 @@ test('Options: a bad logLevel, logBody or redact fails ready() with SOAP_ERR_OPT
     t.assert.ok(err instanceof errorCodes.SOAP_ERR_OPT_INVALID, String(err))
     t.assert.match(err.message, message)
   }
+})
+
+test('Issue 6 logging: a refused value anywhere inside a redacted element (a child, an attribute, xsi:nil) is never quoted; logBody hides its attribute values', async (t: TestContext) => {
+  const lines: Line[] = []
+  const app = Fastify({ logger: { level: 'trace', stream: { write: (line: string) => { lines.push(JSON.parse(line) as Line) } } } })
+  t.after(() => app.close())
+  await app.register(soap, { logBody: true, redact: [`{${PIN}}Card`] })
+  const card = { type: 'object', properties: { number: { type: 'integer' }, cvc: { type: 'integer', xml: { attribute: true } } }, additionalProperties: false } as const
+  app.soap.service({ ...bank, name: 'Pay', path: '/pay', operations: { Pay: defineOperation({ input: { type: 'object', properties: { Card: { ...card, nullable: true } }, additionalProperties: false }, handler: () => undefined }) } })
+  await app.ready()
+  for (const inner of ['<b:number>4111x</b:number>', '', '<b:number>1</b:number>']) {
+    const attributes = inner === '' ? ' cvc="9x9"' : inner.includes('1<') ? ' xsi:nil="4111x" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' : ''
+    const response = await post(app, '1.2', envelope('1.2', `<b:Pay xmlns:b="${PIN}"><b:Card${attributes}>${inner}</b:Card></b:Pay>`), { url: '/pay' })
+    t.assert.strictEqual(response.statusCode, 400, response.body)
+    t.assert.doesNotMatch(response.body, /4111|9x9/)
+  }
+  t.assert.strictEqual(answered(lines).length, 3)
+  for (const l of lines) t.assert.doesNotMatch(JSON.stringify(l), /4111|9x9/, l.msg)
 })

@@ -507,7 +507,7 @@ test('docs/wsdl.md: two different declarations of one global element cannot be w
   t.assert.strictEqual((await post(app, '1.2', envelope('1.2', `<k:One xmlns:k="${K}"/>`), { url: '/c' })).statusCode, 200)
 })
 
-test('docs/wsdl.md: a fault declared by two operations with one schema is one element and one message', async (t: TestContext) => {
+test('docs/wsdl.md: a fault declared by two operations with one schema is one element and one message; a one-way operation states no fault', async (t: TestContext) => {
   const detail = { type: 'object', properties: { code: { type: 'string' } }, required: ['code'], additionalProperties: false }
   const app = await build(t, {
     path: '/c',
@@ -515,13 +515,22 @@ test('docs/wsdl.md: a fault declared by two operations with one schema is one el
     name: 'C',
     operations: {
       One: { input: { type: 'object', properties: {} }, output: { type: 'object', properties: {} }, faults: { Problem: detail }, handler: () => ({}) } as never,
-      Two: { input: { type: 'object', properties: {} }, faults: { Problem: detail }, handler: () => undefined } as never
+      Two: { input: { type: 'object', properties: {} }, output: { type: 'object', properties: {} }, faults: { Problem: detail }, handler: () => ({}) } as never,
+      // WSDL 1.1 §2.4.1: a one-way operation has an input only, so its faults are not stated.
+      Three: { input: { type: 'object', properties: {} }, faults: { Problem: detail }, handler: () => undefined } as never
     }
   })
-  const doc = parse((await get(app, '/c?wsdl')).body)
+  const wsdl = (await get(app, '/c?wsdl')).body
+  const doc = parse(wsdl)
   t.assert.strictEqual(all(doc, WSDL_NS, 'message').filter((m) => m.getAttribute('name') === 'ProblemFault').length, 1)
   t.assert.strictEqual(all(doc, XS_NS, 'element').filter((e) => e.getAttribute('name') === 'Problem').length, 1)
-  t.assert.strictEqual(all(all(doc, WSDL_NS, 'portType')[0], WSDL_NS, 'fault').length, 2)
+  const ops = all(all(doc, WSDL_NS, 'portType')[0], WSDL_NS, 'operation')
+  t.assert.deepStrictEqual(ops.map((o) => all(o, WSDL_NS, 'fault').length), [1, 1, 0])
+  if (!xmllint(t)) return
+  const file = join(tempDir(t), 'c.wsdl')
+  writeFileSync(file, wsdl)
+  const result = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  t.assert.strictEqual(result.status, 0, result.output)
 })
 
 test('docs/wsdl.md: splitSchemas serves each namespace\'s schema at ?xsd=<prefix>, imported by the WSDL at the live address', async (t: TestContext) => {
@@ -571,4 +580,52 @@ test('docs/wsdl.md: header blocks, repeated or in another namespace, are global 
   writeFileSync(file, wsdl)
   const result = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
   t.assert.strictEqual(result.status, 0, result.output)
+})
+
+test('Review fixes: a parametric path\'s address is the path asked for; a namespace or action XML cannot carry is refused at ready(); header parts are NCNames; documentation never makes a conflict; a nullable object\'s attributes are optional', async (t: TestContext) => {
+  const app = await build(t, { ...calculator, path: '/t/:tenant' })
+  const body = (await get(app, '/t/acme?wsdl')).body
+  t.assert.strictEqual(body.match(new RegExp(`location="http://${HOST}/t/acme"`, 'g'))?.length, 2)
+  t.assert.doesNotMatch(body, /:tenant/)
+
+  for (const [definition, message] of [
+    [{ ...calculator, namespace: 'urn:a\u0000b' }, /"namespace" must be a non-empty URI/],
+    [{ ...calculator, operations: { Add: { ...calculator.operations.Add, action: 'urn:x\u0001' } } }, /"action" must be a non-empty string of characters XML can carry/]
+  ] as const) {
+    const bad = Fastify()
+    t.after(() => bad.close())
+    await bad.register(soap)
+    bad.soap.service(definition as SoapServiceDefinition)
+    const err = await bad.ready().then(() => undefined, (e: Error) => e)
+    t.assert.match(String(err?.message), message)
+  }
+
+  const note = (description?: string): object => ({ type: 'object', properties: { note: { type: 'string', xml: { namespace: O }, ...(description === undefined ? {} : { description }) } }, additionalProperties: false })
+  const child = { type: ['object', 'null'], properties: { id: { type: 'string', xml: { attribute: true } } }, required: ['id'], additionalProperties: false }
+  const mixed = await build(t, {
+    path: '/m',
+    namespace: K,
+    name: 'M',
+    operations: {
+      A: { input: note('the note of A'), output: { type: 'object', properties: { child }, required: ['child'], additionalProperties: false }, headers: { type: 'object', properties: { 'my header': { type: 'string', xml: { name: 'H' } } }, additionalProperties: false }, handler: () => ({ child: null }) } as never,
+      B: { input: note(), output: { type: 'object', properties: {} }, handler: () => ({}) } as never
+    }
+  })
+  const wsdl = await get(mixed, '/m?wsdl')
+  t.assert.strictEqual(wsdl.statusCode, 200, 'the same declaration with and without documentation is one')
+  t.assert.match(wsdl.body, /<wsdl:part name="H" element="tns:H"\/>/)
+  t.assert.match(wsdl.body, /<soap:header message="tns:AHeaders" part="H" use="literal"\/>/)
+  t.assert.match(wsdl.body, /<xs:element name="child" nillable="true">/)
+  t.assert.match(wsdl.body, /<xs:attribute name="id" type="xs:string"\/>/)
+  if (!xmllint(t)) return
+  const dir = tempDir(t)
+  const file = join(dir, 'm.wsdl')
+  writeFileSync(file, wsdl.body)
+  const structure = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  t.assert.strictEqual(structure.status, 0, structure.output)
+  const driver = await messageSchema(t, mixed, '/m', '1.2', dir)
+  const response = await post(mixed, '1.2', envelope('1.2', `<k:A xmlns:k="${K}" xmlns:o="${O}"><o:note>x</o:note></k:A>`), { url: '/m' })
+  t.assert.match(response.body, /xsi:nil="true"/)
+  const answer = validateMessage(driver, dir, response.body, 'nil-child')
+  t.assert.strictEqual(answer.status, 0, answer.output)
 })
