@@ -189,21 +189,29 @@ export class XmlReader {
     return i > start
   }
 
+  /**
+   * Where the name at the current position ends, when it is all ASCII (most
+   * are), scanned by char code; -1 when it is not, for the regex to read.
+   */
+  #asciiNameEnd (): number {
+    const s = this.#s
+    let i = this.#i
+    let code = s.charCodeAt(i)
+    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a)) return -1
+    for (;;) {
+      code = s.charCodeAt(++i)
+      if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) || code === 0x5f || code === 0x2d || code === 0x2e)) break
+    }
+    return code < 0x80 || Number.isNaN(code) ? i : -1
+  }
+
   #name (): string {
-    // Most names are ASCII: scan those by char code, and leave the rest to the regex.
     const s = this.#s
     const start = this.#i
-    let i = start
-    let code = s.charCodeAt(i)
-    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a) {
-      for (;;) {
-        code = s.charCodeAt(++i)
-        if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) || code === 0x5f || code === 0x2d || code === 0x2e)) break
-      }
-      if (code < 0x80 || Number.isNaN(code)) {
-        this.#i = i
-        return s.slice(start, i)
-      }
+    const end = this.#asciiNameEnd()
+    if (end !== -1) {
+      this.#i = end
+      return s.slice(start, end)
     }
     NAME.lastIndex = start
     const match = NAME.exec(s)
@@ -232,25 +240,18 @@ export class XmlReader {
   #qnameHere (at: number): QName {
     const s = this.#s
     const start = this.#i
-    let end = start
-    let code = s.charCodeAt(end)
-    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a) {
-      for (;;) {
-        code = s.charCodeAt(++end)
-        if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) || code === 0x5f || code === 0x2d || code === 0x2e)) break
-      }
-      if (code < 0x80 || Number.isNaN(code)) {
-        const length = end - start
-        const slot = (length * 31 + s.charCodeAt(start) * 7 + s.charCodeAt(end - 1)) & (QNAME_SLOTS - 1)
-        const known = this.#qnames[slot]
-        this.#i = end
-        if (known !== undefined && known.name.length === length && s.startsWith(known.name, start)) return known
-        const name = s.slice(start, end)
-        const [prefix, local] = this.#qname(name, at)
-        const qname = { name, prefix, local }
-        this.#qnames[slot] = qname
-        return qname
-      }
+    const end = this.#asciiNameEnd()
+    if (end !== -1) {
+      const length = end - start
+      const slot = (length * 31 + s.charCodeAt(start) * 7 + s.charCodeAt(end - 1)) & (QNAME_SLOTS - 1)
+      const known = this.#qnames[slot]
+      this.#i = end
+      if (known !== undefined && known.name.length === length && s.startsWith(known.name, start)) return known
+      const name = s.slice(start, end)
+      const [prefix, local] = this.#qname(name, at)
+      const qname = { name, prefix, local }
+      this.#qnames[slot] = qname
+      return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
