@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SOAP_ERR_SERVICE_INVALID } from './errors'
 import type { Field, ObjectShape } from './schema'
-import type { Operation, Service } from './service'
+import type { ElementDescription, Operation, Service } from './service'
 import { ADDRESS, Prefixes, SchemaSet, XS_NS, node, render, type XmlNode } from './xsd'
 
 const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
@@ -77,31 +77,45 @@ function cut (text: string): Template {
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
-function messages (service: Service, schemas: SchemaSet): XmlNode[] {
+function messages (service: Service, schemas: SchemaSet, faultMessage: FaultMessages): XmlNode[] {
   const out: XmlNode[] = []
-  const faultMessages = new Set<string>()
+  const written = new Set<string>()
   const part = (name: string, element: string): XmlNode => node('wsdl:part', { name, element })
   for (const op of service.operations) {
-    const { input, output, headers, faults } = op.description
+    const { input, output, headers } = op.description
     const where = `${service.name}.${op.info.name}`
     out.push(node('wsdl:message', { name: `${op.info.name}Request` }, input === undefined ? [] : [part('parameters', schemas.topElement(input.name, input.namespace, input.shape, input.schema, `${where}.input`))]))
     if (output !== undefined) out.push(node('wsdl:message', { name: `${op.info.name}Response` }, [part('parameters', schemas.topElement(output.name, output.namespace, output.shape, output.schema, `${where}.output`))]))
     if (headers !== undefined) {
       const properties = headers.schema.properties as Record<string, Readonly<Record<string, unknown>>>
-      const parts = headers.shape.elements.map((field) => {
-        const schema = field.array ? properties[field.property].items as Readonly<Record<string, unknown>> : properties[field.property]
-        return part(headerPart(headers.shape, field), schemas.topElement(field.name, field.namespace, field.shape, schema, `${where}.headers/properties/${field.property}`))
-      })
+      const parts = headers.shape.elements.map((field) =>
+        part(headerPart(headers.shape, field), schemas.topField(field, properties[field.property], `${where}.headers/properties/${field.property}`)))
       out.push(node('wsdl:message', { name: `${op.info.name}Headers` }, parts))
     }
-    for (const [name, fault] of op.info.oneWay ? [] : faults) {
+    for (const [name, fault] of faultsOf(op)) {
       const element = schemas.topElement(fault.name, fault.namespace, fault.shape, fault.schema, `${where}.faults.${name}`)
-      if (faultMessages.has(name)) continue
-      faultMessages.add(name)
-      out.push(node('wsdl:message', { name: `${name}Fault` }, [part('detail', element)]))
+      const message = faultMessage(op, name)
+      if (written.has(message)) continue
+      written.add(message)
+      out.push(node('wsdl:message', { name: message }, [part('detail', element)]))
     }
   }
   return out
+}
+
+/** The name of a fault's message: `<Fault>Fault`, or `<Op><Fault>Fault` when operations give one fault name different elements. */
+type FaultMessages = (op: Operation, fault: string) => string
+
+function faultMessages (service: Service): FaultMessages {
+  const elements = new Map<string, Set<string>>()
+  for (const op of service.operations) {
+    for (const [name, fault] of faultsOf(op)) {
+      const set = elements.get(name) ?? new Set<string>()
+      set.add(`{${fault.namespace}}${fault.name}`)
+      elements.set(name, set)
+    }
+  }
+  return (op, fault) => (elements.get(fault) as Set<string>).size === 1 ? `${fault}Fault` : `${op.info.name}${fault}Fault`
 }
 
 /** A header block's part name: its element's local name (an NCName), numbered when two blocks share one. */
@@ -111,15 +125,17 @@ function headerPart (shape: ObjectShape, field: Field): string {
 }
 
 /** Faults of an operation as WSDL can state them: a one-way operation has none (WSDL 1.1 §2.4.1). */
-function faultsOf (op: Operation): string[] {
-  return op.info.oneWay ? [] : [...op.description.faults.keys()]
+function faultsOf (op: Operation): ReadonlyMap<string, ElementDescription> {
+  return op.info.oneWay ? NO_FAULTS : op.description.faults
 }
 
-function portType (service: Service): XmlNode {
+const NO_FAULTS: ReadonlyMap<string, ElementDescription> = new Map()
+
+function portType (service: Service, faultMessage: FaultMessages): XmlNode {
   return node('wsdl:portType', { name: service.name }, service.operations.map((op) => node('wsdl:operation', { name: op.info.name }, [
     node('wsdl:input', { message: `tns:${op.info.name}Request` }),
     ...(op.info.oneWay ? [] : [node('wsdl:output', { message: `tns:${op.info.name}Response` })]),
-    ...faultsOf(op).map((name) => node('wsdl:fault', { name, message: `tns:${name}Fault` }))
+    ...[...faultsOf(op).keys()].map((name) => node('wsdl:fault', { name, message: `tns:${faultMessage(op, name)}` }))
   ])))
 }
 
@@ -133,7 +149,7 @@ function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
       node(`${soap}:operation`, { soapAction: op.info.action, soapActionRequired: soap === 'soap12' ? 'false' : undefined, style: 'document' }),
       node('wsdl:input', {}, [body, ...headers]),
       ...(op.info.oneWay ? [] : [node('wsdl:output', {}, [body])]),
-      ...faultsOf(op).map((fault) => node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
+      ...[...faultsOf(op).keys()].map((fault) => node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
     ])
   }
   return node('wsdl:binding', { name, type: `tns:${service.name}` }, [
@@ -146,7 +162,8 @@ function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
 export function describeService (service: Service, splitSchemas: boolean): Description {
   const prefixes = new Prefixes(service.namespace)
   const schemas = new SchemaSet(service.name, service.namespace, prefixes)
-  const messageNodes = messages(service, schemas)
+  const faultMessage = faultMessages(service)
+  const messageNodes = messages(service, schemas, faultMessage)
   const location = (namespace: string): string => `${ADDRESS}?xsd=${prefixes.of(namespace)}`
   const xsd = new Map<string, Template>()
   for (const schema of schemas.schemas(location)) xsd.set(schema.name, cut(XML_DECLARATION + render(schema.node)))
@@ -164,7 +181,7 @@ export function describeService (service: Service, splitSchemas: boolean): Descr
   }, [
     node('wsdl:types', {}, types),
     ...messageNodes,
-    portType(service),
+    portType(service, faultMessage),
     binding(service, 'soap'),
     binding(service, 'soap12'),
     node('wsdl:service', { name: service.name }, [

@@ -52,11 +52,6 @@ export function render (root: XmlNode, depth = 0): string {
   return `${out}${indent}</${root.name}>\n`
 }
 
-/** Text from a schema (a description, an enum value) made safe to write: no character XML cannot carry, no ADDRESS. */
-function safeText (text: string): string {
-  return replaceInvalidXmlChars(text)
-}
-
 // --------------------------------------------------------------- prefixes ---
 
 /** The prefix of every namespace a description names: `tns` for the target namespace, then ns1, ns2... */
@@ -104,7 +99,7 @@ function numberOf (schema: Schema, keyword: string): number | undefined {
 function enumeration (schema: Schema): string[] | undefined {
   const values = schema.enum ?? (Object.hasOwn(schema, 'const') ? [schema.const] : undefined)
   if (!Array.isArray(values)) return undefined
-  return values.filter((v) => v !== null).map((v) => safeText(String(v)))
+  return values.filter((v) => v !== null).map((v) => replaceInvalidXmlChars(String(v)))
 }
 
 function facet (name: string, value: string | number): XmlNode {
@@ -149,10 +144,13 @@ function simpleType (schema: Schema, type: ScalarType): string | XmlNode {
 
 function annotation (schema: Schema): XmlNode[] {
   const text = typeof schema.description === 'string' ? schema.description : typeof schema.title === 'string' ? schema.title : undefined
-  return text === undefined ? [] : [node('xs:annotation', {}, [node('xs:documentation', {}, safeText(text))])]
+  return text === undefined ? [] : [node('xs:annotation', {}, [node('xs:documentation', {}, replaceInvalidXmlChars(text))])]
 }
 
 // ---------------------------------------------------------------- schemas ---
+
+/** The context of a top-level declaration: no schema, so never an element's namespace (which is never empty). */
+const TOP = ''
 
 interface Declaration {
   readonly node: XmlNode
@@ -213,11 +211,20 @@ export class SchemaSet {
     return this.prefixes.qname(namespace, name)
   }
 
+  /**
+   * A header block: a property of the `headers` schema, declared globally as
+   * its element (repeated or wrapped as any property is), for a message part.
+   */
+  topField (field: Field, schema: Schema, where: string): string {
+    this.field(TOP, field, schema, true, where)
+    return this.prefixes.qname(field.namespace, field.name)
+  }
+
   /** An element named in the schema of `context`: declared in place when in that namespace, else globally and referenced. */
   private element (context: string, name: string, namespace: string, min: string | undefined, max: string | undefined, body: (occurrence: Record<string, string | undefined> | undefined) => XmlNode, where: string): XmlNode {
     if (namespace === context) return body(occurs(min, max))
     this.global('element', namespace, name, body(undefined), where)
-    this.document(context).imports.add(namespace)
+    if (context !== TOP) this.document(context).imports.add(namespace)
     return node('xs:element', { ref: this.prefixes.qname(namespace, name), ...occurs(min, max) })
   }
 

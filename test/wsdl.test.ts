@@ -629,3 +629,39 @@ test('Review fixes: a parametric path\'s address is the path asked for; a namesp
   const answer = validateMessage(driver, dir, response.body, 'nil-child')
   t.assert.strictEqual(answer.status, 0, answer.output)
 })
+
+test('docs/wsdl.md: a wrapped array among the header blocks is declared as its wrapper; a fault name two operations give different elements gets a message per operation', async (t: TestContext) => {
+  const detail = (namespace: string): object => ({ type: 'object', properties: { code: { type: 'string' } }, required: ['code'], additionalProperties: false, xml: { namespace } })
+  const app = await build(t, {
+    path: '/w',
+    namespace: K,
+    name: 'W',
+    operations: {
+      A: {
+        input: { type: 'object', properties: {} },
+        output: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
+        headers: { type: 'object', properties: { Tags: { type: 'array', xml: { wrapped: true }, items: { type: 'string', xml: { name: 'Tag' } } } }, additionalProperties: false },
+        faults: { E: detail(O) },
+        handler: (_input: unknown, call: { headers: { Tags?: string[] } }) => ({ tags: call.headers.Tags ?? [] })
+      } as never,
+      B: { input: { type: 'object', properties: { b: { type: 'string' } } }, output: { type: 'object', properties: {} }, faults: { E: detail(A) }, handler: () => ({}) } as never
+    }
+  })
+  const wsdl = (await get(app, '/w?wsdl')).body
+  const doc = parse(wsdl)
+  const messages = all(doc, WSDL_NS, 'message').map((m) => [m.getAttribute('name'), all(m, WSDL_NS, 'part')[0]?.getAttribute('element')])
+  t.assert.deepStrictEqual(messages.filter(([name]) => String(name).endsWith('EFault')), [['AEFault', 'ns1:E'], ['BEFault', 'ns2:E']])
+  t.assert.deepStrictEqual(all(all(doc, WSDL_NS, 'portType')[0], WSDL_NS, 'fault').map((f) => f.getAttribute('message')), ['tns:AEFault', 'tns:BEFault'])
+  t.assert.match(wsdl.replace(/\n\s*/g, ''), /<xs:element name="Tags"><xs:complexType><xs:sequence><xs:element name="Tag" minOccurs="0" maxOccurs="unbounded" type="xs:string"\/><\/xs:sequence><\/xs:complexType><\/xs:element>/)
+  if (!xmllint(t)) return
+  const dir = tempDir(t)
+  const file = join(dir, 'w.wsdl')
+  writeFileSync(file, wsdl)
+  const structure = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  t.assert.strictEqual(structure.status, 0, structure.output)
+  const driver = await messageSchema(t, app, '/w', '1.2', dir)
+  const request = envelope('1.2', `<k:A xmlns:k="${K}"/>`, `<k:Tags xmlns:k="${K}"><k:Tag>a</k:Tag><k:Tag>b</k:Tag></k:Tags>`)
+  t.assert.strictEqual((await post(app, '1.2', request, { url: '/w' })).statusCode, 200)
+  const asked = validateMessage(driver, dir, request, 'wrapped-header')
+  t.assert.strictEqual(asked.status, 0, asked.output)
+})
