@@ -13,7 +13,7 @@ import { XML_NS, XSI_NS } from './namespaces'
 import { fieldNamed, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './schema'
 import { escapeAttribute, escapeXml } from './serializer'
 import type { XmlElement } from './types'
-import { isWhitespace } from './xml-reader'
+import { isNCName, isWhitespace } from './xml-reader'
 
 // ------------------------------------------------------------ reading ---
 
@@ -125,8 +125,31 @@ function readContent (shape: Shape, element: XmlElement): unknown {
   }
   const out: Record<string, unknown> = {}
   readAttributes(shape, element, out)
-  readChildren(shape, element.children, out, false, element.name)
+  const text = shape.text
+  if (text === undefined) {
+    readChildren(shape, element.children, out, false, element.name)
+    return out
+  }
+  try {
+    out[text.property] = readScalar((text.shape as ScalarShape).type, textOnly(element))
+  } catch (err) {
+    throw locate(err, text.property)
+  }
   return out
+}
+
+/** The items of an xs:list: its text split at white space. */
+function readList (type: ScalarType, text: string): unknown[] {
+  const list: unknown[] = []
+  for (const item of text.split(/[ \t\r\n]+/)) {
+    if (item === '') continue
+    try {
+      list.push(readScalar(type, item))
+    } catch (err) {
+      throw locate(err, list.length)
+    }
+  }
+  return list
 }
 
 /** An element that declares no attributes takes none without a namespace (those of other namespaces are passed over). */
@@ -141,12 +164,14 @@ function readAttributes (shape: ObjectShape, element: XmlElement, out: Record<st
     if (a.namespace === XSI_NS || a.namespace === XML_NS) continue
     const field = fieldNamed(shape.attributesByName, a.namespace, a.localName)
     if (field === undefined) {
-      // Attributes in other namespaces are what clients and intermediaries add; an unknown plain one is a mistake.
-      if (a.namespace === '') throw new InputProblem(`unexpected attribute ${a.name} on ${element.name}`)
+      // Attributes in other namespaces are what clients and intermediaries add; an unknown plain one is a mistake,
+      // unless the schema takes any (xs:anyAttribute).
+      if (a.namespace === '' && !shape.anyAttribute) throw new InputProblem(`unexpected attribute ${a.name} on ${element.name}`)
       continue
     }
+    const type = (field.shape as ScalarShape).type
     try {
-      out[field.property] = readScalar((field.shape as ScalarShape).type, a.value)
+      out[field.property] = field.list ? readList(type, a.value) : readScalar(type, a.value)
     } catch (err) {
       throw locate(err, field.property)
     }
@@ -171,8 +196,10 @@ function findField (shape: ObjectShape, child: XmlElement): Field | undefined {
  */
 export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlElement | string>, out: Record<string, unknown>, lenient: boolean, parent: string): void {
   for (const field of shape.elements) {
-    if (field.array && !field.wrapped) out[field.property] = []
+    if (field.array && !field.wrapped && !field.list) out[field.property] = []
   }
+  const any = shape.any
+  if (any !== undefined) out[any.property] = []
   // Repeated elements come in runs: the last name found is tried first.
   let lastField: Field | undefined
   for (const child of children) {
@@ -184,11 +211,12 @@ export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlEle
       ? lastField
       : (lastField = findField(shape, child))
     if (field === undefined) {
-      if (lenient) continue
-      throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
+      if (any !== undefined) (out[any.property] as XmlElement[]).push(child)
+      else if (!lenient) throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
+      continue
     }
     const property = field.property
-    if (field.array && !field.wrapped) {
+    if (field.array && !field.wrapped && !field.list) {
       const list = out[property] as unknown[]
       try {
         list.push(readValue(field.shape, child))
@@ -199,11 +227,17 @@ export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlEle
     }
     if (Object.hasOwn(out, property)) throw new InputProblem(`element ${child.name} appears more than once in ${parent}`)
     try {
-      out[property] = field.wrapped ? readWrapped(field, child) : readValue(field.shape, child)
+      out[property] = field.wrapped ? readWrapped(field, child) : field.list ? readListElement(field, child) : readValue(field.shape, child)
     } catch (err) {
       throw locate(err, property)
     }
   }
+}
+
+function readListElement (field: Field, element: XmlElement): unknown[] {
+  if (isNil(element)) throw new InputProblem(`element ${element.name} is xsi:nil but cannot be null`)
+  noPlainAttributes(element)
+  return readList((field.shape as ScalarShape).type, textOnly(element))
 }
 
 function readWrapped (field: Field, wrapper: XmlElement): unknown[] {
@@ -310,8 +344,77 @@ function element (start: string, attributes: Writer, children: Writer, close: st
   return inner === '' ? start + attributes(value) + '/>' : start + attributes(value) + '>' + inner + close
 }
 
+/** An xs:list: its items written by their type, separated by spaces. */
+function writeList (type: ScalarType, value: unknown, attribute: boolean): string {
+  if (!Array.isArray(value)) throw new OutputProblem('must be an array')
+  let out = ''
+  for (let i = 0; i < value.length; i++) {
+    let item: string
+    try {
+      item = writeScalar(type, value[i], attribute)
+      if (item === '' || /[ \t\r\n]/.test(item)) throw new OutputProblem('an item of a list cannot be empty or hold white space')
+    } catch (err) {
+      throw locate(err, i)
+    }
+    out += i === 0 ? item : ' ' + item
+  }
+  return out
+}
+
+/** Raw elements (`xml.any`), each declaring the namespaces its own names use. */
+function writeRaw (value: unknown): string {
+  if (!Array.isArray(value)) throw new OutputProblem('must be an array')
+  let out = ''
+  for (let i = 0; i < value.length; i++) {
+    try {
+      out += rawElement(value[i], new Map())
+    } catch (err) {
+      throw locate(err, i)
+    }
+  }
+  return out
+}
+
+function isRawElement (value: unknown): value is XmlElement {
+  const e = value as XmlElement
+  return typeof e === 'object' && e !== null && typeof e.localName === 'string' && typeof e.namespace === 'string' &&
+    typeof e.prefix === 'string' && Array.isArray(e.attributes) && Array.isArray(e.children)
+}
+
+const XMLNS_PREFIX = /^xmlns$/i
+
+/** One raw element: `scope` maps the prefixes declared by its ancestors (within the raw tree) to their namespaces. */
+function rawElement (value: unknown, scope: ReadonlyMap<string, string>): string {
+  if (!isRawElement(value)) throw new OutputProblem('must be an element: { name, prefix, localName, namespace, attributes, children }')
+  if (!isNCName(value.localName) || (value.prefix !== '' && (!isNCName(value.prefix) || XMLNS_PREFIX.test(value.prefix)))) throw new OutputProblem('has a name that is not an XML name')
+  const own = new Map(scope)
+  let declarations = ''
+  const declare = (prefix: string, namespace: string): void => {
+    if (prefix === 'xml' || own.get(prefix) === namespace || (prefix === '' && namespace === '' && !own.has(''))) return
+    if (prefix !== '' && namespace === '') throw new OutputProblem(`prefix ${prefix} needs a namespace`)
+    own.set(prefix, namespace)
+    declarations += (prefix === '' ? ' xmlns="' : ` xmlns:${prefix}="`) + escapeAttribute(namespace) + '"'
+  }
+  declare(value.prefix, value.namespace)
+  let attributes = ''
+  for (const a of value.attributes) {
+    if (typeof a !== 'object' || a === null || typeof a.localName !== 'string' || !isNCName(a.localName) || typeof a.value !== 'string' || typeof a.namespace !== 'string' || typeof a.prefix !== 'string') throw new OutputProblem('has an attribute that is not { name, prefix, localName, namespace, value }')
+    if (a.namespace !== '' && (a.prefix === '' || !isNCName(a.prefix))) throw new OutputProblem(`attribute ${a.localName} is in a namespace and needs a prefix`)
+    if (a.namespace !== '') declare(a.prefix, a.namespace)
+    attributes += ` ${a.namespace === '' ? '' : a.prefix + ':'}${a.localName}="${writeScalar('string', a.value, true)}"`
+  }
+  const tag = value.prefix === '' ? value.localName : `${value.prefix}:${value.localName}`
+  let inner = ''
+  for (const child of value.children) inner += typeof child === 'string' ? writeScalar('string', child, false) : rawElement(child, own)
+  return inner === '' ? `<${tag}${declarations}${attributes}/>` : `<${tag}${declarations}${attributes}>${inner}</${tag}>`
+}
+
 function compileField (field: Field, prefixes: Prefixes): Writer {
   const tag = qualified(field.namespace, field.name, prefixes)
+  if (field.list) {
+    const type = (field.shape as ScalarShape).type
+    return (value) => `<${tag}>${writeList(type, value, false)}</${tag}>`
+  }
   if (!field.array) return compileValue(field.shape, tag, prefixes)
   const item = compileValue(field.shape, qualified(field.itemNamespace, field.itemName, prefixes), prefixes)
   const open = field.wrapped ? `<${tag}>` : ''
@@ -334,9 +437,16 @@ function compileContent (shape: ObjectShape, prefixes: Prefixes): { attributes: 
   const attributes = shape.attributes.map((field) => ({
     property: field.property,
     start: ` ${qualified(field.namespace, field.name, prefixes)}="`,
-    type: (field.shape as ScalarShape).type
+    type: (field.shape as ScalarShape).type,
+    list: field.list
   }))
   const elements = shape.elements.map((field) => ({ property: field.property, write: compileField(field, prefixes) }))
+  if (shape.any !== undefined) elements.push({ property: shape.any.property, write: writeRaw })
+  const text = shape.text
+  if (text !== undefined) {
+    const type = (text.shape as ScalarShape).type
+    elements.push({ property: text.property, write: (value) => writeScalar(type, value, false) })
+  }
   return {
     attributes (value) {
       const object = value as Record<string, unknown>
@@ -345,7 +455,7 @@ function compileContent (shape: ObjectShape, prefixes: Prefixes): { attributes: 
         const v = Object.hasOwn(object, a.property) ? object[a.property] : undefined
         if (v === undefined) continue
         try {
-          out += a.start + writeScalar(a.type, v, true) + '"'
+          out += a.start + (a.list ? writeList(a.type, v, true) : writeScalar(a.type, v, true)) + '"'
         } catch (err) {
           throw locate(err, a.property)
         }

@@ -189,6 +189,24 @@ export const SOAP_ERR_WSDL_CONFLICT = createError<'SOAP_ERR_WSDL_CONFLICT', 500,
   500
 )
 
+// ---------------------------------------------------------- contract first ---
+export const SOAP_ERR_CONTRACT_LOAD = createError<'SOAP_ERR_CONTRACT_LOAD', 500, [string, string]>(
+  'SOAP_ERR_CONTRACT_LOAD',
+  'fastify-soap: the contract document %s cannot be loaded: %s',
+  500
+)
+export const SOAP_ERR_CONTRACT_UNSUPPORTED = createError<'SOAP_ERR_CONTRACT_UNSUPPORTED', 500, [string, string]>(
+  'SOAP_ERR_CONTRACT_UNSUPPORTED',
+  'fastify-soap: the contract uses %s, which cannot be served (at %s)',
+  500
+)
+export const SOAP_ERR_CONTRACT_INVALID = createError<'SOAP_ERR_CONTRACT_INVALID', 500, [string, string]>(
+  'SOAP_ERR_CONTRACT_INVALID',
+  'fastify-soap: contract %s: %s',
+  500,
+  TypeError
+)
+
 export const errorCodes = {
   SOAP_ERR_OPT_INVALID,
   SOAP_ERR_CT_MEDIA_TYPE,
@@ -214,5 +232,8 @@ export const errorCodes = {
   SOAP_ERR_OUTPUT_INVALID,
   SOAP_ERR_OPERATION_TIMEOUT,
   SOAP_ERR_FAULT_UNKNOWN,
-  SOAP_ERR_WSDL_CONFLICT
+  SOAP_ERR_WSDL_CONFLICT,
+  SOAP_ERR_CONTRACT_LOAD,
+  SOAP_ERR_CONTRACT_UNSUPPORTED,
+  SOAP_ERR_CONTRACT_INVALID
 } as const

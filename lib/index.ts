@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import type { SoapContext } from './context'
+import { contractEndpoint, type ContractDefinition, type ContractHandler } from './contract'
 import { endpoint } from './endpoint'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 import { checkHook, createScope, type SoapFaultHook, type SoapHook, type SoapHookName, type SoapScope } from './hooks'
@@ -14,7 +15,7 @@ import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from 
 import { sendSoap, type SoapContent, type SoapReplyOptions } from './reply'
 import type { ServiceDeclaration } from './service'
 import { kResponse, kSoapScope } from './symbols'
-import type { SoapOperation, SoapSchema, SoapServiceDefinition } from './types'
+import type { SoapContractDefinition, SoapOperation, SoapSchema, SoapServiceDefinition } from './types'
 import { createAjv } from './validation'
 
 export interface SoapDecorator {
@@ -27,6 +28,8 @@ export interface SoapDecorator {
   understand (...qnames: string[]): SoapDecorator
   /** Declares a service in this context, under its prefix (docs/services.md). Checked and compiled at `ready()`. */
   service (definition: SoapServiceDefinition): FastifyInstance & PromiseLike<undefined>
+  /** Serves the operations of an existing WSDL with your handlers (docs/contract-first.md). Read, checked and compiled before `ready()` resolves. */
+  contract<Operations extends Record<string, unknown> = Record<string, ContractHandler>> (definition: SoapContractDefinition<Operations>): FastifyInstance & PromiseLike<undefined>
 }
 
 declare module 'fastify' {
@@ -65,6 +68,9 @@ function decoratorFor (instance: WithScope, soap: ResolvedOptions, ajv: ReturnTy
     },
     service (definition) {
       return instance.register(endpoint, { soap, service: { declaration: definition as unknown as ServiceDeclaration, ajv } })
+    },
+    contract (definition) {
+      return instance.register(contractEndpoint, { soap, definition: definition as unknown as ContractDefinition, ajv })
     }
   }
   return decorator
@@ -142,7 +148,9 @@ export { DEFAULTS, type FastifySoapOptions, type FaultFormatter, type ResolvedOp
 export type { SoapContent, SoapReplyOptions } from './reply'
 export { escapeAttribute, escapeXml } from './serializer'
 export type { SoapOperationInfo } from './service'
-export type { SoapHandlerCall, SoapOperation, SoapSchema, SoapServiceDefinition, XmlAttribute, XmlElement } from './types'
+export type { ContractOperations, SoapContractDefinition, SoapHandlerCall, SoapOperation, SoapSchema, SoapServiceDefinition, XmlAttribute, XmlElement } from './types'
+export { readContract, type Contract, type ContractOperation, type ContractSource } from './contract'
+export type { ContractResolver } from './contract-documents'
 export type { SoapWsdlOptions } from './wsdl'
 
 // CommonJS and ES module consumers alike get the plugin itself as the module's

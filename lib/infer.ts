@@ -3,6 +3,7 @@
  * supports (docs/typescript.md). Write schemas inline in `defineOperation()`
  * (its type parameters are `const`) or `as const`.
  */
+import type { XmlElement } from './types'
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {}
 
@@ -30,11 +31,12 @@ type OfTypeName<S, Name> =
       : Scalar<Name>
 
 type OfType<S> =
-  S extends { readonly enum: ReadonlyArray<infer E> } ? E
-    : S extends { readonly const: infer C } ? C
-      : S extends { readonly type: ReadonlyArray<infer Names> } ? (Names extends unknown ? OfTypeName<S, Names> : never)
-        : S extends { readonly type: infer Name } ? OfTypeName<S, Name>
-          : unknown
+  S extends { readonly xml: { readonly any: true } } ? XmlElement[]
+    : S extends { readonly enum: ReadonlyArray<infer E> } ? E
+      : S extends { readonly const: infer C } ? C
+        : S extends { readonly type: ReadonlyArray<infer Names> } ? (Names extends unknown ? OfTypeName<S, Names> : never)
+          : S extends { readonly type: infer Name } ? OfTypeName<S, Name>
+            : unknown
 
 /** The value a schema describes; `nullable: true` adds `null`. */
 export type Infer<S> = S extends { readonly nullable: true } ? OfType<S> | null : OfType<S>

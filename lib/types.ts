@@ -96,3 +96,48 @@ export interface SoapServiceDefinition {
   /** `GET <path>?wsdl`: generated (the default, `true`), tuned, hand-written, or `false` for none (docs/wsdl.md). */
   readonly wsdl?: boolean | SoapWsdlOptions
 }
+
+// ------------------------------------------------------- contract first ---
+
+/** The operations of a contract as `fastify-soap types` writes them: each operation's schemas, `as const`. */
+type ContractSchemas = { readonly [name: string]: { readonly input?: SoapSchema, readonly output?: SoapSchema, readonly headers?: SoapSchema, readonly faults?: Readonly<Record<string, SoapSchema>> } }
+
+type HandlerOf<O> = O extends { readonly input?: infer I, readonly output?: infer Out, readonly headers?: infer H, readonly faults?: infer F }
+  ? SoapOperation<
+    I extends SoapSchema ? I : undefined,
+    Out extends SoapSchema ? Out : undefined,
+    H extends SoapSchema ? H : undefined,
+    F extends Readonly<Record<string, SoapSchema>> ? F : undefined
+  >['handler']
+  : never
+
+/** The handlers of a contract's operations, typed from the schemas `fastify-soap types` writes (docs/contract-first.md). */
+export type ContractOperations<S extends ContractSchemas> = {
+  readonly [K in keyof S]: HandlerOf<S[K]> | { readonly handler: HandlerOf<S[K]>, readonly hooks?: SoapOperationHooks, readonly timeout?: number }
+}
+
+/** An existing WSDL served with your handlers (docs/contract-first.md). */
+export interface SoapContractDefinition<Operations = Record<string, unknown>> {
+  /** The URL path, under the prefix of the scope that declares it. */
+  readonly path: string
+  /** The WSDL's file (a path or a `file:` URL); its imports are read relative to it. */
+  readonly wsdl?: string | URL
+  /** The WSDL itself, instead of `wsdl`. */
+  readonly document?: string | Uint8Array
+  /** With `document`: the directory its relative imports are read from. */
+  readonly base?: string
+  /** Gives the documents named by absolute URL (never fetched otherwise). */
+  readonly resolver?: (url: string) => string | Uint8Array | Promise<string | Uint8Array>
+  /** The wsdl:service to serve, when there are several. */
+  readonly service?: string
+  /** The wsdl:binding to serve, when the service's ports bind several portTypes or there is no service. */
+  readonly binding?: string
+  /** A handler for every operation, by name. */
+  readonly operations: Operations
+  /** The endpoint URL written in the served WSDL; by default the one each request came to. */
+  readonly address?: string
+  readonly understoodHeaders?: readonly string[]
+  readonly strictAction?: boolean
+  readonly validateOutput?: boolean
+  readonly timeout?: number
+}

@@ -192,11 +192,15 @@ export function describeService (service: Service, splitSchemas: boolean): Descr
   return { wsdl: cut(XML_DECLARATION + render(definitions)), xsd }
 }
 
-/** A hand-written WSDL and its schemas, served as given. */
+/**
+ * A hand-written WSDL and its schemas, served as given. A contract's
+ * (lib/contract.ts) hold the address placeholder where the live address goes;
+ * XML text can hold no U+0000, so a user's document never does.
+ */
 function given (options: SoapWsdlOptions): Description {
   const xsd = new Map<string, Template>()
-  for (const [name, text] of Object.entries(options.schemas ?? {})) xsd.set(name, [text])
-  return { wsdl: [options.document as string], xsd }
+  for (const [name, text] of Object.entries(options.schemas ?? {})) xsd.set(name, cut(text))
+  return { wsdl: cut(options.document as string), xsd }
 }
 
 // ------------------------------------------------------------------ route ---

@@ -12,7 +12,7 @@
  */
 import { SOAP_ERR_WSDL_CONFLICT } from './errors'
 import { escapeAttribute, escapeXml, replaceInvalidXmlChars } from './serializer'
-import type { Field, ObjectShape, ScalarType, Shape } from './schema'
+import type { Field, ObjectShape, ScalarShape, ScalarType, Shape } from './schema'
 
 export const XS_NS = 'http://www.w3.org/2001/XMLSchema'
 
@@ -223,6 +223,11 @@ export class SchemaSet {
   /** An element named in the schema of `context`: declared in place when in that namespace, else globally and referenced. */
   private element (context: string, name: string, namespace: string, min: string | undefined, max: string | undefined, body: (occurrence: Record<string, string | undefined> | undefined) => XmlNode, where: string): XmlNode {
     if (namespace === context) return body(occurs(min, max))
+    // An element in no namespace is a local one, unqualified; a schema with a target namespace has no global one.
+    if (namespace === '') {
+      if (context === TOP) throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the element ${name} at ${where} is in no namespace: a top-level element needs one`)
+      return body({ form: 'unqualified', ...occurs(min, max) })
+    }
     this.global('element', namespace, name, body(undefined), where)
     if (context !== TOP) this.document(context).imports.add(namespace)
     return node('xs:element', { ref: this.prefixes.qname(namespace, name), ...occurs(min, max) })
@@ -246,10 +251,27 @@ export class SchemaSet {
     const sequence = shape.elements.map((field) => this.field(context, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
     // xsi:nil carries no attribute: a nullable object's attributes are optional in XSD, whatever `required` says of the object.
     const attributes = shape.attributes.map((field) => this.attribute(context, field, properties[field.property], required.has(field.property) && !shape.nullable, `${where}/properties/${field.property}`))
+    // Attributes the schema does not name are passed over by the codec, as lax wildcards are.
+    if (shape.anyAttribute) attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
+    if (shape.text !== undefined) {
+      // Simple content: the text's built-in type (its facets stay Ajv's to check).
+      const base = simpleType({}, (shape.text.shape as ScalarShape).type) as string
+      return node('xs:complexType', {}, [node('xs:simpleContent', {}, [node('xs:extension', { base }, attributes)])])
+    }
+    // Elements the schema does not name: of other namespaces only, so that the content model stays deterministic (UPA).
+    if (shape.any !== undefined) sequence.push(node('xs:any', { namespace: shape.elements.length === 0 ? '##any' : '##other', processContents: 'lax', minOccurs: '0', maxOccurs: 'unbounded' }))
     return node('xs:complexType', {}, [node('xs:sequence', {}, sequence), ...attributes])
   }
 
+  /** An xs:list of the items' built-in type. */
+  private list (field: Field): XmlNode {
+    return node('xs:simpleType', {}, [node('xs:list', { itemType: simpleType({}, (field.shape as ScalarShape).type) as string })])
+  }
+
   private field (context: string, field: Field, schema: Schema, required: boolean, where: string): XmlNode {
+    if (field.list) {
+      return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => node('xs:element', { name: field.name, ...o }, [...annotation(schema), this.list(field)]), where)
+    }
     if (!field.array) {
       return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => this.elementBody(field.name, field.namespace, field.shape, schema, o, where), where)
     }
@@ -269,7 +291,7 @@ export class SchemaSet {
   private attribute (context: string, field: Field, schema: Schema, required: boolean, where: string): XmlNode {
     const use = required ? 'required' : undefined
     const body = (extra: Record<string, string | undefined>): XmlNode => {
-      const simple = simpleType(schema, (field.shape as { type: ScalarType }).type)
+      const simple = field.list ? this.list(field) : simpleType(schema, (field.shape as { type: ScalarType }).type)
       const children = annotation(schema)
       if (typeof simple !== 'string') children.push(simple)
       return node('xs:attribute', { name: field.name, ...extra, type: typeof simple === 'string' ? simple : undefined }, children)

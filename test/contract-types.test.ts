@@ -1,0 +1,78 @@
+/**
+ * Issue 7, item 3: `fastify-soap types <contract.wsdl>` writes the TypeScript
+ * of a contract's handlers. test/types/contract-ocpp.ts is its output for OCPP
+ * 1.6's Central System, kept in the tree so that `npm run test:typescript`
+ * (test/types/contract.tst.ts) type-checks handlers against it; this file
+ * checks that the command still writes exactly that, in process and as the
+ * installed command runs it.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test, type TestContext } from 'node:test'
+import { main, typeName } from '../lib/cli'
+
+const ROOT = join(__dirname, '..', '..')
+const CONTRACTS = join(ROOT, 'test', 'fixtures', 'contracts')
+const OCPP = join(CONTRACTS, 'ocpp16', 'OCPP_CentralSystemService_1.6.wsdl')
+const GENERATED = join(ROOT, 'test', 'types', 'contract-ocpp.ts')
+
+async function run (args: string[]): Promise<{ status: number, out: string, err: string }> {
+  let out = ''
+  let err = ''
+  const status = await main(args, (text) => { out += text }, (text) => { err += text })
+  return { status, out, err }
+}
+
+test('Issue 7 types: the command writes test/types/contract-ocpp.ts for the OCPP 1.6 Central System WSDL, byte for byte', async (t: TestContext) => {
+  const { status, out, err } = await run(['types', OCPP])
+  t.assert.strictEqual(err, '')
+  t.assert.strictEqual(status, 0)
+  t.assert.strictEqual(out, await readFile(GENERATED, 'utf8'), 'regenerate with: node dist/lib/cli.js types test/fixtures/contracts/ocpp16/OCPP_CentralSystemService_1.6.wsdl --out test/types/contract-ocpp.ts')
+  t.assert.match(out, /^export type Operations = ContractOperations<typeof schemas>$/m)
+  t.assert.match(out, /^export type AuthorizeHeaders = Infer<typeof schemas\["Authorize"\]\['headers'\]>$/m)
+})
+
+test('Issue 7 types: --out writes the file, and the command runs as a process (bin "fastify-soap")', async (t: TestContext) => {
+  const dir = await mkdtemp(join(tmpdir(), 'fastify-soap-types-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  const file = join(dir, 'vies.ts')
+  const wsdl = join(CONTRACTS, 'vies-checkvat', 'checkVatService.wsdl')
+  t.assert.deepStrictEqual(await run(['types', wsdl, '--out', file]), { status: 0, out: '', err: '' })
+  const written = await readFile(file, 'utf8')
+  t.assert.match(written, /^export type CheckVatApproxOutput = /m)
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+  const child = spawnSync(process.execPath, [join(ROOT, pkg.bin['fastify-soap']), 'types', wsdl], { encoding: 'utf8', timeout: 30_000 })
+  t.assert.strictEqual(child.status, 0, child.stderr)
+  t.assert.strictEqual(child.stdout, written)
+})
+
+test('Issue 7 types: --service and --binding choose what to write; a refused contract exits 1 naming why', async (t: TestContext) => {
+  const cxf = join(CONTRACTS, 'cxf-hello-world', 'hello_world.wsdl')
+  const several = await run(['types', cxf])
+  t.assert.strictEqual(several.status, 1)
+  t.assert.match(several.err, /^fastify-soap: contract .*hello_world\.wsdl: the WSDL has several services: choose one with "service"/)
+  const chosen = await run(['types', cxf, '--service', 'SOAPService'])
+  t.assert.strictEqual(chosen.status, 0, chosen.err)
+  t.assert.match(chosen.out, /^export type GreetMeOutput = /m)
+  const bound = await run(['types', join(CONTRACTS, 'ochp', 'ochp.wsdl'), '--binding', 'eCHS-OCHP_1.4-live'])
+  t.assert.strictEqual(bound.status, 0, bound.err)
+  t.assert.match(bound.out, /binding \{http:\/\/ochp\.eu\/1\.4\}eCHS-OCHP_1\.4-live \(SOAP 1\.1\)/)
+  const encoded = await run(['types', join(CONTRACTS, 'google-search', 'GoogleSearch.wsdl')])
+  t.assert.strictEqual(encoded.status, 1)
+  t.assert.match(encoded.err, /SOAP encoding \(use="encoded"/)
+})
+
+test('Issue 7 types: usage', async (t: TestContext) => {
+  for (const args of [[], ['typo'], ['types'], ['types', 'a.wsdl', 'b.wsdl'], ['types', 'a.wsdl', '--out'], ['types', '--wrong', 'x']]) {
+    const { status, out, err } = await run(args)
+    t.assert.strictEqual(status, 2, args.join(' '))
+    t.assert.strictEqual(out, '')
+    t.assert.match(err, /usage: fastify-soap types <contract\.wsdl>/)
+  }
+  const help = await run(['--help'])
+  t.assert.strictEqual(help.status, 0)
+  t.assert.match(help.out, /^usage: fastify-soap types/)
+  t.assert.deepStrictEqual(['getCityForecast', 'x-y.z', '9lives', 'a__b'].map(typeName), ['GetCityForecast', 'XYZ', 'Op9lives', 'AB'])
+})

@@ -1,0 +1,446 @@
+/**
+ * Issue 7, contract first: a WSDL written here holds one of each XML Schema
+ * construct the loader maps, and is served through `fastify.inject`: what the
+ * handler gets, what the reply carries, what is refused. Then every way a
+ * contract is refused at startup, each with the code and the construct named.
+ * The real-world corpus, with real clients, is in contract-interop.test.ts.
+ */
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { test, type TestContext } from 'node:test'
+import Fastify from 'fastify'
+import soap, { readContract, type ContractSource } from '../lib/index'
+import { bindContract } from '../lib/contract'
+import { envelope, MEDIA, SOAP11_ENV } from './helper'
+
+const K = 'urn:k'
+const U = 'urn:u'
+
+/** A WSDL 1.1 document around the given parts; the defaults make one document/literal operation `Op`. */
+const OP_TYPES = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified">
+      <xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="b" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+    </xs:schema>`
+
+function wsdl (parts: { types?: string, messages?: string, portType?: string, binding?: string, service?: string, extra?: string }): string {
+  const types = parts.types ?? OP_TYPES
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+  xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+  xmlns:k="${K}" xmlns:u="${U}" xmlns:tns="urn:svc" targetNamespace="urn:svc">
+  ${parts.extra ?? ''}
+  <wsdl:types>${types}</wsdl:types>
+  ${parts.messages ?? `<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message>
+  <wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>`}
+  ${parts.portType ?? '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation></wsdl:portType>'}
+  ${parts.binding ?? `<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
+  </wsdl:binding>`}
+  ${parts.service ?? '<wsdl:service name="S"><wsdl:port name="P" binding="tns:B"><soap:address location="http://example.invalid/old"/></wsdl:port></wsdl:service>'}
+</wsdl:definitions>`
+}
+
+// ----------------------------------------------------------- the mapping ---
+
+const KITCHEN_TYPES = `
+<xs:schema targetNamespace="${K}" elementFormDefault="qualified" xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:import namespace="${U}" schemaLocation="http://schemas.example.test/u.xsd"/>
+  <xs:simpleType name="Tags"><xs:list itemType="xs:int"/></xs:simpleType>
+  <xs:simpleType name="Phone"><xs:restriction base="xs:string"><xs:pattern value="\\+[0-9]{3}\\-[0-9]+"/><xs:maxLength value="12"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Status"><xs:restriction base="xs:string"><xs:enumeration value="open"/><xs:enumeration value="closed"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Small"><xs:restriction base="xs:int"><xs:minInclusive value="1"/><xs:maxExclusive value="100"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Either"><xs:union memberTypes="k:Status"><xs:simpleType><xs:restriction base="xs:string"><xs:enumeration value="other"/></xs:restriction></xs:simpleType></xs:union></xs:simpleType>
+  <xs:complexType name="Price"><xs:simpleContent><xs:extension base="xs:decimal"><xs:attribute name="currency" type="xs:string" use="required"/></xs:extension></xs:simpleContent></xs:complexType>
+  <xs:complexType name="Base"><xs:sequence><xs:element name="sku" type="xs:string"/></xs:sequence><xs:attribute name="line" type="xs:int"/></xs:complexType>
+  <xs:complexType name="Derived"><xs:complexContent><xs:extension base="k:Base"><xs:sequence><xs:element name="qty" type="k:Small"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+  <xs:complexType name="Narrow"><xs:complexContent><xs:restriction base="k:Base"><xs:sequence><xs:element name="sku" type="xs:string"/></xs:sequence><xs:attribute name="line" use="prohibited"/></xs:restriction></xs:complexContent></xs:complexType>
+  <xs:group name="Extra"><xs:sequence><xs:element name="flag" type="xs:boolean" minOccurs="0"/></xs:sequence></xs:group>
+  <xs:attributeGroup name="Common"><xs:attribute name="lang" type="xs:language"/></xs:attributeGroup>
+  <xs:complexType name="SinkType">
+    <xs:sequence>
+      <xs:element name="id" type="xs:int"/>
+      <xs:element name="amount" type="xs:decimal"/>
+      <xs:element name="when" type="xs:dateTime" minOccurs="0"/>
+      <xs:element name="tags" type="k:Tags" minOccurs="0"/>
+      <xs:element name="price" type="k:Price"/>
+      <xs:choice>
+        <xs:element name="email" type="xs:string"/>
+        <xs:element name="phone" type="k:Phone"/>
+      </xs:choice>
+      <xs:element name="item" type="k:Derived" maxOccurs="3"/>
+      <xs:element name="narrow" type="k:Narrow" minOccurs="0"/>
+      <xs:element ref="u:note" minOccurs="0"/>
+      <xs:group ref="k:Extra"/>
+      <xs:element name="status" type="k:Status" nillable="true"/>
+      <xs:element name="either" type="k:Either" minOccurs="0"/>
+      <xs:element name="anything" minOccurs="0"/>
+      <xs:any namespace="##other" processContents="lax" minOccurs="0" maxOccurs="unbounded"/>
+    </xs:sequence>
+    <xs:attributeGroup ref="k:Common"/>
+    <xs:attribute name="version" type="xs:int" use="required"/>
+    <xs:attribute ref="xml:lang"/>
+    <xs:anyAttribute namespace="##other"/>
+  </xs:complexType>
+  <xs:element name="Sink" type="k:SinkType"/>
+  <xs:element name="SinkResponse" type="k:SinkType"/>
+  <xs:element name="SinkFault" type="xs:string"/>
+  <xs:element name="Auth"><xs:complexType><xs:sequence><xs:element name="user" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="Ping"><xs:complexType/></xs:element>
+</xs:schema>`
+
+const U_XSD = `<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="${U}">
+  <xs:element name="note"><xs:complexType><xs:sequence><xs:element name="text" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+</xs:schema>`
+
+const KITCHEN = wsdl({
+  types: KITCHEN_TYPES,
+  messages: `<wsdl:message name="SinkIn"><wsdl:part name="p" element="k:Sink"/><wsdl:part name="auth" element="k:Auth"/></wsdl:message>
+    <wsdl:message name="SinkOut"><wsdl:part name="p" element="k:SinkResponse"/></wsdl:message>
+    <wsdl:message name="SinkFault"><wsdl:part name="f" element="k:SinkFault"/></wsdl:message>
+    <wsdl:message name="PingIn"><wsdl:part name="p" element="k:Ping"/></wsdl:message>`,
+  portType: `<wsdl:portType name="PT">
+    <wsdl:operation name="Sink"><wsdl:input message="tns:SinkIn"/><wsdl:output message="tns:SinkOut"/><wsdl:fault name="Refused" message="tns:SinkFault"/></wsdl:operation>
+    <wsdl:operation name="Ping"><wsdl:input message="tns:PingIn"/></wsdl:operation>
+  </wsdl:portType>`,
+  binding: ['1.1', '1.2'].map((v) => {
+    const ns = v === '1.1' ? 'soap' : 'soap12'
+    return `<wsdl:binding name="B${v === '1.1' ? 11 : 12}" type="tns:PT"><${ns}:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <wsdl:operation name="Sink"><${ns}:operation soapAction="urn:svc/Sink"/>
+      <wsdl:input><${ns}:body use="literal" parts="p"/><${ns}:header message="tns:SinkIn" part="auth" use="literal"/></wsdl:input>
+      <wsdl:output><${ns}:body use="literal"/></wsdl:output><wsdl:fault name="Refused"><${ns}:fault name="Refused" use="literal"/></wsdl:fault></wsdl:operation>
+    <wsdl:operation name="Ping"><${ns}:operation soapAction=""/><wsdl:input><${ns}:body use="literal"/></wsdl:input></wsdl:operation>
+  </wsdl:binding>`
+  }).join('\n'),
+  service: `<wsdl:service name="Kitchen">
+    <wsdl:port name="P11" binding="tns:B11"><soap:address location="http://example.invalid/a"/></wsdl:port>
+    <wsdl:port name="P12" binding="tns:B12"><soap12:address location="http://example.invalid/b"/></wsdl:port>
+  </wsdl:service>`
+})
+
+const resolver = (url: string): string => {
+  if (url === 'http://schemas.example.test/u.xsd') return U_XSD
+  throw new Error(`no ${url}`)
+}
+
+async function kitchen (t: TestContext, handlers: Record<string, unknown>) {
+  const app = Fastify()
+  await app.register(soap)
+  app.soap.contract({ path: '/k', document: KITCHEN, resolver, operations: handlers })
+  await app.ready()
+  t.after(() => app.close())
+  return app
+}
+
+const SINK = `<k:Sink xmlns:k="${K}" xmlns:u="${U}" xmlns:o="urn:other" version="2" lang="en" xml:lang="fr" o:extra="kept out">
+  <k:id>7</k:id><k:amount>12.50</k:amount><k:when>2026-11-21T10:00:00</k:when><k:tags> 1 2  3 </k:tags>
+  <k:price currency="EUR">9.99</k:price><k:phone>+123-456</k:phone>
+  <k:item line="1"><k:sku>A</k:sku><k:qty>2</k:qty></k:item><k:item><k:sku>B</k:sku><k:qty>99</k:qty></k:item>
+  <u:note><text>unqualified</text></u:note><k:flag>true</k:flag><k:status xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/>
+  <k:either>other</k:either><k:anything a="1"><x:deep xmlns:x="urn:x">t</x:deep></k:anything><o:free o:at="v">text &amp; more</o:free>
+</k:Sink>`
+
+test('Issue 7 mapping: every construct of the kitchen-sink contract is read into the handler\'s input, and written back from its result', async (t: TestContext) => {
+  let seen: Record<string, unknown> | undefined
+  let headers: unknown
+  const app = await kitchen(t, {
+    Sink: async (input: Record<string, unknown>, call: { headers: unknown }) => { seen = input; headers = call.headers; return input },
+    Ping: async () => {}
+  })
+  for (const version of ['1.1', '1.2'] as const) {
+    const res = await app.inject({ method: 'POST', url: '/k', headers: { 'content-type': MEDIA[version] }, payload: envelope(version, SINK, `<k:Auth xmlns:k="${K}"><k:user>ann</k:user></k:Auth>`) })
+    t.assert.strictEqual(res.statusCode, 200, res.body)
+    const input = seen as Record<string, unknown>
+    t.assert.deepStrictEqual({ ...input, anything: undefined, $any: undefined }, {
+      version: 2,
+      lang: 'en',
+      id: 7,
+      amount: '12.50',
+      when: '2026-11-21T10:00:00',
+      tags: [1, 2, 3],
+      price: { currency: 'EUR', $value: '9.99' },
+      phone: '+123-456',
+      item: [{ line: 1, sku: 'A', qty: 2 }, { sku: 'B', qty: 99 }],
+      note: { text: 'unqualified' },
+      flag: true,
+      status: null,
+      either: 'other',
+      anything: undefined,
+      $any: undefined
+    })
+    t.assert.deepStrictEqual(headers, { Auth: { user: 'ann' } })
+    const free = input.$any as Array<{ localName: string, namespace: string }>
+    t.assert.deepStrictEqual(free.map((e) => `{${e.namespace}}${e.localName}`), ['{urn:other}free'])
+    const anything = input.anything as { $any: Array<{ localName: string }> }
+    t.assert.deepStrictEqual(anything.$any.map((e) => e.localName), ['deep'])
+    // Written back: lists joined, simple content as text, the unqualified child without a prefix, raw elements with their namespaces.
+    t.assert.match(res.body, /<tns:tags>1 2 3<\/tns:tags>/)
+    t.assert.match(res.body, /<tns:price currency="EUR">9\.99<\/tns:price>/)
+    t.assert.match(res.body, /<ns1:note><text>unqualified<\/text><\/ns1:note>/)
+    t.assert.match(res.body, /<tns:status xsi:nil="true"\/>/)
+    t.assert.match(res.body, /<tns:anything><x:deep xmlns:x="urn:x">t<\/x:deep><\/tns:anything>/)
+    t.assert.match(res.body, /<o:free xmlns:o="urn:other" o:at="v">text &amp; more<\/o:free><\/tns:SinkResponse>/)
+    t.assert.match(res.body, /<tns:SinkResponse xmlns:tns="urn:k" xmlns:ns1="urn:u"[^>]* lang="en" version="2">/)
+  }
+})
+
+test('Issue 7 mapping: the facets, the choice, the required attribute, nil and occurrences are enforced (Sender faults)', async (t: TestContext) => {
+  const app = await kitchen(t, { Sink: async (input: unknown) => input, Ping: async () => {} })
+  const cases: Array<[string, (s: string) => string, RegExp]> = [
+    ['a pattern', (s) => s.replace('+123-456', '123456'), /must match pattern/],
+    ['a restricted int', (s) => s.replace('<k:qty>99', '<k:qty>100'), /must be &lt; 100/],
+    ['an int', (s) => s.replace('<k:id>7', '<k:id>7.5'), /not an integer/],
+    ['a decimal', (s) => s.replace('12.50', '1e3'), /must match pattern/],
+    ['a dateTime', (s) => s.replace('2026-11-21T10:00:00', '21/11/2026'), /must match pattern/],
+    ['an enumeration', (s) => s.replace('<k:either>other', '<k:either>none'), /must be equal to one of the allowed values/],
+    ['a list item', (s) => s.replace('1 2  3', '1 two 3'), /tags\/1.*not an integer/],
+    ['both branches of a choice', (s) => s.replace('<k:phone>', '<k:email>a@b</k:email><k:phone>'), /must match exactly one schema in oneOf/],
+    ['no branch of a choice', (s) => s.replace('<k:phone>+123-456</k:phone>', ''), /must match exactly one schema in oneOf/],
+    ['a required attribute', (s) => s.replace('version="2"', ''), /must have required property 'version'/],
+    ['a required attribute of simple content', (s) => s.replace(' currency="EUR"', ''), /must have required property 'currency'/],
+    ['maxOccurs', (s) => s.replace('<u:note>', '<k:item><k:sku>C</k:sku><k:qty>1</k:qty></k:item><k:item><k:sku>D</k:sku><k:qty>1</k:qty></k:item><u:note>'), /must NOT have more than 3 items/],
+    ['a prohibited attribute', (s) => s.replace('<k:flag>', '<k:narrow line="3"><k:sku>N</k:sku></k:narrow><k:flag>'), /unexpected attribute line/],
+    ['an unknown attribute (xs:anyAttribute namespace="##other" takes no unqualified one)', (s) => s.replace('version="2"', 'version="2" bogus="1"'), /unexpected attribute bogus/],
+    ['an unknown element inside an element with no wildcard', (s) => s.replace('<k:sku>A</k:sku>', '<k:sku>A</k:sku><k:bogus/>'), /unexpected element \{urn:k\}bogus in k:item/]
+  ]
+  for (const [what, change, message] of cases) {
+    const res = await app.inject({ method: 'POST', url: '/k', headers: { 'content-type': MEDIA['1.2'] }, payload: envelope('1.2', change(SINK)) })
+    t.assert.strictEqual(res.statusCode, 400, `${what}: ${res.body}`)
+    t.assert.match(res.body, /<soap:Value>soap:Sender<\/soap:Value>/, what)
+    t.assert.match(res.body, message, what)
+  }
+})
+
+test('Issue 7 mapping: a declared fault of simple type, a one-way operation (202), and the action as the binding gives it', async (t: TestContext) => {
+  const app = await kitchen(t, {
+    Sink: async (_input: unknown, call: { fault: (name: string, detail: unknown, options: unknown) => Error }) => { throw call.fault('Refused', { $value: 'no stock' }, { code: 'Sender', reason: 'refused' }) },
+    Ping: { handler: async () => {}, timeout: 1000 }
+  })
+  const res = await app.inject({ method: 'POST', url: '/k', headers: { 'content-type': MEDIA['1.1'], soapaction: '"urn:svc/Sink"' }, payload: envelope('1.1', SINK) })
+  t.assert.strictEqual(res.statusCode, 500)
+  t.assert.match(res.body, /<detail><tns:SinkFault xmlns:tns="urn:k">no stock<\/tns:SinkFault><\/detail>/)
+  const ping = await app.inject({ method: 'POST', url: '/k', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Ping xmlns:k="${K}"/>`) })
+  t.assert.strictEqual(ping.statusCode, 202)
+  t.assert.strictEqual(ping.body, '')
+  const contract = await readContract({ document: KITCHEN, resolver })
+  t.assert.deepStrictEqual(Object.fromEntries(Object.entries(contract.operations).map(([n, o]) => [n, o.action])), { Sink: 'urn:svc/Sink', Ping: 'urn:svc/Ping' })
+  t.assert.deepStrictEqual(contract.bindings, [{ name: '{urn:svc}B11', version: '1.1' }, { name: '{urn:svc}B12', version: '1.2' }])
+})
+
+test('Issue 7 serving: the WSDL as given, its served ports\' addresses the live one, its imports at ?xsd= (a resolved URL included)', async (t: TestContext) => {
+  const app = await kitchen(t, { Sink: async () => ({}), Ping: async () => {} })
+  const res = await app.inject({ method: 'GET', url: '/k?wsdl', headers: { host: 'soap.example:8080' } })
+  t.assert.strictEqual(res.statusCode, 200)
+  t.assert.match(res.body, /^<\?xml version="1\.0" encoding="UTF-8"\?>/)
+  t.assert.match(res.body, /<soap:address location="http:\/\/soap\.example:8080\/k"\/>/)
+  t.assert.match(res.body, /<soap12:address location="http:\/\/soap\.example:8080\/k"\/>/)
+  t.assert.match(res.body, /schemaLocation="http:\/\/soap\.example:8080\/k\?xsd=u\.xsd"/)
+  t.assert.doesNotMatch(res.body, /example\.invalid|schemas\.example\.test/)
+  const xsd = await app.inject({ method: 'GET', url: '/k?xsd=u.xsd', headers: { host: 'soap.example:8080' } })
+  t.assert.strictEqual(xsd.statusCode, 200)
+  t.assert.match(xsd.body, /<xs:element name="note">/)
+  // Ports not served keep their address.
+  const other = Fastify()
+  await other.register(soap)
+  other.soap.contract({
+    path: '/one',
+    document: wsdl({ service: '<wsdl:service name="S"><wsdl:port name="P" binding="tns:B"><soap:address location="http://example.invalid/old"/></wsdl:port></wsdl:service><wsdl:service name="T"><wsdl:port name="Q" binding="tns:B"><soap:address location="http://example.invalid/kept"/></wsdl:port></wsdl:service>' }),
+    service: 'S',
+    address: 'https://public.example/one',
+    operations: { Op: async () => ({ b: 'x' }) }
+  })
+  t.after(() => other.close())
+  const one = await other.inject({ method: 'GET', url: '/one?wsdl' })
+  t.assert.match(one.body, /<soap:address location="https:\/\/public\.example\/one"\/>/)
+  t.assert.match(one.body, /<soap:address location="http:\/\/example\.invalid\/kept"\/>/)
+})
+
+test('Issue 7 mapping: rpc/literal reads the parts as unqualified accessors of the operation wrapper, and writes <Op>Response', async (t: TestContext) => {
+  const rpc = wsdl({
+    types: `<xs:schema targetNamespace="${K}"><xs:complexType name="Pair"><xs:sequence><xs:element name="x" type="xs:int"/></xs:sequence></xs:complexType></xs:schema>`,
+    messages: '<wsdl:message name="In"><wsdl:part name="pair" type="k:Pair"/><wsdl:part name="label" type="xs:string"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="sum" type="xs:int"/></wsdl:message>',
+    binding: `<wsdl:binding name="B" type="tns:PT"><soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
+      <wsdl:operation name="Op"><soap:operation soapAction=""/><wsdl:input><soap:body use="literal" namespace="urn:rpc"/></wsdl:input><wsdl:output><soap:body use="literal" namespace="urn:rpc"/></wsdl:output></wsdl:operation></wsdl:binding>`
+  })
+  const app = Fastify()
+  await app.register(soap)
+  let seen: unknown
+  app.soap.contract({ path: '/rpc', document: rpc, operations: { Op: async (input: unknown) => { seen = input; return { sum: 3 } } } })
+  t.after(() => app.close())
+  const res = await app.inject({ method: 'POST', url: '/rpc', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', '<r:Op xmlns:r="urn:rpc"><pair><x>1</x></pair><label>two</label></r:Op>') })
+  t.assert.strictEqual(res.statusCode, 200, res.body)
+  t.assert.deepStrictEqual(seen, { pair: { x: 1 }, label: 'two' })
+  t.assert.match(res.body, /<tns:OpResponse xmlns:tns="urn:rpc"><sum>3<\/sum><\/tns:OpResponse>/)
+})
+
+// ------------------------------------------------------------- refusals ---
+
+async function refused (t: TestContext, source: Partial<ContractSource> & { document?: string }, code: string, message: RegExp, operations: Record<string, unknown> = { Op: async () => ({}) }): Promise<void> {
+  const app = Fastify()
+  await app.register(soap)
+  app.soap.contract({ path: '/x', ...source, operations } as never)
+  await t.assert.rejects(async () => { await app.ready() }, (err: Error & { code?: string }) => {
+    t.assert.strictEqual(err.code, code, err.message)
+    t.assert.match(err.message, message)
+    return true
+  })
+  await app.close()
+}
+
+const SIMPLE = (body: string, extra = ''): string => `<xs:schema targetNamespace="${K}" elementFormDefault="qualified" ${extra}>${body}
+  <xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element></xs:schema>`
+
+test('Issue 7 refusals: a construct the codec cannot carry is an error at ready() that names it and where it is', async (t: TestContext) => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['recursion', '<xs:complexType name="T"><xs:sequence><xs:element name="t" type="k:T" minOccurs="0"/></xs:sequence></xs:complexType><xs:element name="Op" type="k:T"/>', /the recursive type \{urn:k\}T .*at operation Op > element \{urn:k\}Op > type \{urn:k\}T > element t/],
+    ['an abstract type', '<xs:complexType name="T" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="t" type="k:T"/></xs:sequence></xs:complexType></xs:element>', /the abstract type \{urn:k\}T/],
+    ['a substitution group', '<xs:element name="head" type="xs:string"/><xs:element name="member" type="xs:string" substitutionGroup="k:head"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:head"/></xs:sequence></xs:complexType></xs:element>', /the substitution group headed by element \{urn:k\}head/],
+    ['an abstract element', '<xs:element name="abs" type="xs:string" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:abs"/></xs:sequence></xs:complexType></xs:element>', /the abstract element \{urn:k\}abs/],
+    ['an undeclared type', '<xs:element name="Op" type="k:Nowhere"/>', /the complexType \{urn:k\}Nowhere, which no schema of the contract declares/],
+    ['an encoded array', '<xs:complexType name="A"><xs:complexContent><xs:restriction base="soapenc:Array"/></xs:complexContent></xs:complexType><xs:element name="Op" type="k:A"/>', /the SOAP encoding type \{http:\/\/schemas\.xmlsoap\.org\/soap\/encoding\/\}Array as a base/],
+    ['an encoded type', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="s" type="soapenc:string"/></xs:sequence></xs:complexType></xs:element>', /the SOAP encoding complexType/],
+    ['an XML Schema \\i', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\\i\\c*"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the pattern "\\i\\c\*" \(XML Schema's \\i has no ECMAScript form\)/],
+    ['class subtraction', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="[a-z-[aeiou]]"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /class subtraction/],
+    ['a block escape', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\\p{IsBasicLatin}"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /Unicode block escapes/],
+    ['a bad regex', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="(a"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /no regular expression ECMAScript can run/],
+    ['a list of lists', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:list itemType="k:L"/></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /a list of lists/],
+    ['a pattern on a list', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="k:L"><xs:pattern value="1"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the facet xs:pattern on a list type/],
+    ['a repeated list', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="k:L" maxOccurs="2"/></xs:sequence></xs:complexType></xs:element>', /the repeated list element n/],
+    ['an unknown built-in', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="xs:strng"/></xs:sequence></xs:complexType></xs:element>', /the type xs:strng, which is no XML Schema built-in type/],
+    ['a bad enumeration value', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:int"><xs:enumeration value="one"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the value "one" of a integer type/],
+    ['an undeclared prefix', '<xs:element name="Op" type="nowhere:T"/>', /the undeclared prefix in "nowhere:T"/],
+    ['xs:redefine', '<xs:redefine schemaLocation="x.xsd"/><xs:element name="Op"><xs:complexType/></xs:element>', /the contract uses xs:redefine/],
+    ['a nillable Body element', '<xs:element name="Op" nillable="true"><xs:complexType/></xs:element>', /the nillable Body element \{urn:k\}Op/],
+    ['a Body element of a list type', '<xs:element name="Op"><xs:simpleType><xs:list itemType="xs:int"/></xs:simpleType></xs:element>', /the Body element \{urn:k\}Op of a list type/]
+  ]
+  for (const [what, body, message] of cases) {
+    await t.test(what, async (t: TestContext) => {
+      await refused(t, { document: wsdl({ types: SIMPLE(body, 'xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"') }) }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', message)
+    })
+  }
+})
+
+test('Issue 7 refusals: WSDL constructs outside document/literal and rpc/literal', async (t: TestContext) => {
+  const encoded = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><soap:operation soapAction=""/><wsdl:input><soap:body use="encoded" namespace="urn:x" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>' })
+  await refused(t, { document: encoded }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /SOAP encoding \(use="encoded" on binding \{urn:svc\}B operation Op\)/)
+  const encodedHeader = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal"/><soap:header message="tns:In" part="p" use="encoded"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>' })
+  await refused(t, { document: encodedHeader }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /SOAP encoding/)
+  const notification = wsdl({ portType: '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:output message="tns:Out"/></wsdl:operation></wsdl:portType>' })
+  await refused(t, { document: notification }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the notification operation Op/)
+  const solicit = wsdl({ portType: '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:output message="tns:Out"/><wsdl:input message="tns:In"/></wsdl:operation></wsdl:portType>' })
+  await refused(t, { document: solicit }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the solicit-response operation Op/)
+  const overloaded = wsdl({ portType: '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation><wsdl:operation name="Op"><wsdl:input message="tns:In"/></wsdl:operation></wsdl:portType>' })
+  await refused(t, { document: overloaded }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the overloaded operation Op/)
+  const twoParts = wsdl({ messages: '<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/><wsdl:part name="q" element="k:Op"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>' })
+  await refused(t, { document: twoParts }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /a document\/literal message with 2 Body parts/)
+  const typed = wsdl({ messages: '<wsdl:message name="In"><wsdl:part name="p" type="xs:string"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>' })
+  await refused(t, { document: typed }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the document part p typed with type=/)
+  const rpcElement = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal" namespace="urn:x"/></wsdl:input><wsdl:output><soap:body use="literal" namespace="urn:x"/></wsdl:output></wsdl:operation></wsdl:binding>' })
+  await refused(t, { document: rpcElement }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the rpc part p given by element=/)
+  const emptyOut = wsdl({ messages: '<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message><wsdl:message name="Out"/>' })
+  await refused(t, { document: emptyOut }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /an output message with no Body part/)
+  const typedHeader = wsdl({
+    messages: '<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/><wsdl:part name="h" type="xs:string"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>',
+    binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal" parts="p"/><soap:header message="tns:In" part="h" use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>'
+  })
+  await refused(t, { document: typedHeader }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the header part h typed with type=/)
+  const faultTwoParts = wsdl({
+    messages: '<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message><wsdl:message name="F"><wsdl:part name="a" element="k:Op"/><wsdl:part name="b" element="k:Op"/></wsdl:message>',
+    portType: '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/><wsdl:fault name="Bad" message="tns:F"/></wsdl:operation></wsdl:portType>'
+  })
+  await refused(t, { document: faultTwoParts }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the fault Bad, whose message is not one part naming an element/)
+})
+
+test('Issue 7 refusals: what the WSDL names must exist, and the service or binding to serve must be clear', async (t: TestContext) => {
+  const C = 'SOAP_ERR_CONTRACT_INVALID'
+  await refused(t, { document: wsdl({ messages: '' }) }, C, /the message \{urn:svc\}In is not defined/)
+  await refused(t, { document: wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/></wsdl:binding>' }) }, C, /operation Op: the binding \{urn:svc\}B does not bind it/)
+  const missingHeaderPart = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal"/><soap:header message="tns:In" part="nope" use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>' })
+  await refused(t, { document: missingHeaderPart }, C, /the header part nope is not in message \{urn:svc\}In/)
+  const missingBodyPart = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal" parts="nope"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>' })
+  await refused(t, { document: missingBodyPart }, C, /soap:body names the part nope, which message \{urn:svc\}In does not have/)
+  await refused(t, { document: wsdl({}), service: 'Nope' }, C, /no wsdl:service is named Nope \(there are \{urn:svc\}S\)/)
+  await refused(t, { document: wsdl({}), binding: 'Nope' }, C, /no wsdl:binding is named Nope/)
+  const http = '<wsdl:binding name="H" type="tns:PT"><http:binding xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" verb="GET"/></wsdl:binding>'
+  await refused(t, { document: wsdl({ extra: '', service: `${http}<wsdl:service name="S"><wsdl:port name="P" binding="tns:H"/></wsdl:service>` }) }, C, /the service \{urn:svc\}S has no SOAP port/)
+  await refused(t, { document: wsdl({ service: http }), binding: 'H' }, C, /the binding \{urn:svc\}H is no SOAP 1\.1 or 1\.2 binding/)
+  await refused(t, { document: wsdl({ service: '' }).replace('</wsdl:definitions>', '<wsdl:binding name="B2" type="tns:PT"><soap:binding transport="http://schemas.xmlsoap.org/soap/http"/></wsdl:binding></wsdl:definitions>') }, C, /no wsdl:service and several SOAP bindings: choose one with "binding"/)
+  await refused(t, { document: wsdl({ service: '<wsdl:service name="S"/><wsdl:service name="T"/>' }) }, C, /several services: choose one with "service" \(\{urn:svc\}S, \{urn:svc\}T\)/)
+  // The binding chosen by name, with no service: served, and named after it.
+  const bindingOnly = await readContract({ document: wsdl({ service: '' }) })
+  t.assert.strictEqual(bindingOnly.name, 'B')
+})
+
+test('Issue 7 refusals: handlers are bound by operation name, each once, at ready()', async (t: TestContext) => {
+  const C = 'SOAP_ERR_CONTRACT_INVALID'
+  const document = wsdl({})
+  await refused(t, { document }, C, /no handler for Op: every operation of the binding needs one/, {})
+  await refused(t, { document }, C, /the contract has no operation Other \(it has Op\)/, { Op: async () => ({}), Other: async () => ({}) })
+  await refused(t, { document }, C, /operation Op must be a handler, or \{ handler, hooks, timeout \}/, { Op: { handler: async () => ({}), input: {} } })
+  await refused(t, { document }, C, /operation Op must be a handler/, { Op: 42 })
+  await refused(t, { document }, C, /"operations" must map operation names to handlers/, null as never)
+  await refused(t, { document, bogus: 1 } as never, C, /unknown key "bogus"/)
+  await refused(t, {}, C, /give either "wsdl" \(a file\) or "document"/)
+  await refused(t, { document, resolver: 'x' } as never, C, /"resolver" must be a function/)
+  // A WSDL without a targetNamespace: every element and action names its own, and the service gets a placeholder.
+  t.assert.strictEqual(bindContract({ name: 'S', namespace: '', bindings: [], operations: { Op: { action: 'a' } }, wsdl: { document: '<a/>', schemas: {} } }, { path: '/p', operations: { Op: async () => {} } }).namespace, 'urn:unknown')
+  const app = Fastify()
+  await app.register(soap)
+  app.soap.contract(null as never)
+  await t.assert.rejects(async () => { await app.ready() }, /contract \(definition\): must be an object/)
+  await app.close()
+})
+
+test('Issue 7 loading: documents that are not a WSDL, or cannot be read, are SOAP_ERR_CONTRACT_LOAD naming the document', async (t: TestContext) => {
+  const L = 'SOAP_ERR_CONTRACT_LOAD'
+  await refused(t, { document: '<a><b></a>' }, L, /\(document\) cannot be loaded: it is not well-formed XML/)
+  await refused(t, { document: '<!DOCTYPE a [<!ENTITY e "x">]><wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"/>' }, L, /it has a DOCTYPE/)
+  await refused(t, { document: '<description xmlns="http://www.w3.org/ns/wsdl"/>' }, L, /not a WSDL 1\.1 wsdl:definitions \(WSDL 2\.0 is not supported\)/)
+  await refused(t, { wsdl: '/nonexistent/contract.wsdl' }, L, /\/nonexistent\/contract\.wsdl cannot be loaded: ENOENT/)
+  await refused(t, { document: Buffer.from('<?xml version="1.0" encoding="EBCDIC-XX"?><a/>') as never }, L, /the encoding "ebcdic-xx" is not supported/)
+  await refused(t, { document: Buffer.from([0x3c, 0x61, 0x3e, 0xff, 0x3c, 0x2f, 0x61, 0x3e]) as never }, L, /the bytes are not utf-8/)
+  const imports = (location: string): string => wsdl({ types: `<xs:schema targetNamespace="urn:imp"><xs:import namespace="${K}" schemaLocation="${location}"/></xs:schema>` })
+  await refused(t, { document: imports('http://remote.example/k.xsd') }, L, /http:\/\/remote\.example\/k\.xsd cannot be loaded: .* nothing is fetched over the network: give a resolver/)
+  await refused(t, { document: imports('http://remote.example/k.xsd'), resolver: () => { throw new Error('offline') } }, L, /the resolver failed \(offline\)/)
+  await refused(t, { document: imports('http://remote.example/k.xsd'), resolver: (() => 42) as never }, L, /the resolver must return a string or bytes/)
+  await refused(t, { document: imports('http://remote.example/k.xsd'), resolver: () => '<notaschema/>' }, L, /it is imported as a schema and is no xs:schema/)
+  await refused(t, { document: wsdl({ types: '<xs:schema targetNamespace="urn:imp"><xs:import namespace="urn:nowhere"/></xs:schema>' }) }, L, /it imports the namespace urn:nowhere with no schemaLocation, and no schema of the contract has that target namespace/)
+  await refused(t, { document: wsdl({ extra: '<wsdl:import namespace="urn:x"/>' }) }, L, /a wsdl:import has no location/)
+})
+
+test('Issue 7 loading: byte order marks, an ISO-8859-1 declaration, a relative import from a string\'s base, a resolver\'s bytes and a file: URL', async (t: TestContext) => {
+  const latin = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?>'), Buffer.from(wsdl({}).replace(/^<\?xml[^>]*>/, '').replace('name="S"', 'name="Sé"'), 'latin1')])
+  t.assert.strictEqual((await readContract({ document: latin })).name, 'Sé')
+  const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(wsdl({}))])
+  t.assert.strictEqual((await readContract({ document: bom })).name, 'S')
+  for (const [mark, encoding] of [[[0xfe, 0xff], 'utf16be'], [[0xff, 0xfe], 'utf16le']] as const) {
+    const text = wsdl({})
+    const bytes = encoding === 'utf16le' ? Buffer.from(text, 'utf16le') : Buffer.from(text, 'utf16le').swap16()
+    t.assert.strictEqual((await readContract({ document: Buffer.concat([Buffer.from(mark), bytes]) })).name, 'S', encoding)
+  }
+  t.assert.strictEqual((await readContract({ document: '\ufeff' + wsdl({}) })).name, 'S')
+  const base = join(__dirname, '..', '..', 'test', 'fixtures', 'contracts', 'wsi-scm')
+  const relative = wsdl({ types: OP_TYPES + '<xs:schema targetNamespace="urn:imp"><xs:import namespace="http://www.ws-i.org/SampleApplications/SupplyChainManagement/2002-08/Configuration.xsd" schemaLocation="Configuration.xsd"/></xs:schema>' })
+  t.assert.strictEqual((await readContract({ document: relative, base })).name, 'S')
+  const viaResolver = await readContract({ document: wsdl({ types: OP_TYPES + `<xs:schema targetNamespace="urn:imp"><xs:import namespace="${U}" schemaLocation="https://h.example/dir/u.xsd"/></xs:schema>` }), resolver: async () => new TextEncoder().encode(U_XSD) })
+  t.assert.deepStrictEqual(Object.keys(viaResolver.wsdl.schemas), ['u.xsd'])
+  const url = pathToFileURL(join(base, 'LoggingFacility.wsdl'))
+  t.assert.strictEqual((await readContract({ wsdl: url })).name, 'LoggingFacilitySoapBinding')
+  t.assert.strictEqual((await readContract({ wsdl: url.href })).name, 'LoggingFacilitySoapBinding')
+})
+
+test('Issue 7 serving: a SOAP 1.1 contract still answers SOAP 1.2 requests (both versions on one path), and the WSDL\'s GET rules hold', async (t: TestContext) => {
+  const app = Fastify()
+  await app.register(soap)
+  app.soap.contract({ path: '/one', document: wsdl({}), operations: { Op: async (input: { a: string }) => ({ b: input.a.toUpperCase() }) } })
+  t.after(() => app.close())
+  for (const version of ['1.1', '1.2'] as const) {
+    const res = await app.inject({ method: 'POST', url: '/one', headers: { 'content-type': MEDIA[version] }, payload: envelope(version, `<k:Op xmlns:k="${K}"><k:a>x</k:a></k:Op>`) })
+    t.assert.strictEqual(res.statusCode, 200)
+    t.assert.match(res.body, /<tns:b>X<\/tns:b>/)
+    if (version === '1.1') t.assert.match(res.body, new RegExp(SOAP11_ENV.replace(/\./g, '\\.')))
+  }
+  t.assert.strictEqual((await app.inject({ method: 'GET', url: '/one?xsd=nope' })).statusCode, 404)
+  t.assert.strictEqual((await app.inject({ method: 'GET', url: '/one' })).statusCode, 404)
+  t.assert.strictEqual((await app.inject({ method: 'PUT', url: '/one' })).headers.allow, 'GET, HEAD, POST')
+})

@@ -1,0 +1,53 @@
+/**
+ * Type tests of contract-first services (issue 7), run by tstyche against the
+ * built package: `contract-ocpp.ts` is what `fastify-soap types` writes for
+ * OCPP 1.6's Central System WSDL (test/contract-types.test.ts checks that it
+ * still does), and the handlers of `app.soap.contract<Operations>()` are typed
+ * by it: input, header blocks, result, and refused mistakes.
+ */
+import Fastify from 'fastify'
+import { describe, expect, test } from 'tstyche'
+import soap from 'fastify-soap'
+import type { AuthorizeHeaders, AuthorizeInput, AuthorizeOutput, Operations } from './contract-ocpp'
+
+const app = Fastify()
+app.register(soap)
+
+describe('fastify-soap types', () => {
+  test('the input, header blocks and result of an operation', () => {
+    expect<AuthorizeInput>().type.toBe<{ idTag: string }>()
+    expect<AuthorizeHeaders>().type.toBe<{ chargeBoxIdentity?: string }>()
+    expect<AuthorizeOutput['idTagInfo']['status']>().type.toBe<'Accepted' | 'Blocked' | 'Expired' | 'Invalid' | 'ConcurrentTx'>()
+  })
+
+  test('the handlers given to app.soap.contract<Operations>() are typed by operation', () => {
+    const handlers = {} as Operations
+    app.soap.contract<Operations>({
+      path: '/ocpp',
+      wsdl: 'OCPP_CentralSystemService_1.6.wsdl',
+      operations: {
+        ...handlers,
+        Authorize: async (input, call) => {
+          expect(input.idTag).type.toBe<string>()
+          expect(call.headers.chargeBoxIdentity).type.toBe<string | undefined>()
+          return { idTagInfo: { status: 'Accepted' as const } }
+        }
+      }
+    })
+  })
+
+  test('a result the contract does not allow does not compile', () => {
+    const handlers = {} as Operations
+    expect(app.soap.contract<Operations>({
+      path: '/ocpp',
+      wsdl: 'OCPP_CentralSystemService_1.6.wsdl',
+      operations: { ...handlers, Authorize: async () => ({ idTagInfo: { status: 'Maybe' as const } }) }
+    })).type.toRaiseError()
+  })
+
+  test('an operation left out, or one the contract does not have, does not compile', () => {
+    const { Authorize, ...others } = {} as Operations
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', operations: others })).type.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', operations: { ...others, Authorize, Unknown: async () => ({}) } })).type.toRaiseError()
+  })
+})
