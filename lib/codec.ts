@@ -352,7 +352,7 @@ function writeList (type: ScalarType, value: unknown, attribute: boolean): strin
     let item: string
     try {
       item = writeScalar(type, value[i], attribute)
-      if (item === '' || /[ \t\r\n]/.test(item)) throw new OutputProblem('an item of a list cannot be empty or hold white space')
+      if (item === '' || /[ \t\r\n]/.test(item)) throw new OutputProblem('cannot be empty or hold white space: it is an item of a list')
     } catch (err) {
       throw locate(err, i)
     }

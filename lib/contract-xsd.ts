@@ -90,6 +90,8 @@ const PATTERNS: Readonly<Record<string, string>> = {
 interface Simple {
   readonly schema: Schema
   readonly list: boolean
+  /** A list's item count facets: minItems, maxItems. */
+  readonly counts?: Schema
 }
 
 /** The content of a complex type, gathered before it becomes an object schema. */
@@ -140,10 +142,6 @@ export class SchemaModel {
       const head = attr(child, 'substitutionGroup')
       if (head !== undefined) this.heads.add(key(...this.qname(child, head, context)))
     }
-  }
-
-  has (kind: Kind, name: QName): boolean {
-    return this.components[kind].has(key(...name))
   }
 
   /** A QName written in a schema or WSDL attribute, resolved against the namespaces in scope there. */
@@ -214,7 +212,7 @@ export class SchemaModel {
   }
 
   private simpleResult (simple: Simple): { schema: Schema, simple: boolean } {
-    return { schema: simple.list ? { type: 'array', items: simple.schema, xml: { list: true } } : simple.schema, simple: true }
+    return { schema: simple.list ? { type: 'array', items: simple.schema, ...simple.counts, xml: { list: true } } : simple.schema, simple: true }
   }
 
   /** xs:anyType: any attributes, any child elements (kept raw). */
@@ -482,7 +480,7 @@ export class SchemaModel {
       const base = baseName !== undefined
         ? this.simpleByName(this.qname(restriction, baseName, context), where)
         : this.simpleType(xs(restriction, 'simpleType')[0], context, where)
-      if (base.list) return { schema: restrictList(base.schema, restriction, where), list: true }
+      if (base.list) return { schema: base.schema, list: true, counts: listCounts(base.counts ?? {}, restriction, where) }
       return { schema: restrict(base.schema, restriction, where), list: false }
     }
     const list = xs(node, 'list')[0]
@@ -612,14 +610,17 @@ function restrict (base: Schema, restriction: DomElement, where: string): Schema
   return schema
 }
 
-function restrictList (item: Schema, restriction: DomElement, where: string): Schema {
-  // The facets of a list type count its items; the items keep their own schema.
+/** The facets of a list type count its items: they become minItems and maxItems; the items keep their own schema. */
+function listCounts (base: Schema, restriction: DomElement, where: string): Schema {
+  const counts: Schema = { ...base }
   for (const facet of childElements(restriction)) {
-    if (facet.namespaceURI === XS_NS && !['length', 'minLength', 'maxLength', 'annotation', 'whiteSpace'].includes(facet.localName as string)) {
-      throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the facet xs:${facet.localName as string} on a list type`, where)
-    }
+    if (facet.namespaceURI !== XS_NS || facet.localName === 'annotation' || facet.localName === 'whiteSpace') continue
+    const value = Number(attr(facet, 'value'))
+    if (facet.localName === 'length' || facet.localName === 'minLength') counts.minItems = Math.max(value, Number(counts.minItems ?? 0))
+    if (facet.localName === 'length' || facet.localName === 'maxLength') counts.maxItems = Math.min(value, Number(counts.maxItems ?? Infinity))
+    if (!['length', 'minLength', 'maxLength'].includes(facet.localName as string)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the facet xs:${facet.localName as string} on a list type`, where)
   }
-  return item
+  return counts
 }
 
 /**

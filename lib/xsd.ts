@@ -107,6 +107,9 @@ function facet (name: string, value: string | number): XmlNode {
 }
 
 /** An element's or attribute's simple type: a built-in type's QName, or an anonymous restriction. */
+/** The built-in type of a scalar, where XSD needs a type's name (a list's items, simple content's base): the facets stay Ajv's. */
+const BUILT_IN: Readonly<Record<ScalarType, string>> = { string: 'xs:string', integer: 'xs:long', number: 'xs:double', boolean: 'xs:boolean' }
+
 function simpleType (schema: Schema, type: ScalarType): string | XmlNode {
   let base: string
   const facets: XmlNode[] = []
@@ -207,6 +210,7 @@ export class SchemaSet {
 
   /** A top-level element of a message (an operation's input or output, a fault's detail, a header block). */
   topElement (name: string, namespace: string, shape: Shape, schema: Schema, where: string): string {
+    if (namespace === '') throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the element ${name} at ${where} is in no namespace: a top-level element needs one`)
     this.global('element', namespace, name, this.elementBody(name, namespace, shape, schema, undefined, where), where)
     return this.prefixes.qname(namespace, name)
   }
@@ -222,12 +226,12 @@ export class SchemaSet {
 
   /** An element named in the schema of `context`: declared in place when in that namespace, else globally and referenced. */
   private element (context: string, name: string, namespace: string, min: string | undefined, max: string | undefined, body: (occurrence: Record<string, string | undefined> | undefined) => XmlNode, where: string): XmlNode {
-    if (namespace === context) return body(occurs(min, max))
     // An element in no namespace is a local one, unqualified; a schema with a target namespace has no global one.
     if (namespace === '') {
-      if (context === TOP) throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the element ${name} at ${where} is in no namespace: a top-level element needs one`)
+      if (context === TOP) throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the header block ${name} at ${where} is in no namespace: a top-level element needs one`)
       return body({ form: 'unqualified', ...occurs(min, max) })
     }
+    if (namespace === context) return body(occurs(min, max))
     this.global('element', namespace, name, body(undefined), where)
     if (context !== TOP) this.document(context).imports.add(namespace)
     return node('xs:element', { ref: this.prefixes.qname(namespace, name), ...occurs(min, max) })
@@ -255,7 +259,7 @@ export class SchemaSet {
     if (shape.anyAttribute) attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
     if (shape.text !== undefined) {
       // Simple content: the text's built-in type (its facets stay Ajv's to check).
-      const base = simpleType({}, (shape.text.shape as ScalarShape).type) as string
+      const base = BUILT_IN[(shape.text.shape as ScalarShape).type]
       return node('xs:complexType', {}, [node('xs:simpleContent', {}, [node('xs:extension', { base }, attributes)])])
     }
     // Elements the schema does not name: of other namespaces only, so that the content model stays deterministic (UPA).
@@ -265,7 +269,7 @@ export class SchemaSet {
 
   /** An xs:list of the items' built-in type. */
   private list (field: Field): XmlNode {
-    return node('xs:simpleType', {}, [node('xs:list', { itemType: simpleType({}, (field.shape as ScalarShape).type) as string })])
+    return node('xs:simpleType', {}, [node('xs:list', { itemType: BUILT_IN[(field.shape as ScalarShape).type] })])
   }
 
   private field (context: string, field: Field, schema: Schema, required: boolean, where: string): XmlNode {

@@ -273,6 +273,72 @@ test('Issue 7 mapping: rpc/literal reads the parts as unqualified accessors of t
   t.assert.match(res.body, /<tns:OpResponse xmlns:tns="urn:rpc"><sum>3<\/sum><\/tns:OpResponse>/)
 })
 
+test('Issue 7 mapping: more constructs: derived simple content, an element named twice, an optional choice, fixed and nillable, unions, digits, list lengths, literal ^ and $', async (t: TestContext) => {
+  const types = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified" xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
+    <xs:import namespace="http://schemas.xmlsoap.org/soap/envelope/" schemaLocation="http://schemas.xmlsoap.org/soap/envelope/"/>
+    <xs:complexType name="Amount"><xs:simpleContent><xs:extension base="xs:int"><xs:attribute name="unit" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType>
+    <xs:complexType name="Money"><xs:simpleContent><xs:extension base="k:Amount"><xs:attribute name="cur" type="xs:string" use="required"/></xs:extension></xs:simpleContent></xs:complexType>
+    <xs:complexType name="Small"><xs:simpleContent><xs:restriction base="k:Amount"><xs:maxInclusive value="9"/></xs:restriction></xs:simpleContent></xs:complexType>
+    <xs:simpleType name="Ints"><xs:list itemType="xs:int"/></xs:simpleType>
+    <xs:simpleType name="Pair"><xs:restriction base="k:Ints"><xs:length value="2"/></xs:restriction></xs:simpleType>
+    <xs:simpleType name="Any"><xs:union memberTypes="xs:int xs:date"/></xs:simpleType>
+    <xs:simpleType name="Words"><xs:restriction base="xs:NMTOKENS"/></xs:simpleType>
+    <xs:complexType name="Listy"><xs:simpleContent><xs:extension base="k:Ints"/></xs:simpleContent></xs:complexType>
+    <xs:element name="Op"><xs:complexType><xs:sequence>
+      <xs:element name="money" type="k:Money"/>
+      <xs:element name="small" type="k:Small" minOccurs="0"/>
+      <xs:element name="a" type="xs:string"/><xs:element name="b" type="xs:string" minOccurs="0"/><xs:element name="a" type="xs:string"/>
+      <xs:choice minOccurs="0"><xs:element name="x" type="xs:int"/><xs:element name="y" type="xs:int"/><xs:element name="z" type="xs:int"/></xs:choice>
+      <xs:element name="kind" type="xs:string" fixed="std" nillable="true" minOccurs="0"/>
+      <xs:element name="any" type="k:Any" minOccurs="0"/>
+      <xs:element name="digits" minOccurs="0"><xs:simpleType><xs:restriction base="xs:integer"><xs:totalDigits value="3"/></xs:restriction></xs:simpleType></xs:element>
+      <xs:element name="huge" minOccurs="0"><xs:simpleType><xs:restriction base="xs:integer"><xs:totalDigits value="30"/></xs:restriction></xs:simpleType></xs:element>
+      <xs:element name="pair" type="k:Pair" minOccurs="0"/>
+      <xs:element name="words" type="k:Words" minOccurs="0"/>
+      <xs:element name="listy" type="k:Listy" minOccurs="0"/>
+      <xs:element name="price" minOccurs="0"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="^[0-9]+$"/></xs:restriction></xs:simpleType></xs:element>
+      <xs:element name="code" minOccurs="0"><xs:simpleType><xs:restriction base="k:Code"><xs:pattern value="[A-Z]{2}[0-9]"/></xs:restriction></xs:simpleType></xs:element>
+    </xs:sequence><xs:attribute ref="s:mustUnderstand"/><xs:attribute name="flag" type="xs:boolean" fixed="true"/></xs:complexType></xs:element>
+    <xs:simpleType name="Code"><xs:restriction base="xs:string"><xs:pattern value="[A-Z]+[0-9]*"/><xs:pattern value="[0-9]+"/></xs:restriction></xs:simpleType>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element>
+  </xs:schema>`
+  const contract = await readContract({ document: wsdl({ types }) })
+  const input = contract.operations.Op.input as { properties: Record<string, Record<string, unknown>>, not: unknown, required: string[] }
+  t.assert.deepStrictEqual(input.properties.money.properties, { cur: { type: 'string', xml: { attribute: true } }, unit: { type: 'string', xml: { attribute: true } }, $value: { type: 'integer', minimum: -2147483648, maximum: 2147483647, xml: { text: true } } })
+  t.assert.strictEqual((input.properties.small.properties as Record<string, Record<string, unknown>>).$value.maximum, 9)
+  t.assert.deepStrictEqual(input.properties.a, { type: 'array', items: { type: 'string' }, xml: { namespace: K } })
+  t.assert.deepStrictEqual(input.required, ['money'])
+  t.assert.deepStrictEqual(input.not, { anyOf: [{ properties: { x: true, y: true }, required: ['x', 'y'] }, { properties: { x: true, z: true }, required: ['x', 'z'] }, { properties: { y: true, z: true }, required: ['y', 'z'] }] })
+  t.assert.deepStrictEqual(input.properties.kind, { type: 'string', nullable: true, enum: ['std', null], xml: { namespace: K } })
+  t.assert.deepStrictEqual(input.properties.flag, { type: 'boolean', const: true, xml: { attribute: true } })
+  t.assert.deepStrictEqual(input.properties.any, { type: 'string', xml: { namespace: K } })
+  t.assert.deepStrictEqual([input.properties.digits.minimum, input.properties.digits.maximum], [-999, 999])
+  t.assert.strictEqual(input.properties.huge.maximum, undefined)
+  t.assert.deepStrictEqual(input.properties.pair, { type: 'array', items: { type: 'integer', minimum: -2147483648, maximum: 2147483647 }, minItems: 2, maxItems: 2, xml: { list: true, namespace: K } })
+  t.assert.deepStrictEqual(input.properties.words, { type: 'array', items: { type: 'string' }, xml: { list: true, namespace: K } })
+  t.assert.deepStrictEqual((input.properties.listy.properties as Record<string, unknown>).$value, { type: 'string', xml: { text: true } })
+  t.assert.strictEqual(input.properties.price.pattern, '^(?:(?:\\^[0-9]+\\$))$')
+  t.assert.strictEqual(input.properties.code.pattern, '^(?=(?:(?:[A-Z]+[0-9]*)|(?:[0-9]+))$)(?:(?:[A-Z]{2}[0-9]))$')
+  const app = Fastify()
+  await app.register(soap)
+  let seen: unknown
+  app.soap.contract({ path: '/m', document: wsdl({ types }), operations: { Op: async (value: unknown) => { seen = value; return {} } } })
+  t.after(() => app.close())
+  const call = (body: string): Promise<{ statusCode: number, body: string }> => app.inject({ method: 'POST', url: '/m', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Op xmlns:k="${K}" flag="true">${body}</k:Op>`) })
+  const ok = await call('<k:money cur="EUR" unit="c">5</k:money><k:a>1</k:a><k:a>2</k:a><k:y>3</k:y><k:code>AB1</k:code><k:price>^12$</k:price>')
+  t.assert.strictEqual(ok.statusCode, 200, ok.body)
+  t.assert.deepStrictEqual(seen, { flag: true, money: { cur: 'EUR', unit: 'c', $value: 5 }, a: ['1', '2'], y: 3, code: 'AB1', price: '^12$' })
+  for (const [body, message] of [
+    ['<k:money cur="EUR">5</k:money><k:x>1</k:x><k:z>2</k:z>', /must NOT be valid/],
+    ['<k:money cur="EUR">5</k:money><k:code>A1</k:code>', /must match pattern/],
+    ['<k:money cur="EUR">5</k:money><k:pair>1 2 3</k:pair>', /must NOT have more than 2 items/]
+  ] as const) {
+    const res = await call(body)
+    t.assert.strictEqual(res.statusCode, 500, body)
+    t.assert.match(res.body, message)
+  }
+})
+
 // ------------------------------------------------------------- refusals ---
 
 async function refused (t: TestContext, source: Partial<ContractSource> & { document?: string }, code: string, message: RegExp, operations: Record<string, unknown> = { Op: async () => ({}) }): Promise<void> {

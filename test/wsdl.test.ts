@@ -665,3 +665,50 @@ test('docs/wsdl.md: a wrapped array among the header blocks is declared as its w
   const asked = validateMessage(driver, dir, request, 'wrapped-header')
   t.assert.strictEqual(asked.status, 0, asked.output)
 })
+
+test('Issue 7, xmllint: the XML Schema keywords contracts need (unqualified elements, simple content, xs:any, xs:anyAttribute, xs:list) give a WSDL that validates, and the answers validate against it', async (t: TestContext) => {
+  if (!xmllint(t)) return
+  const dir = tempDir(t)
+  const raw = { type: 'array', items: { type: 'object' }, xml: { any: true } } as const
+  const schema = {
+    type: 'object',
+    properties: {
+      plain: { type: 'string', xml: { namespace: '' } },
+      price: { type: 'object', properties: { $value: { type: 'number', xml: { text: true } }, cur: { type: 'string', xml: { attribute: true } } }, required: ['$value'], xml: { anyAttribute: true } },
+      tags: { type: 'array', items: { type: 'integer' }, xml: { list: true } },
+      codes: { type: 'array', items: { type: 'string' }, xml: { list: true, attribute: true } },
+      open: { type: 'object', properties: { $any: raw } },
+      $any: raw
+    },
+    required: ['plain'],
+    additionalProperties: false
+  } as const
+  const app = await build(t, {
+    path: '/xsd',
+    namespace: 'urn:xsd',
+    name: 'Xsd',
+    operations: { Echo: { input: schema, output: schema, handler: async (input: unknown) => input as never } }
+  })
+  const file = join(dir, 'xsd.wsdl')
+  const wsdl = (await get(app, '/xsd?wsdl')).body
+  writeFileSync(file, wsdl)
+  const structure = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  t.assert.strictEqual(structure.status, 0, structure.output)
+  const compact = wsdl.replace(/>\s+</g, '><')
+  t.assert.match(compact, /<xs:element name="plain" form="unqualified" type="xs:string"\/>/)
+  t.assert.match(compact, /<xs:simpleContent><xs:extension base="xs:double"><xs:attribute name="cur" type="xs:string"\/><xs:anyAttribute processContents="lax"\/><\/xs:extension><\/xs:simpleContent>/)
+  t.assert.match(compact, /<xs:list itemType="xs:long"\/>/)
+  t.assert.match(compact, /<xs:any namespace="##any" processContents="lax" minOccurs="0" maxOccurs="unbounded"\/>/)
+  t.assert.match(compact, /<xs:any namespace="##other" processContents="lax" minOccurs="0" maxOccurs="unbounded"\/>/)
+  const driver = await messageSchema(t, app, '/xsd', '1.1', dir)
+  const request = envelope('1.1', '<x:Echo xmlns:x="urn:xsd" codes="a b"><plain>p</plain><x:price cur="EUR" note="n">1.5</x:price><x:tags>1 2</x:tags><x:open><y:any xmlns:y="urn:y"/></x:open><z:extra xmlns:z="urn:z">t</z:extra></x:Echo>')
+  const response = await post(app, '1.1', request, { url: '/xsd' })
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  const answered = validateMessage(driver, dir, response.body, 'xsd-response')
+  t.assert.strictEqual(answered.status, 0, `${answered.output}\n${response.body}`)
+  // A top-level element in no namespace has no place in a schema with a target namespace.
+  const top = await build(t, { path: '/top', namespace: 'urn:top', name: 'Top', operations: { Op: { input: { type: 'object', xml: { namespace: '' } }, handler: async () => undefined } } })
+  t.assert.strictEqual((await get(top, '/top?wsdl')).statusCode, 500)
+  const header = await build(t, { path: '/hdr', namespace: 'urn:hdr', name: 'Hdr', operations: { Op: { headers: { type: 'object', properties: { h: { type: 'string', xml: { namespace: '' } } } }, handler: async () => undefined } } })
+  t.assert.strictEqual((await get(header, '/hdr?wsdl')).statusCode, 500)
+})

@@ -467,11 +467,92 @@ test('schema: "$ref" is refused (SOAP_ERR_SERVICE_SCHEMA), with the path of the 
   assertSchemaRefusal(t, { $ref: '#/$defs/A' }, '#', /"\$ref" is not supported/)
 })
 
-test('schema: "oneOf", "anyOf", "allOf" and "not" are refused (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
-  for (const keyword of ['oneOf', 'anyOf', 'allOf']) {
-    assertSchemaRefusal(t, object({ a: { [keyword]: [int, str] } }), '#/properties/a', new RegExp(`"${keyword}" is not supported`))
+test('schema: "allOf" is refused, and "oneOf", "anyOf" and "not" unless they only say which properties are present (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
+  assertSchemaRefusal(t, object({ a: { allOf: [int, str] } }), '#/properties/a', /"allOf" is not supported/)
+  for (const keyword of ['oneOf', 'anyOf']) {
+    assertSchemaRefusal(t, object({ a: { [keyword]: [int, str] } }), '#/properties/a', new RegExp(`"${keyword}" is supported only to say which properties are present`))
+    assertSchemaRefusal(t, object({ a: int }, { [keyword]: [] }), '#', new RegExp(`"${keyword}" is supported only`))
+    assertSchemaRefusal(t, object({ a: int }, { [keyword]: [{ required: ['a'], properties: { a: int } }] }), '#', new RegExp(`"${keyword}" is supported only`))
   }
-  assertSchemaRefusal(t, object({ c: object({ d: { type: 'integer', not: { const: 1 } } }) }), '#/properties/c/properties/d', /"not" is not supported/)
+  assertSchemaRefusal(t, object({ c: object({ d: { type: 'integer', not: { const: 1 } } }) }), '#/properties/c/properties/d', /"not" is supported only/)
+  // An xs:choice: exactly one of a and b, then at most one of c and d; no XML changes.
+  const choice = object({ a: int, b: int, c: int, d: int }, {
+    oneOf: [{ properties: { a: true }, required: ['a'] }, { required: ['b'] }],
+    not: { anyOf: [{ not: { anyOf: [{ required: ['c', 'd'] }] } }] }
+  })
+  t.assert.deepStrictEqual(read(choice, R('<t:b>2</t:b><t:c>3</t:c>')), { b: 2, c: 3 })
+})
+
+test('schema: xml.namespace "" is no namespace (an unqualified child), read and written without a prefix', (t: TestContext) => {
+  const schema = object({ a: { type: 'string', xml: { namespace: '' } }, b: object({ c: int }, { xml: { namespace: '' } }) })
+  t.assert.deepStrictEqual(read(schema, R('<a>x</a><b><c>1</c></b>')), { a: 'x', b: { c: 1 } })
+  t.assert.strictEqual(writerOf(schema)({ a: 'x', b: { c: 1 } }), `<tns:R xmlns:tns="${TNS}"><a>x</a><b><c>1</c></b></tns:R>`)
+  t.assert.match(problem(schema, R('<t:a>x</t:a>')).message, /unexpected element \{urn:t\}a/)
+  // A top-level element in no namespace declares no prefix for it.
+  const top = shapeFor(object({ a: { type: 'string', xml: { namespace: '' } } }))
+  t.assert.strictEqual(compileElement(top, 'R', '', prefixesFor(top, '', {}, '#'), false)({ a: 'x' }), '<R><a>x</a></R>')
+})
+
+test('schema: xml.text is the element\'s text beside its attributes (simple content)', (t: TestContext) => {
+  const schema = object({ $value: { type: 'number', xml: { text: true } }, cur: attr('string') }, { required: ['$value'] })
+  t.assert.deepStrictEqual(read(schema, R(' 9.5 ', ' cur="EUR"')), { $value: 9.5, cur: 'EUR' })
+  t.assert.deepStrictEqual(read(object({ $value: { type: 'string', xml: { text: true } } }), R('')), { $value: '' })
+  t.assert.strictEqual(writerOf(schema)({ $value: 9.5, cur: 'EUR' }), `<tns:R xmlns:tns="${TNS}" cur="EUR">9.5</tns:R>`)
+  t.assert.match(problem(schema, R('<t:x/>')).message, /holds an element \(t:x\) where text is due/)
+  const bad = problem(schema, R('x'))
+  t.assert.strictEqual(bad.path, '/$value')
+  assertSchemaRefusal(t, object({ a: { type: 'object', xml: { text: true } } }), '#/properties/a', /the text \("xml.text"\) must be a string, integer, number or boolean/)
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { text: true, name: 'x' } } }), '#/properties/a', /the text \("xml.text"\) has no name or namespace/)
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { text: true } }, b: { type: 'string', xml: { text: true } } }), '#/properties/b', /"xml.text" is already property a/)
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { text: true } }, b: int }), '#', /property a is the element's text \("xml.text"\): the element can have no child elements/)
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { text: true, attribute: true } } }), '#/properties/a', /"xml.attribute", "xml.text" and "xml.any" exclude one another/)
+})
+
+test('schema: xml.any collects the child elements no property names, as raw elements, and writes them back with their namespaces', (t: TestContext) => {
+  const schema = object({ a: int, $any: { type: 'array', items: { type: 'object' }, xml: { any: true } } })
+  const value = read(schema, R('<t:a>1</t:a><o:x o:k="v" p="q"><y xmlns="urn:d">t</y></o:x><t:z/>'))
+  const raw = value.$any as XmlElement[]
+  t.assert.deepStrictEqual(raw.map((e) => `{${e.namespace}}${e.localName}`), ['{urn:other}x', '{urn:t}z'])
+  t.assert.strictEqual(writerOf(schema)(value), `<tns:R xmlns:tns="${TNS}"><tns:a>1</tns:a><o:x xmlns:o="${OTHER}" o:k="v" p="q"><y xmlns="urn:d">t</y></o:x><t:z xmlns:t="${TNS}"/></tns:R>`)
+  // An element with no namespace inside one with a default namespace undeclares it.
+  const nested = { name: 'n', prefix: '', localName: 'n', namespace: 'urn:d', attributes: [], children: [{ name: 'm', prefix: '', localName: 'm', namespace: '', attributes: [], children: ['&'] }] }
+  t.assert.strictEqual(writerOf(schema)({ a: 1, $any: [nested] }), `<tns:R xmlns:tns="${TNS}"><tns:a>1</tns:a><n xmlns="urn:d"><m xmlns="">&amp;</m></n></tns:R>`)
+  const refusals: Array<[unknown, RegExp]> = [
+    ['x', /must be an array/],
+    [[{ localName: 'x' }], /"\/\$any\/0" must be an element/],
+    [[{ ...nested, localName: 'a b' }], /has a name that is not an XML name/],
+    [[{ ...nested, prefix: 'xmlns' }], /has a name that is not an XML name/],
+    [[{ ...nested, prefix: 'p', namespace: '' }], /prefix p needs a namespace/],
+    [[{ ...nested, attributes: [{ localName: 'k', value: 1 }] }], /has an attribute that is not/],
+    [[{ ...nested, attributes: [{ name: 'k', prefix: '', localName: 'k', namespace: 'urn:a', value: 'v' }] }], /attribute k is in a namespace and needs a prefix/],
+    [[{ ...nested, children: ['\u0001'] }], /holds a character XML 1.0 cannot carry/]
+  ]
+  for (const [any, message] of refusals) t.assert.match(outputError(schema, { a: 1, $any: any }).message, message)
+  assertSchemaRefusal(t, object({ a: { type: 'array', items: int, xml: { any: true } } }), '#/properties/a', /"xml.any" goes on an array of \{ "type": "object" \}/)
+  assertSchemaRefusal(t, object({ a: { type: 'array', items: { type: 'object' }, xml: { any: true, name: 'x' } } }), '#/properties/a', /"xml.any" elements keep their own names/)
+  assertSchemaRefusal(t, object({ a: { type: 'array', items: { type: 'object' }, xml: { any: true } }, b: { type: 'array', items: { type: 'object' }, xml: { any: true } } }), '#/properties/b', /"xml.any" is already property a/)
+})
+
+test('schema: xml.anyAttribute passes over unknown unqualified attributes', (t: TestContext) => {
+  t.assert.deepStrictEqual(read(object({ a: attr('string') }, { xml: { anyAttribute: true } }), R('', ' a="1" b="2"')), { a: '1' })
+  t.assert.match(problem(object({ a: attr('string') }), R('', ' b="2"')).message, /unexpected attribute b/)
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { anyAttribute: true } } }), '#/properties/a', /"xml.anyAttribute" applies to objects only/)
+})
+
+test('schema: xml.list is one element or attribute holding its items separated by white space', (t: TestContext) => {
+  const schema = object({ l: { type: 'array', items: int, xml: { list: true } }, m: { type: 'array', items: { type: 'boolean' }, xml: { list: true, attribute: true } } })
+  t.assert.deepStrictEqual(read(schema, R('<t:l>\n 1  2\t3 </t:l>', ' m="true 0"')), { l: [1, 2, 3], m: [true, false] })
+  t.assert.deepStrictEqual(read(schema, R('<t:l/>')), { l: [] })
+  t.assert.strictEqual(writerOf(schema)({ l: [1, 2], m: [false] }), `<tns:R xmlns:tns="${TNS}" m="false"><tns:l>1 2</tns:l></tns:R>`)
+  t.assert.strictEqual(problem(schema, R('<t:l>1 x</t:l>')).path, '/l/1')
+  t.assert.match(problem(schema, R('<t:l xsi:nil="true"/>')).message, /xsi:nil but cannot be null/)
+  const strings = object({ s: { type: 'array', items: str, xml: { list: true } } })
+  t.assert.match(outputError(strings, { s: ['a b'] }).message, /"\/s\/0" cannot be empty or hold white space: it is an item of a list/)
+  t.assert.match(outputError(strings, { s: [''] }).message, /cannot be empty/)
+  t.assert.match(outputError(strings, { s: 'a' }).message, /must be an array/)
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { list: true } } }), '#/properties/a', /"xml.list" goes on an array of strings/)
+  assertSchemaRefusal(t, object({ a: { type: 'array', items: object({}), xml: { list: true } } }), '#/properties/a/items', /the items of "xml.list" are strings/)
+  assertSchemaRefusal(t, object({ a: { type: 'array', items: int, xml: { list: true, wrapped: true } } }), '#/properties/a', /"xml.list" and "xml.wrapped" exclude one another/)
 })
 
 test('schema: an array of arrays has no XML form (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
@@ -530,9 +611,10 @@ test('schema: other constructs outside the supported set are refused (SOAP_ERR_S
     [object({ a: { type: 'array', items: int, nullable: true } }), '#/properties/a', /an array cannot be null/],
     [object({ a: { type: 'array' } }), '#/properties/a', /an array needs one "items" schema/],
     [object({ a: { type: 'string', xml: { wrapped: true } } }), '#/properties/a', /"xml.wrapped" applies to arrays only/],
-    [object({ a: { type: 'string', xml: { text: true } } }), '#/properties/a', /"xml.text" is not supported/],
+    [object({ a: { type: 'string', xml: { texts: true } } }), '#/properties/a', /"xml.texts" is not supported/],
     [object({ a: { type: 'string', xml: { prefix: 'xmlp' } } }), '#/properties/a', /"xml.prefix" must be an NCName other than "xsi", not starting with "xml"/],
-    [object({ a: { type: 'string', xml: { namespace: '' } } }), '#/properties/a', /"xml.namespace" must be a non-empty URI/],
+    [object({ a: { type: 'string', xml: { namespace: 7 } } }), '#/properties/a', /"xml.namespace" must be a URI, or "" for no namespace/],
+    [object({ a: { type: 'string', xml: { namespace: '', prefix: 'p' } } }), '#/properties/a', /"xml.prefix" cannot go with no namespace/],
     [object({ a: { type: 'string', xml: { name: 'p:a' } } }), '#/properties/a', /"xml.name" must be an XML NCName/],
     [object({ 'a b': str }), '#/properties/a b', /property "a b" is not an XML name: give it "xml.name"/],
     [object({ a: str }, { type: 'array', items: int }), '#', /an array must be the value of a property/]
