@@ -11,6 +11,7 @@ import { DOMParser, XMLSerializer, type Document as DomDocument, type Element as
 import { SOAP_ERR_CONTRACT_LOAD } from './errors'
 import { childElements, SOAP11_ENVELOPE_NS, SOAP_ENCODING_NAMESPACES, XS_NS, type SchemaContext, type SchemaModel } from './contract-xsd'
 import { XML_NS } from './namespaces'
+import { SOAP11_ENVELOPE_SCHEMA } from './well-known'
 import { ADDRESS } from './xsd'
 
 export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
@@ -146,6 +147,18 @@ export class ContractDocuments {
     return doc
   }
 
+  /** A schema shipped with the plugin, loaded once under its own name. */
+  private builtIn (name: string, text: string): ContractDocument {
+    const location = `fastify-soap:${name}`
+    let doc = this.seen.get(location)
+    if (doc === undefined) {
+      doc = { location, dom: parseDocument(text, location), name: this.nameFor(name) }
+      this.seen.set(location, doc)
+      this.documents.push(doc)
+    }
+    return doc
+  }
+
   private async read (path: string, location: string): Promise<Uint8Array> {
     try {
       return await readFile(path)
@@ -207,9 +220,15 @@ export class ContractDocuments {
         this.unlocated.push({ namespace, where: doc.location })
         continue
       }
-      // The SOAP envelope's and the xml namespace's schemas are known: their URLs are never fetched.
-      if (ABSOLUTE_URL.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import') continue
-      const target = await this.fetch(location, doc.location)
+      // The well-known namespaces' schemas are never fetched: the SOAP 1.1 envelope's is served from a copy of our
+      // own (so that clients need not fetch it either), the others are only known.
+      let target: ContractDocument
+      if (ABSOLUTE_URL.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import') {
+        if (namespace !== SOAP11_ENVELOPE_NS) continue
+        target = this.builtIn('soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA)
+      } else {
+        target = await this.fetch(location, doc.location)
+      }
       this.links.push({ node: child, attribute: 'schemaLocation', target })
       const root = target.dom.documentElement as DomElement
       if (root.namespaceURI !== XS_NS || root.localName !== 'schema') throw new SOAP_ERR_CONTRACT_LOAD(target.location, 'it is imported as a schema and is no xs:schema')
