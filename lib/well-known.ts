@@ -1,3 +1,4 @@
+/* eslint-disable @stylistic/no-tabs -- the schema is kept as published, tabs included */
 /**
  * Schemas of well-known namespaces a contract may import by URL: served from
  * here, never fetched (lib/contract-documents.ts). The SOAP 1.1 envelope
