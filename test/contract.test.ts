@@ -488,6 +488,8 @@ test('Issue 7 loading: byte order marks, an ISO-8859-1 declaration, a relative i
   const base = join(__dirname, '..', '..', 'test', 'fixtures', 'contracts', 'wsi-scm')
   const relative = wsdl({ types: OP_TYPES + '<xs:schema targetNamespace="urn:imp"><xs:import namespace="http://www.ws-i.org/SampleApplications/SupplyChainManagement/2002-08/Configuration.xsd" schemaLocation="Configuration.xsd"/></xs:schema>' })
   t.assert.strictEqual((await readContract({ document: relative, base })).name, 'S')
+  const byFileUrl = relative.replace('schemaLocation="Configuration.xsd"', `schemaLocation="${pathToFileURL(join(base, 'Configuration.xsd')).href}"`)
+  t.assert.deepStrictEqual(Object.keys((await readContract({ document: byFileUrl })).wsdl.schemas), ['Configuration.xsd', 'soap-envelope.xsd'])
   const viaResolver = await readContract({ document: wsdl({ types: OP_TYPES + `<xs:schema targetNamespace="urn:imp"><xs:import namespace="${U}" schemaLocation="https://h.example/dir/u.xsd"/></xs:schema>` }), resolver: async () => new TextEncoder().encode(U_XSD) })
   t.assert.deepStrictEqual(Object.keys(viaResolver.wsdl.schemas), ['u.xsd'])
   const url = pathToFileURL(join(base, 'LoggingFacility.wsdl'))
