@@ -287,14 +287,7 @@ export class SchemaModel {
         const text = this.typeByName(base, where).schema
         content.text = { schema: text.type === 'array' ? { type: 'string' } : text, list: false }
       } else {
-        const baseNode = this.find('complexType', base, where)
-        if (this.stack.includes(key(...base))) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the recursive type ${key(...base)}`, where)
-        this.stack.push(key(...base))
-        try {
-          this.complexContent(baseNode.node, baseNode.context, content, `${where} > base ${key(...base)}`)
-        } finally {
-          this.stack.pop()
-        }
+        this.baseContent(base, content, where)
       }
       if (!extension && content.text !== undefined) content.text = { schema: restrict(content.text.schema, derivation, where), list: false }
       for (const child of childElements(derivation)) {
@@ -302,21 +295,11 @@ export class SchemaModel {
       }
       return
     }
-    if (extension && !(base[0] === XS_NS && base[1] === 'anyType')) {
-      const baseNode = this.find('complexType', base, where)
-      if (this.stack.includes(key(...base))) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the recursive type ${key(...base)}`, where)
-      this.stack.push(key(...base))
-      try {
-        this.complexContent(baseNode.node, baseNode.context, content, `${where} > base ${key(...base)}`)
-      } finally {
-        this.stack.pop()
-      }
-    }
+    if (extension && !(base[0] === XS_NS && base[1] === 'anyType')) this.baseContent(base, content, where)
     // A restriction restates the particles it keeps; the base's attributes are inherited unless prohibited.
     if (!extension && !(base[0] === XS_NS && base[1] === 'anyType')) {
-      const baseNode = this.find('complexType', base, where)
       const inherited = new Content()
-      this.complexContent(baseNode.node, baseNode.context, inherited, `${where} > base ${key(...base)}`)
+      this.baseContent(base, inherited, where)
       for (const [property, name] of inherited.names) {
         if (!name.startsWith('@')) continue
         const own = content.property(name, property)
@@ -326,6 +309,18 @@ export class SchemaModel {
       content.anyAttribute ||= inherited.anyAttribute
     }
     this.complexContent(derivation, context, content, where)
+  }
+
+  /** A base type's content, gathered into `content`; a type derived from itself is refused. */
+  private baseContent (base: QName, content: Content, where: string): void {
+    const { node, context } = this.find('complexType', base, where)
+    if (this.stack.includes(key(...base))) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the recursive type ${key(...base)}`, where)
+    this.stack.push(key(...base))
+    try {
+      this.complexContent(node, context, content, `${where} > base ${key(...base)}`)
+    } finally {
+      this.stack.pop()
+    }
   }
 
   /** A model group or element particle; `optional` and `repeated` come from the groups around it. */
