@@ -262,6 +262,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     }
   }
   const main = bindings[0]
+  const tns = attr(documents.definitions[0], 'targetNamespace') ?? ''
   const portType = model.get(model.portTypes, 'portType', main.portType, where)
   const operations: Record<string, ContractOperation> = {}
   for (const op of children(portType, WSDL_NS, 'operation')) {
@@ -295,7 +296,6 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       const soapAction = o === undefined ? undefined : children(o, b.soap, 'operation').map((x) => attr(x, 'soapAction')).find((a) => a !== undefined && a !== '')
       action ??= soapAction
     }
-    const tns = attr(documents.definitions[0], 'targetNamespace') ?? ''
     operations[name] = {
       input: inputs.schema,
       output: outputs?.schema,
@@ -314,10 +314,9 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       if ((address.namespaceURI === SOAP11_BINDING_NS || address.namespaceURI === SOAP12_BINDING_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
     }
   }
-  const definitions = documents.definitions[0]
   return {
     name: service === undefined ? main.name[1] : attr(service, 'name') as string,
-    namespace: attr(definitions, 'targetNamespace') ?? '',
+    namespace: tns,
     bindings: bindings.map((b) => ({ name: key(b.name), version: b.version })),
     operations,
     wsdl: documents.serve(addresses)

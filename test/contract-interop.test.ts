@@ -30,7 +30,7 @@ import { test, type TestContext } from 'node:test'
 import { DOMParser, type Element as DomElement } from '@xmldom/xmldom'
 import Fastify from 'fastify'
 import soap, { readContract, type Contract, type SoapHandlerCall } from '../lib/index'
-import { CLIENTS, assertRepliesInRequestVersion, requireClient, runClient } from './interop'
+import { CLIENTS, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
 
 /** The corpus, in the source tree (fixtures are not compiled). */
 const CONTRACTS = join(__dirname, '..', '..', 'test', 'fixtures', 'contracts')
@@ -1152,16 +1152,6 @@ const CASES: readonly Case[] = [
 
 // ---------------------------------------------------------------- server ---
 
-interface Exchange {
-  readonly method: string
-  readonly url: string
-  readonly requestType: string | undefined
-  readonly soapAction: string | undefined
-  readonly status: number
-  readonly responseType: string | undefined
-  readonly responseBody: string
-}
-
 interface Served {
   /** Where the contract is served: the live URL its WSDL's ports must name. */
   readonly address: string
@@ -1197,19 +1187,7 @@ async function serve (t: TestContext, c: Case): Promise<Served> {
   const app = Fastify({ logger: false })
   t.after(() => app.close())
   await app.register(soap)
-  const exchanges: Exchange[] = []
-  app.addHook('onSend', async (request, reply, payload) => {
-    exchanges.push({
-      method: request.method,
-      url: request.url,
-      requestType: request.headers['content-type'],
-      soapAction: request.headers.soapaction as string | undefined,
-      status: reply.statusCode,
-      responseType: reply.getHeader('content-type') as string | undefined,
-      responseBody: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : ''
-    })
-    return payload
-  })
+  const exchanges = recordExchanges(app)
   app.soap.contract({ path, ...source(c), operations })
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   return { address: `${url}${path}`, path, contract, exchanges, calls }

@@ -9,6 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import type { TestContext } from 'node:test'
+import type { FastifyInstance } from 'fastify'
 import type { SoapVersion } from '../lib/index'
 import { buildDemo } from './demo/app'
 import { SOAP11_ENV, SOAP12_ENV } from './helper'
@@ -21,26 +22,34 @@ export interface Exchange {
   readonly method: string
   readonly url: string
   readonly requestType: string | undefined
+  readonly soapAction: string | undefined
   readonly status: number
   readonly responseType: string | undefined
   readonly responseBody: string
 }
 
-/** Starts the demo on 127.0.0.1 with every exchange recorded; closed when the test ends. */
-export async function startDemo (t: TestContext): Promise<{ url: string, exchanges: Exchange[] }> {
-  const app = await buildDemo({ logger: false })
+/** Records every exchange of `app` as the server sends it, in order. */
+export function recordExchanges (app: FastifyInstance): Exchange[] {
   const exchanges: Exchange[] = []
   app.addHook('onSend', async (request, reply, payload) => {
     exchanges.push({
       method: request.method,
       url: request.url,
       requestType: request.headers['content-type'],
+      soapAction: request.headers.soapaction as string | undefined,
       status: reply.statusCode,
       responseType: reply.getHeader('content-type') as string | undefined,
       responseBody: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : ''
     })
     return payload
   })
+  return exchanges
+}
+
+/** Starts the demo on 127.0.0.1 with every exchange recorded; closed when the test ends. */
+export async function startDemo (t: TestContext): Promise<{ url: string, exchanges: Exchange[] }> {
+  const app = await buildDemo({ logger: false })
+  const exchanges = recordExchanges(app)
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   t.after(() => app.close())
   return { url, exchanges }

@@ -26,42 +26,14 @@
  * received. Anything node-soap writes to console.warn or console.error, and
  * process warnings, are reported under "warnings".
  *
- * node-soap reaches nothing but BASE_URL's origin: its HTTP client refuses any
- * other address and uses no proxy.
+ * node-soap reaches nothing but BASE_URL's origin: its HTTP client
+ * (node-soap-common.ts) refuses any other address and uses no proxy.
  */
 import { readFileSync } from 'node:fs'
 import * as soap from 'soap'
+import { LoopbackOnly, plain, type Json } from './node-soap-common'
 
 export const ECHO = 'héllo ✓ <&> 𝄞'
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
-
-/** node-soap's results as JSON: a Date as {"Date": ISO string}, undefined left out. */
-function plain (value: unknown): Json {
-  if (value instanceof Date) return { Date: Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString() }
-  if (Array.isArray(value)) return value.map(plain)
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, Json> = {}
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = plain(v)
-    return out
-  }
-  if (value === undefined) return null
-  return value as Json
-}
-
-/** An HTTP client that reaches BASE_URL's origin only, with no proxy. */
-class LoopbackOnly extends soap.HttpClient {
-  constructor (private readonly origin: string) {
-    super()
-  }
-
-  override buildRequest (rurl: string, data: unknown, exheaders?: soap.IHeaders, exoptions?: soap.IExOptions): Record<string, unknown> {
-    if (new URL(rurl).origin !== this.origin) throw new Error(`node-soap tried to reach ${rurl}, outside ${this.origin}`)
-    const options = super.buildRequest(rurl, data, exheaders, exoptions) as Record<string, unknown>
-    options.proxy = false
-    return options
-  }
-}
 
 interface Session {
   client: soap.Client

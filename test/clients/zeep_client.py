@@ -14,7 +14,6 @@ zeep reaches nothing but BASE_URL's origin: the transport refuses any other
 address, ignores proxy variables and .netrc, and has no cache.
 """
 import datetime
-import decimal
 import json
 import logging
 import sys
@@ -24,72 +23,11 @@ from urllib.parse import urlsplit
 import zeep
 from lxml import etree
 from zeep.exceptions import Fault
-from zeep.helpers import serialize_object
 from zeep.plugins import HistoryPlugin
-from zeep.transports import Transport
+
+from zeep_common import LoopbackOnly, Recorder, last, plain
 
 ECHO = 'h\u00e9llo \u2713 <&> \U0001D11E'
-
-
-class LoopbackOnly(Transport):
-    """A transport that reaches only the origin of the base URL."""
-
-    def __init__(self, origin):
-        super().__init__(cache=None, timeout=30, operation_timeout=30)
-        self.origin = origin
-        self.session.trust_env = False  # no proxy variables, no .netrc
-
-    def check(self, url):
-        parts = urlsplit(url)
-        if (parts.scheme, parts.netloc) != self.origin:
-            raise RuntimeError('zeep tried to reach %s, outside %s://%s' % ((url,) + self.origin))
-
-    def load(self, url):
-        self.check(url)
-        return super().load(url)
-
-    def get(self, address, params, headers):
-        self.check(address)
-        return super().get(address, params, headers)
-
-    def post(self, address, message, headers):
-        self.check(address)
-        return super().post(address, message, headers)
-
-
-class Recorder(logging.Handler):
-    def __init__(self, into):
-        super().__init__(logging.WARNING)
-        self.into = into
-
-    def emit(self, record):
-        self.into.append('%s: %s' % (record.name, record.getMessage()))
-
-
-def plain(value):
-    """zeep's objects as JSON: dicts, lists, ISO dates, decimals as strings."""
-    value = serialize_object(value, dict)
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date
-        return value.isoformat()
-    if isinstance(value, decimal.Decimal):
-        return str(value)
-    if isinstance(value, bytes):
-        return value.decode('utf-8')
-    if isinstance(value, etree._Element):
-        return etree.tostring(value, encoding='unicode')
-    return value
-
-
-def last(history, key):
-    """The last envelope `key` ('sent' or 'received') HistoryPlugin kept, as text, or None."""
-    entry = history._buffer[-1] if history._buffer else None  # last_sent fails on an empty history
-    if entry is None or entry[key] is None:
-        return None
-    return etree.tostring(entry[key]['envelope'], encoding='unicode')
 
 
 class Client:
