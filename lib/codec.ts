@@ -12,6 +12,7 @@ import { SOAP_ERR_OUTPUT_INVALID } from './errors'
 import { XML_NS, XSI_NS } from './namespaces'
 import { fieldNamed, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './schema'
 import { escapeAttribute, escapeXml } from './serializer'
+import { elementAt, type TreeName, type XmlTree } from './tree'
 import type { XmlElement } from './types'
 import { isNCName, isWhitespace } from './xml-reader'
 
@@ -77,23 +78,28 @@ function clip (text: string): string {
   return text.length > 40 ? text.slice(0, 40) + '…' : text
 }
 
-function isNil (element: XmlElement): boolean {
-  for (const a of element.attributes) {
-    if (a.localName === 'nil' && a.namespace === XSI_NS) {
-      const value = a.value.replace(COLLAPSE, '')
+function isNil (tree: XmlTree, p: number): boolean {
+  const [from, to] = tree.attributesOf(p)
+  for (let a = from; a < to; a += 2) {
+    const n = tree.attributeName(a)
+    if (n.localName === 'nil' && n.namespace === XSI_NS) {
+      const raw = tree.attributeValue(a)
+      const value = raw.replace(COLLAPSE, '')
       if (value === 'true' || value === '1') return true
-      if (value !== 'false' && value !== '0') throw new InputProblem(`xsi:nil="${clip(a.value)}" is not a boolean`, 'xsi:nil is not a boolean')
+      if (value !== 'false' && value !== '0') throw new InputProblem(`xsi:nil="${clip(raw)}" is not a boolean`, 'xsi:nil is not a boolean')
     }
   }
   return false
 }
 
-function textOnly (element: XmlElement): string {
+function textOnly (tree: XmlTree, p: number): string {
+  const first = p + 4
+  const end = tree.end(p)
+  if (first === end) return ''
   // The decoder joins adjacent text, so a second child is always an element.
-  for (const child of element.children) {
-    if (typeof child !== 'string') throw new InputProblem(`element ${element.name} holds an element (${child.name}) where text is due`)
-  }
-  return element.children.length === 0 ? '' : element.children[0] as string
+  const element = !tree.isText(first) ? first : tree.next(first) < end ? tree.next(first) : -1
+  if (element !== -1) throw new InputProblem(`element ${tree.name(p).name} holds an element (${tree.name(element).name}) where text is due`)
+  return tree.text(first)
 }
 
 /** Adds the path segments of the value being read or written to a problem on its way out. */
@@ -102,36 +108,43 @@ export function locate (err: unknown, ...segments: Array<string | number>): unkn
   return err
 }
 
-function readValue (shape: Shape, element: XmlElement): unknown {
+function readValue (shape: Shape, tree: XmlTree, p: number): unknown {
   try {
-    return readContent(shape, element)
+    return readContent(shape, tree, p)
   } catch (err) {
-    if (err instanceof InputProblem) err.elements.push(`{${element.namespace}}${element.localName}`)
+    if (err instanceof InputProblem) {
+      const { namespace, localName } = tree.name(p)
+      err.elements.push(`{${namespace}}${localName}`)
+    }
     throw err
   }
 }
 
-function readContent (shape: Shape, element: XmlElement): unknown {
-  if (isNil(element)) {
-    if (!shape.nullable) throw new InputProblem(`element ${element.name} is xsi:nil but cannot be null`)
-    for (const child of element.children) {
-      if (typeof child !== 'string' || !isWhitespace(child)) throw new InputProblem(`element ${element.name} is xsi:nil but not empty`)
+function readContent (shape: Shape, tree: XmlTree, p: number): unknown {
+  if (isNil(tree, p)) {
+    if (!shape.nullable) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but cannot be null`)
+    const end = tree.end(p)
+    for (let q = p + 4; q < end; q = tree.next(q)) {
+      if (!tree.isText(q) || !isWhitespace(tree.text(q))) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but not empty`)
     }
     return null
   }
   if (shape.kind === 'scalar') {
-    noPlainAttributes(element)
-    return readScalar(shape.type, textOnly(element))
+    noPlainAttributes(tree, p)
+    return readScalar(shape.type, textOnly(tree, p))
   }
   const out: Record<string, unknown> = {}
-  readAttributes(shape, element, out)
+  readAttributes(shape, tree, p, out)
   const text = shape.text
   if (text === undefined) {
-    readChildren(shape, element.children, out, false, element.name)
+    const name = tree.name(p).name
+    const end = tree.end(p)
+    let last = startChildren(shape, out)
+    for (let q = p + 4; q < end; q = tree.next(q)) last = readChild(shape, tree, q, out, false, name, last)
     return out
   }
   try {
-    out[text.property] = readScalar((text.shape as ScalarShape).type, textOnly(element))
+    out[text.property] = readScalar((text.shape as ScalarShape).type, textOnly(tree, p))
   } catch (err) {
     throw locate(err, text.property)
   }
@@ -153,25 +166,30 @@ function readList (type: ScalarType, text: string): unknown[] {
 }
 
 /** An element that declares no attributes takes none without a namespace (those of other namespaces are passed over). */
-function noPlainAttributes (element: XmlElement): void {
-  for (const a of element.attributes) {
-    if (a.namespace === '') throw new InputProblem(`unexpected attribute ${a.name} on ${element.name}`)
+function noPlainAttributes (tree: XmlTree, p: number): void {
+  const [from, to] = tree.attributesOf(p)
+  for (let a = from; a < to; a += 2) {
+    const n = tree.attributeName(a)
+    if (n.namespace === '') throw new InputProblem(`unexpected attribute ${n.name} on ${tree.name(p).name}`)
   }
 }
 
-function readAttributes (shape: ObjectShape, element: XmlElement, out: Record<string, unknown>): void {
-  for (const a of element.attributes) {
-    if (a.namespace === XSI_NS || a.namespace === XML_NS) continue
-    const field = fieldNamed(shape.attributesByName, a.namespace, a.localName)
+function readAttributes (shape: ObjectShape, tree: XmlTree, p: number, out: Record<string, unknown>): void {
+  const [from, to] = tree.attributesOf(p)
+  for (let a = from; a < to; a += 2) {
+    const n = tree.attributeName(a)
+    if (n.namespace === XSI_NS || n.namespace === XML_NS) continue
+    const field = fieldNamed(shape.attributesByName, n.namespace, n.localName)
     if (field === undefined) {
       // Attributes in other namespaces are what clients and intermediaries add; an unknown plain one is a mistake,
       // unless the schema takes any (xs:anyAttribute).
-      if (a.namespace === '' && !shape.anyAttribute) throw new InputProblem(`unexpected attribute ${a.name} on ${element.name}`)
+      if (n.namespace === '' && !shape.anyAttribute) throw new InputProblem(`unexpected attribute ${n.name} on ${tree.name(p).name}`)
       continue
     }
     const type = (field.shape as ScalarShape).type
+    const value = tree.attributeValue(a)
     try {
-      out[field.property] = field.list ? readList(type, a.value) : readScalar(type, a.value)
+      out[field.property] = field.list ? readList(type, value) : readScalar(type, value)
     } catch (err) {
       throw locate(err, field.property)
     }
@@ -179,7 +197,7 @@ function readAttributes (shape: ObjectShape, element: XmlElement, out: Record<st
 }
 
 /** A child element's field: a few fields are compared in turn, more are looked up by name. */
-function findField (shape: ObjectShape, child: XmlElement): Field | undefined {
+function findField (shape: ObjectShape, child: TreeName): Field | undefined {
   const elements = shape.elements
   if (elements.length > 8) return fieldNamed(shape.elementsByName, child.namespace, child.localName)
   for (let i = 0; i < elements.length; i++) {
@@ -189,71 +207,81 @@ function findField (shape: ObjectShape, child: XmlElement): Field | undefined {
   return undefined
 }
 
-/**
- * Reads child elements into `out`, in any order. Property names come from the
- * schema, where "__proto__" is refused (lib/schema.ts): plain assignment is safe. `lenient` (header blocks)
- * passes over elements the shape does not name; otherwise they are refused.
- */
-export function readChildren (shape: ObjectShape, children: ReadonlyArray<XmlElement | string>, out: Record<string, unknown>, lenient: boolean, parent: string): void {
+/** Prepares `out` for an object's child elements: its arrays start empty. Returns the field of the last child read: none yet. */
+export function startChildren (shape: ObjectShape, out: Record<string, unknown>): Field | undefined {
   for (const field of shape.elements) {
     if (field.array && !field.wrapped && !field.list) out[field.property] = []
   }
   const any = shape.any
   if (any !== undefined) out[any.property] = []
-  // Repeated elements come in runs: the last name found is tried first.
-  let lastField: Field | undefined
-  for (const child of children) {
-    if (typeof child === 'string') {
-      if (!isWhitespace(child)) throw new InputProblem(`text where elements are due in ${parent}`)
-      continue
-    }
-    const field = lastField !== undefined && child.localName === lastField.name && child.namespace === lastField.namespace
-      ? lastField
-      : (lastField = findField(shape, child))
-    if (field === undefined) {
-      if (any !== undefined) (out[any.property] as XmlElement[]).push(child)
-      else if (!lenient) throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
-      continue
-    }
-    const property = field.property
-    if (field.array && !field.wrapped && !field.list) {
-      const list = out[property] as unknown[]
-      try {
-        list.push(readValue(field.shape, child))
-      } catch (err) {
-        throw locate(err, property, list.length)
-      }
-      continue
-    }
-    if (Object.hasOwn(out, property)) throw new InputProblem(`element ${child.name} appears more than once in ${parent}`)
-    try {
-      out[property] = field.wrapped ? readWrapped(field, child) : field.list ? readListElement(field, child) : readValue(field.shape, child)
-    } catch (err) {
-      throw locate(err, property)
-    }
+  return undefined
+}
+
+/**
+ * Reads one child node of an object into `out` (children come in any order),
+ * and returns its field: repeated elements come in runs, so the field of the
+ * last one (`last`) is tried first. Property names come from the schema, where
+ * "__proto__" is refused (lib/schema.ts): plain assignment is safe. `lenient`
+ * (header blocks) passes over elements the shape does not name; otherwise they
+ * are refused.
+ */
+export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Record<string, unknown>, lenient: boolean, parent: string, last: Field | undefined): Field | undefined {
+  if (tree.isText(q)) {
+    if (!isWhitespace(tree.text(q))) throw new InputProblem(`text where elements are due in ${parent}`)
+    return last
   }
+  const child = tree.name(q)
+  const field = last !== undefined && child.localName === last.name && child.namespace === last.namespace
+    ? last
+    : findField(shape, child)
+  if (field === undefined) {
+    const any = shape.any
+    if (any !== undefined) (out[any.property] as XmlElement[]).push(elementAt(tree, q))
+    else if (!lenient) throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
+    return last
+  }
+  const property = field.property
+  if (field.array && !field.wrapped && !field.list) {
+    const list = out[property] as unknown[]
+    try {
+      list.push(readValue(field.shape, tree, q))
+    } catch (err) {
+      throw locate(err, property, list.length)
+    }
+    return field
+  }
+  if (Object.hasOwn(out, property)) throw new InputProblem(`element ${child.name} appears more than once in ${parent}`)
+  try {
+    out[property] = field.wrapped ? readWrapped(field, tree, q) : field.list ? readListElement(field, tree, q) : readValue(field.shape, tree, q)
+  } catch (err) {
+    throw locate(err, property)
+  }
+  return field
 }
 
-function readListElement (field: Field, element: XmlElement): unknown[] {
-  if (isNil(element)) throw new InputProblem(`element ${element.name} is xsi:nil but cannot be null`)
-  noPlainAttributes(element)
-  return readList((field.shape as ScalarShape).type, textOnly(element))
+function readListElement (field: Field, tree: XmlTree, p: number): unknown[] {
+  if (isNil(tree, p)) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but cannot be null`)
+  noPlainAttributes(tree, p)
+  return readList((field.shape as ScalarShape).type, textOnly(tree, p))
 }
 
-function readWrapped (field: Field, wrapper: XmlElement): unknown[] {
-  if (isNil(wrapper)) throw new InputProblem(`element ${wrapper.name} is xsi:nil but cannot be null`)
-  noPlainAttributes(wrapper)
+function readWrapped (field: Field, tree: XmlTree, p: number): unknown[] {
+  const wrapper = tree.name(p).name
+  if (isNil(tree, p)) throw new InputProblem(`element ${wrapper} is xsi:nil but cannot be null`)
+  noPlainAttributes(tree, p)
   const list: unknown[] = []
-  for (const child of wrapper.children) {
-    if (typeof child === 'string') {
-      if (!isWhitespace(child)) throw new InputProblem(`text where elements are due in ${wrapper.name}`)
+  const end = tree.end(p)
+  for (let q = p + 4; q < end; q = tree.next(q)) {
+    if (tree.isText(q)) {
+      if (!isWhitespace(tree.text(q))) throw new InputProblem(`text where elements are due in ${wrapper}`)
       continue
     }
+    const child = tree.name(q)
     if (child.localName !== field.itemName || child.namespace !== field.itemNamespace) {
-      throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${wrapper.name}`)
+      throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${wrapper}`)
     }
     try {
-      list.push(readValue(field.shape, child))
+      list.push(readValue(field.shape, tree, q))
     } catch (err) {
       throw locate(err, list.length)
     }
@@ -261,10 +289,10 @@ function readWrapped (field: Field, wrapper: XmlElement): unknown[] {
   return list
 }
 
-/** Reads an operation element (or any element) of an object shape. */
-export function readElement (shape: ObjectShape, element: XmlElement): Record<string, unknown> {
-  const value = readValue(shape, element)
-  if (value === null) throw new InputProblem(`element ${element.name} cannot be null`)
+/** Reads an operation element (or any element) of an object shape: the element at `p` of `tree`. */
+export function readElement (shape: ObjectShape, tree: XmlTree, p: number): Record<string, unknown> {
+  const value = readValue(shape, tree, p)
+  if (value === null) throw new InputProblem(`element ${tree.name(p).name} cannot be null`)
   return value as Record<string, unknown>
 }
 

@@ -9,6 +9,8 @@ import { SOAP_ERR_CLIENT_GONE, SOAP_ERR_SELECT_LIMIT } from './errors'
 import type { SoapHeaderBlock } from './headers'
 import type { SoapVersion } from './namespaces'
 import type { SoapOperationInfo } from './service'
+import { kTree } from './symbols'
+import { elementsAt, type XmlTree } from './tree'
 import type { XmlElement } from './types'
 
 const EMPTY_MAP: ReadonlyMap<string, readonly SoapHeaderBlock[]> = new Map()
@@ -25,7 +27,9 @@ function childElement (parent: Node, namespace: string, localName: string): Elem
 }
 
 /** What `request.soap` is made of: its public fields (documented on the class), and what it keeps to itself. */
-export interface SoapContextInit extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'headers' | 'body'> {
+export interface SoapContextInit extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'headers'> {
+  /** The decoded tree, its header blocks (in the order of `headers`) and the Body's children. */
+  readonly tree: DecodedTree
   /** The decoded text, for the Document. */
   readonly source: string
   /** Elements in the message, for the XPath guard. */
@@ -34,6 +38,13 @@ export interface SoapContextInit extends Pick<SoapContext, 'version' | 'namespac
   readonly maxXPathElements: number
   /** The Node response, to learn that the client went away; null outside a live request. */
   readonly response: ServerResponse | null
+}
+
+/** What the codec and the dispatcher read: the tree itself, not the `XmlElement`s made from it. */
+export interface DecodedTree {
+  readonly tree: XmlTree
+  readonly headerNodes: readonly number[]
+  readonly bodyNodes: readonly number[]
 }
 
 export class SoapContext {
@@ -47,8 +58,8 @@ export class SoapContext {
   readonly hasHeader: boolean
   /** The header blocks, in document order. */
   readonly headers: readonly SoapHeaderBlock[]
-  /** The Body's child elements, in document order: the payload. */
-  readonly body: readonly XmlElement[]
+  /** @internal The decoded tree. */
+  readonly [kTree]: DecodedTree
 
   // Set as a service's pipeline runs (docs/hooks.md); hooks may read and replace them.
   /** The operation, once dispatched. */
@@ -63,6 +74,7 @@ export class SoapContext {
   readonly responseHeaders: string[] = []
 
   readonly #init: SoapContextInit
+  #body: readonly XmlElement[] | undefined
   #document: Document | undefined
   #aborter: AbortController | undefined
   #byName: ReadonlyMap<string, readonly SoapHeaderBlock[]> | undefined
@@ -73,8 +85,17 @@ export class SoapContext {
     this.action = init.action
     this.hasHeader = init.hasHeader
     this.headers = init.headers
-    this.body = init.body
+    this[kTree] = init.tree
     this.#init = init
+  }
+
+  /** The Body's child elements, in document order: the payload. Built from the decoded tree on first use. */
+  get body (): readonly XmlElement[] {
+    if (this.#body === undefined) {
+      const { tree, bodyNodes } = this.#init.tree
+      this.#body = elementsAt(tree, bodyNodes)
+    }
+    return this.#body
   }
 
   /** The Body's first child element, the operation element of document/literal wrapped; undefined for an empty Body. */

@@ -7,15 +7,16 @@
 import type { SoapContext } from './context'
 import { SoapFault } from './fault'
 import type { Operation, Service } from './service'
+import { kTree } from './symbols'
 
 function senderFault (reason: string): SoapFault {
   return new SoapFault({ code: 'Sender', reason })
 }
 
 export function dispatch (service: Service, soap: SoapContext): Operation {
-  const body = soap.body
+  const { tree, bodyNodes } = soap[kTree]
   const action = soap.action
-  if (body.length === 0) {
+  if (bodyNodes.length === 0) {
     const op = action === undefined ? undefined : service.byAction.get(action)
     if (op === undefined) {
       throw senderFault(`The Body is empty and ${action === undefined ? 'no action was given' : `no operation of ${service.name} has the action ${action}`}`)
@@ -23,10 +24,10 @@ export function dispatch (service: Service, soap: SoapContext): Operation {
     if (op.info.element !== undefined) throw senderFault(`Operation ${op.info.name} expects the element ${op.info.element}; the Body is empty`)
     return op
   }
-  const first = body[0]
+  const first = tree.name(bodyNodes[0])
   const op = service.byElement.get(`{${first.namespace}}${first.localName}`)
   if (op === undefined) throw senderFault(`No operation of ${service.name} takes the element {${first.namespace}}${first.localName}`)
-  if (body.length > 1) throw senderFault(`The Body holds ${body.length} elements; operation ${op.info.name} takes one`)
+  if (bodyNodes.length > 1) throw senderFault(`The Body holds ${bodyNodes.length} elements; operation ${op.info.name} takes one`)
   if (service.strictAction && action !== undefined && action !== op.info.action) {
     throw senderFault(`The action ${action} does not match operation ${op.info.name}, whose action is ${op.info.action}`)
   }

@@ -2,8 +2,8 @@
  * Stage 2b: the envelope decoder. One strict, streaming pass over the text
  * (lib/xml-reader.ts: XML 1.0 and Namespaces well-formedness) that enforces every rule of
  * PROTOCOL.md "Decoding" and every limit of "Limits" as it goes, and builds
- * the header blocks and the Body's payload as plain `XmlElement`s. No DOM is
- * built here; no DTD is read, no entity is expanded, nothing is fetched.
+ * the header blocks and the Body's payload as a compact tree (lib/tree.ts).
+ * No DOM is built here; no DTD is read, no entity is expanded, nothing is fetched.
  */
 import type { Encoding } from './charset'
 import {
@@ -13,10 +13,11 @@ import {
   SOAP_ERR_DECODE_STRUCTURE,
   SOAP_ERR_DECODE_XML
 } from './errors'
-import { SOAP12_ENV, XMLNS_NS } from './namespaces'
+import { SOAP12_ENV } from './namespaces'
 import type { SoapLimits } from './options'
+import { TreeBuilder, type XmlTree } from './tree'
 import { XmlReader, XmlReadError, isWhitespace, type XmlAttributeEvent, type XmlHandler, type XmlTagEvent } from './xml-reader'
-import type { XmlAttribute, XmlElement } from './types'
+import type { XmlElement } from './types'
 
 export interface DecodedEnvelope {
   /** The Envelope's namespace as found. */
@@ -25,8 +26,12 @@ export interface DecodedEnvelope {
   readonly mismatch: boolean
   /** Whether a Header element was present (it may be empty). */
   readonly hasHeader: boolean
-  readonly headerBlocks: XmlElement[]
-  readonly payload: XmlElement[]
+  /** The header blocks and the Body's children. */
+  readonly tree: XmlTree
+  /** The header blocks' offsets in `tree`. */
+  readonly headerNodes: number[]
+  /** The offsets of the Body's child elements in `tree`. */
+  readonly bodyNodes: number[]
   /** The first problem with the envelope itself that earns a Sender fault rather than a 400. */
   readonly senderFault: string | undefined
   /** How many elements the message holds, the Envelope included. */
@@ -44,34 +49,8 @@ const EDGE_WHITESPACE = /^[ \t\r\n]|[ \t\r\n]$/
 const UTF8 = /^(utf-?8|us-ascii|ascii)$/i
 const UTF16 = /^utf-?16(le|be)?$/i
 
-interface MutableElement extends XmlElement {
-  readonly attributes: XmlAttribute[]
-  children: Array<XmlElement | string>
-}
-
 function limit (name: keyof SoapLimits, value: number): never {
   throw new SOAP_ERR_DECODE_LIMIT(name, value)
-}
-
-const NO_ATTRIBUTES: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[]
-/**
- * An element's children until it has one: most elements hold one text node or
- * none, and an array made by `push` reserves room for 17.
- */
-const NO_CHILDREN: Array<XmlElement | string> = Object.freeze([]) as unknown as Array<XmlElement | string>
-
-function addChild (parent: MutableElement, child: XmlElement | string): void {
-  if (parent.children === NO_CHILDREN) parent.children = [child]; else parent.children.push(child)
-}
-
-function toElement (tag: XmlTagEvent): MutableElement {
-  let attributes = NO_ATTRIBUTES
-  for (const a of tag.attributes) {
-    if (a.uri === XMLNS_NS) continue
-    if (attributes === NO_ATTRIBUTES) attributes = []
-    attributes.push({ name: a.name, prefix: a.prefix, localName: a.local, namespace: a.uri, value: a.value })
-  }
-  return { name: tag.name, prefix: tag.prefix, localName: tag.local, namespace: tag.uri, attributes, children: NO_CHILDREN }
 }
 
 function hasEncodingStyle (tag: XmlTagEvent, env: string): boolean {
@@ -89,6 +68,7 @@ function hasEncodingStyle (tag: XmlTagEvent, env: string): boolean {
 export class EnvelopeDecoder implements XmlHandler {
   readonly #limits: SoapLimits
   readonly #reader: XmlReader
+  readonly #tree = new TreeBuilder()
 
   // The state of the decode in progress, reset by `decode()`.
   #expected = ''
@@ -105,9 +85,9 @@ export class EnvelopeDecoder implements XmlHandler {
   #mismatch = false
   #hasHeader = false
   #senderFault: string | undefined
-  #headerBlocks: XmlElement[] = []
-  #payload: XmlElement[] = []
-  #stack: MutableElement[] = []
+  #source = ''
+  #headerNodes: number[] = []
+  #bodyNodes: number[] = []
 
   constructor (limits: SoapLimits) {
     this.#limits = limits
@@ -133,24 +113,31 @@ export class EnvelopeDecoder implements XmlHandler {
     this.#mismatch = false
     this.#hasHeader = false
     this.#senderFault = undefined
-    const headerBlocks: XmlElement[] = this.#headerBlocks = []
-    const payload: XmlElement[] = this.#payload = []
-    this.#stack = []
+    this.#source = source
+    const headerNodes: number[] = this.#headerNodes = []
+    const bodyNodes: number[] = this.#bodyNodes = []
+    const tree = this.#tree
+    tree.reset(source)
     try {
       this.#reader.read(source)
     } catch (err) {
+      tree.release()
       if (err instanceof XmlReadError) throw new SOAP_ERR_DECODE_XML(err.message)
       throw err
     } finally {
-      this.#stack = []
+      this.#source = ''
     }
-    if (!this.#mismatch && this.#section !== AFTER_BODY) throw new SOAP_ERR_DECODE_STRUCTURE('no Body')
+    if (!this.#mismatch && this.#section !== AFTER_BODY) {
+      tree.release()
+      throw new SOAP_ERR_DECODE_STRUCTURE('no Body')
+    }
     return {
       namespace: this.#namespace,
       mismatch: this.#mismatch,
       hasHeader: this.#hasHeader,
-      headerBlocks,
-      payload,
+      tree: tree.finish(),
+      headerNodes,
+      bodyNodes,
       senderFault: this.#senderFault,
       elements: this.#elements
     }
@@ -224,20 +211,14 @@ export class EnvelopeDecoder implements XmlHandler {
       }
       return
     }
-    const element = toElement(tag)
-    const stack = this.#stack
-    if (depth === 3) {
-      (this.#section === IN_HEADER ? this.#headerBlocks : this.#payload).push(element)
-    } else {
-      addChild(stack[stack.length - 1], element)
-    }
-    stack.push(element)
+    const p = this.#tree.open(tag)
+    if (depth === 3) (this.#section === IN_HEADER ? this.#headerNodes : this.#bodyNodes).push(p)
   }
 
   closeTag (): void {
     if (!this.#mismatch) {
       if (this.#depth >= 3) {
-        this.#stack.pop()
+        this.#tree.close()
       } else if (this.#depth === 2) {
         this.#section = this.#section === IN_HEADER ? AFTER_HEADER : AFTER_BODY
       }
@@ -247,24 +228,25 @@ export class EnvelopeDecoder implements XmlHandler {
   }
 
   text (text: string): void {
+    if (this.#isContent(text.length, text)) this.#tree.text(text)
+  }
+
+  sourceText (from: number, to: number): void {
+    if (this.#isContent(to - from, undefined, from, to)) this.#tree.sourceText(from, to)
+  }
+
+  /** Counts text against its limit; whether it belongs in the tree (white space in Envelope, Header or Body does not). */
+  #isContent (length: number, text: string | undefined, from = 0, to = 0): boolean {
     const maxTextLength = this.#limits.maxTextLength
-    if ((this.#textRun += text.length) > maxTextLength) limit('maxTextLength', maxTextLength)
-    if (this.#mismatch) return
+    if ((this.#textRun += length) > maxTextLength) limit('maxTextLength', maxTextLength)
+    if (this.#mismatch) return false
     if (this.#depth <= 2) {
-      if (!isWhitespace(text)) {
+      if (!isWhitespace(text ?? this.#source.slice(from, to))) {
         throw new SOAP_ERR_DECODE_STRUCTURE(this.#depth === 1 ? 'text in Envelope' : 'text in Header or Body')
       }
-      return
+      return false
     }
-    const stack = this.#stack
-    const parent = stack[stack.length - 1]
-    const children = parent.children
-    const last = children.length - 1
-    if (last >= 0 && typeof children[last] === 'string') {
-      children[last] += text
-    } else {
-      addChild(parent, text)
-    }
+    return true
   }
 }
 

@@ -11,6 +11,7 @@ import {
   SOAP12_ROLE_ULTIMATE,
   type SoapVersion
 } from './namespaces'
+import { elementAt, type XmlTree } from './tree'
 import type { XmlElement } from './types'
 
 export interface SoapHeaderBlock {
@@ -47,8 +48,10 @@ function qnameKey (namespace: string, localName: string): string {
   return `{${namespace}}${localName}`
 }
 
+/** The header blocks at `nodes` of `tree`, each made an `XmlElement` and read. */
 export function processHeaders (
-  elements: readonly XmlElement[],
+  tree: XmlTree,
+  nodes: readonly number[],
   version: SoapVersion,
   envelope: string,
   roles: ReadonlySet<string>
@@ -57,9 +60,9 @@ export function processHeaders (
   const booleans = is12 ? BOOLEAN_12 : BOOLEAN_11
   const roleName = is12 ? 'role' : 'actor'
   let senderFault: string | undefined
-  const blocks: SoapHeaderBlock[] = new Array(elements.length)
-  for (let i = 0; i < elements.length; i++) {
-    const element = elements[i]
+  const blocks: SoapHeaderBlock[] = new Array(nodes.length)
+  for (let i = 0; i < nodes.length; i++) {
+    const element = elementAt(tree, nodes[i])
     let mustUnderstand = false
     let relay = false
     let role: string | undefined

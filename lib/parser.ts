@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify'
 import * as xpath from 'xpath'
 import { decodeText } from './charset'
 import { requestAction, requestMediaType } from './content-type'
-import { SoapContext } from './context'
+import { SoapContext, type DecodedTree } from './context'
 import { EnvelopeDecoder } from './envelope'
 import { SoapFault } from './fault'
 import { notUnderstood, processHeaders } from './headers'
@@ -18,6 +18,7 @@ import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from './namespaces'
 import type { ResolvedOptions } from './options'
 import { ENVELOPE_PREFIX, UPGRADE_BLOCK, escapeAttribute } from './serializer'
 import { kResponse } from './symbols'
+import { XmlTree } from './tree'
 
 function versionMismatchFault (found: string): SoapFault {
   return new SoapFault({
@@ -74,14 +75,14 @@ export function buildParser (options: ResolvedOptions, understood: ReadonlySet<s
     if (decoded.mismatch) throw versionMismatchFault(decoded.namespace)
 
     const version = media.version.version
-    const headers = processHeaders(decoded.headerBlocks, version, envelope, roles)
+    const headers = processHeaders(decoded.tree, decoded.headerNodes, version, envelope, roles)
     const context = new SoapContext({
       version,
       namespace: envelope,
       action: requestAction(media.action, request.headers),
       hasHeader: decoded.hasHeader,
       headers: headers.blocks,
-      body: decoded.payload,
+      tree: decoded,
       source: text,
       elements: decoded.elements,
       select: envelope === SOAP12_ENV ? select12 : select11,
@@ -98,6 +99,7 @@ export function buildParser (options: ResolvedOptions, understood: ReadonlySet<s
 }
 
 const EMPTY_12 = `<env:Envelope xmlns:env="${SOAP12_ENV}"><env:Body/></env:Envelope>`
+const EMPTY_TREE: DecodedTree = { tree: new XmlTree(EMPTY_12, new Int32Array(0), new Int32Array(0), [], []), headerNodes: [], bodyNodes: [] }
 
 /**
  * `request.soap` for an operation invoked by GET (SOAP 1.2 Part 2 §6.4, the
@@ -111,7 +113,7 @@ export function buildGetContext (options: ResolvedOptions): (request: FastifyReq
     action: undefined,
     hasHeader: false,
     headers: [],
-    body: [],
+    tree: EMPTY_TREE,
     source: EMPTY_12,
     elements: 2,
     select,

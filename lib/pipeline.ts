@@ -11,7 +11,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SoapCall } from './call'
-import { InputProblem, locate, readChildren, readElement, readScalar } from './codec'
+import { InputProblem, locate, readChild, readElement, readScalar, startChildren } from './codec'
 import type { SoapContext } from './context'
 import { dispatch } from './dispatch'
 import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from './errors'
@@ -21,6 +21,7 @@ import { versionInfo } from './namespaces'
 import type { Field, ScalarShape } from './schema'
 import type { Operation, Service } from './service'
 import { writeEnvelope } from './serializer'
+import { kTree } from './symbols'
 import { problemsOf } from './validation'
 
 type InputReader = (op: Operation, request: FastifyRequest) => unknown
@@ -38,10 +39,10 @@ function readProblem<T> (op: Operation, where: string, read: () => T): T {
 
 /** The input of a POST: the operation element, read by the input schema. */
 const bodyInput: InputReader = (op, request) => {
-  const payload = (request.soap as SoapContext).payload
-  if (op.input === undefined || payload === undefined) return undefined
+  const { tree, bodyNodes } = (request.soap as SoapContext)[kTree]
+  if (op.input === undefined || bodyNodes.length === 0) return undefined
   const shape = op.input
-  return readProblem(op, 'input', () => readElement(shape, payload))
+  return readProblem(op, 'input', () => readElement(shape, tree, bodyNodes[0]))
 }
 
 /**
@@ -80,10 +81,13 @@ function readHeaders (op: Operation, soap: SoapContext): unknown {
   const shape = op.headers
   if (shape === undefined) return undefined
   const out: Record<string, unknown> = {}
-  // Only blocks meant for this node are processed (SOAP 1.2 Part 1 §2.6; SOAP 1.1 §4.2.2).
-  const blocks = soap.headers.filter((block) => block.targeted).map((block) => block.element)
+  const { tree, headerNodes } = soap[kTree]
   return readProblem(op, 'header', () => {
-    readChildren(shape, blocks, out, true, 'Header')
+    let last = startChildren(shape, out)
+    // Only blocks meant for this node are processed (SOAP 1.2 Part 1 §2.6; SOAP 1.1 §4.2.2).
+    for (let i = 0; i < headerNodes.length; i++) {
+      if (soap.headers[i].targeted) last = readChild(shape, tree, headerNodes[i], out, true, 'Header', last)
+    }
     return out
   })
 }

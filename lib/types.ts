@@ -18,7 +18,7 @@ export interface XmlAttribute {
 
 /**
  * An element of a header block or of the Body's payload, as the decoder saw it:
- * plain data built in the same pass that checked the message.
+ * plain data, made from the decoded tree (lib/tree.ts) when it is asked for.
  */
 export interface XmlElement {
   /** The name as written, prefix included. */

@@ -45,6 +45,8 @@ export interface XmlHandler {
   closeTag (): void
   /** Character data, from text, references or CDATA sections, in pieces. */
   text (text: string): void
+  /** Character data that is the document's characters [from, to) as they stand: no reference, no line end to normalise. */
+  sourceText (from: number, to: number): void
 }
 
 export class XmlReadError extends Error {
@@ -140,6 +142,9 @@ export class XmlReader {
   #i = 0
   /** Where the next '&' is, at or after the last place looked for one: positions only move forward. */
   #amp = -1
+  /** Likewise for the next CR, and the next "]]>". */
+  #cr = -1
+  #cdataEnd = -1
   #names: string[] = []
   #ns = new Namespaces()
   /** QNames already split and checked, by a hash of their place: documents repeat their names. */
@@ -153,6 +158,8 @@ export class XmlReader {
     this.#s = source
     this.#i = 0
     this.#amp = -1
+    this.#cr = -1
+    this.#cdataEnd = -1
     this.#names = []
     this.#ns = new Namespaces()
     try {
@@ -174,6 +181,24 @@ export class XmlReader {
       this.#amp = amp === -1 ? this.#s.length : amp
     }
     return this.#amp
+  }
+
+  /** The next CR at or after `i` (or the end), searched as `#ampFrom` searches. */
+  #crFrom (i: number): number {
+    if (this.#cr < i) {
+      const cr = this.#s.indexOf('\r', i)
+      this.#cr = cr === -1 ? this.#s.length : cr
+    }
+    return this.#cr
+  }
+
+  /** The next "]]>" at or after `i` (or the end), likewise. */
+  #cdataEndFrom (i: number): number {
+    if (this.#cdataEnd < i) {
+      const end = this.#s.indexOf(']]>', i)
+      this.#cdataEnd = end === -1 ? this.#s.length : end
+    }
+    return this.#cdataEnd
   }
 
   #fail (message: string, at = this.#i): never {
@@ -329,8 +354,10 @@ export class XmlReader {
           if (names.length === 0) this.#fail('a CDATA section outside the document element')
           const end = s.indexOf(']]>', lt + 9)
           if (end === -1) this.#fail('unterminated CDATA section')
-          const data = s.slice(lt + 9, end)
-          if (data !== '') handler.text(data.includes('\r') ? data.replace(LINE_END, '\n') : data)
+          if (end > lt + 9) {
+            if (this.#crFrom(lt + 9) >= end) handler.sourceText(lt + 9, end)
+            else handler.text(s.slice(lt + 9, end).replace(LINE_END, '\n'))
+          }
           this.#i = end + 3
         } else {
           this.#fail('markup declarations are not allowed in content')
@@ -348,6 +375,11 @@ export class XmlReader {
   /** Character data between `from` and `to`: references resolved, line ends normalised. */
   #text (from: number, to: number): void {
     if (this.#names.length === 0) this.#fail('text outside the document element', from)
+    // Most runs are the document's characters as they stand: then no string is made here.
+    if (this.#ampFrom(from) >= to && this.#crFrom(from) >= to && this.#cdataEndFrom(from) >= to) {
+      this.#handler.sourceText(from, to)
+      return
+    }
     const text = this.#characters(from, to, false)
     if (text !== '') this.#handler.text(text)
   }

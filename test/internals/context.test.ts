@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http'
 import { test, type TestContext } from 'node:test'
 import * as xpath from 'xpath'
 import { SoapContext, type SoapContextInit } from '../../lib/context'
+import { XmlTree } from '../../lib/tree'
 
 const base: SoapContextInit = {
   version: '1.2',
@@ -10,7 +11,7 @@ const base: SoapContextInit = {
   action: undefined,
   hasHeader: false,
   headers: [],
-  body: [],
+  tree: { tree: new XmlTree('', new Int32Array(0), new Int32Array(0), [], []), headerNodes: [], bodyNodes: [] },
   source: '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body/></s:Envelope>',
   elements: 2,
   select: xpath.useNamespaces({}),

@@ -38,7 +38,7 @@ function joinText (events: string[]): string[] {
 
 /** A handler that does nothing, but for what `overrides` says. */
 function handlerWith (overrides: Partial<XmlHandler> = {}): XmlHandler {
-  return { xmlDecl () {}, doctype () {}, processingInstruction () {}, openTagStart () {}, attribute () {}, openTag () {}, closeTag () {}, text () {}, ...overrides }
+  return { xmlDecl () {}, doctype () {}, processingInstruction () {}, openTagStart () {}, attribute () {}, openTag () {}, closeTag () {}, text () {}, sourceText () {}, ...overrides }
 }
 
 function byReader (xml: string): Events {
@@ -51,7 +51,8 @@ function byReader (xml: string): Events {
     attribute (a: XmlAttributeEvent) { if (isDeclaration(a.name) && EDGE_SPACE.test(a.value)) throw new XmlReadError('namespace name', 0) },
     openTag (tag: XmlTagEvent) { events.push(canonical(tag)) },
     closeTag () { events.push('/') },
-    text (text) { events.push('T' + text) }
+    text (text) { events.push('T' + text) },
+    sourceText (from, to) { events.push('T' + xml.slice(from, to)) }
   })
   try {
     new XmlReader(handler).read(xml)
@@ -150,7 +151,7 @@ test('XmlReader: character references may have leading zeros (§4.1), checked by
 
 test('XmlReader: CDATA before the document element is an XML error, before any text reaches the handler', (t: TestContext) => {
   const texts: string[] = []
-  const handler = handlerWith({ text (text) { texts.push(text) } })
+  const handler = handlerWith({ text (text) { texts.push(text) }, sourceText (from, to) { texts.push(`${from}-${to}`) } })
   t.assert.throws(() => new XmlReader(handler).read('<![CDATA[x]]><a/>'), XmlReadError)
   t.assert.deepStrictEqual(texts, [])
 })

@@ -1,0 +1,287 @@
+/**
+ * Stage 2c: the decoded tree. The header blocks and the Body's payload, as the
+ * decoder met them, held in two arrays of integers and the text the decoder checked:
+ * a text node is a pair of offsets into that text, a name is an index into a
+ * table of the message's distinct names. A large message thus costs a handful
+ * of allocations, not several per element, and the garbage collector has
+ * almost nothing to copy while it is read.
+ *
+ * The codec (lib/codec.ts) reads values straight from it. `XmlElement`s, the
+ * public form, are built from it only when asked for: `request.soap.body`,
+ * header blocks, and `xml.any` content.
+ */
+import type { XmlTagEvent } from './xml-reader'
+import { XMLNS_NS } from './namespaces'
+import type { XmlAttribute, XmlElement } from './types'
+
+/** A name as written, with its namespace: one entry per distinct pair in a message. */
+export interface TreeName {
+  readonly name: string
+  readonly prefix: string
+  readonly localName: string
+  readonly namespace: string
+}
+
+/*
+ * A node is four integers at offset `p` (a multiple of 4) of `nodes`:
+ *   element: name, end (the offset after its last descendant), first attribute, attribute count
+ *   text:    TEXT, from, to, string: the source's characters [from, to), or strings[string] when string ≥ 0
+ * An element's children are the nodes from p + 4 to its end, each followed by
+ * its next sibling at `next()`. Adjacent text is one node.
+ * An attribute is two integers of `attributes`: its name, and its value in strings.
+ */
+export const TEXT = -1
+const STRIDE = 4
+
+export class XmlTree {
+  constructor (
+    readonly source: string,
+    readonly nodes: Int32Array,
+    readonly attributes: Int32Array,
+    readonly names: readonly TreeName[],
+    readonly strings: readonly string[]
+  ) {}
+
+  isText (p: number): boolean {
+    return this.nodes[p] === TEXT
+  }
+
+  /** An element's name. */
+  name (p: number): TreeName {
+    return this.names[this.nodes[p]]
+  }
+
+  /** The offset after an element's last descendant: where its children stop. */
+  end (p: number): number {
+    return this.nodes[p + 1]
+  }
+
+  /** The node after `p` and its descendants: its next sibling, if its parent goes on. */
+  next (p: number): number {
+    return this.nodes[p] === TEXT ? p + STRIDE : this.nodes[p + 1]
+  }
+
+  /** A text node's characters. */
+  text (p: number): string {
+    const nodes = this.nodes
+    const string = nodes[p + 3]
+    return string >= 0 ? this.strings[string] : this.source.slice(nodes[p + 1], nodes[p + 2])
+  }
+
+  /** Where an element's attributes start in `attributes`, and where they stop. */
+  attributesOf (p: number): [from: number, to: number] {
+    const from = this.nodes[p + 2]
+    return [from, from + 2 * this.nodes[p + 3]]
+  }
+
+  attributeName (a: number): TreeName {
+    return this.names[this.attributes[a]]
+  }
+
+  attributeValue (a: number): string {
+    return this.strings[this.attributes[a + 1]]
+  }
+}
+
+const NO_ATTRIBUTES: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[]
+const NO_CHILDREN: Array<XmlElement | string> = Object.freeze([]) as unknown as Array<XmlElement | string>
+
+/** The element at `p` and everything in it, as plain `XmlElement`s. */
+export function elementAt (tree: XmlTree, p: number): XmlElement {
+  const { name, prefix, localName, namespace } = tree.name(p)
+  let attributes = NO_ATTRIBUTES
+  const [from, to] = tree.attributesOf(p)
+  if (to > from) {
+    attributes = []
+    for (let a = from; a < to; a += 2) {
+      const n = tree.attributeName(a)
+      attributes.push({ name: n.name, prefix: n.prefix, localName: n.localName, namespace: n.namespace, value: tree.attributeValue(a) })
+    }
+  }
+  let children = NO_CHILDREN
+  const end = tree.end(p)
+  if (end > p + STRIDE) {
+    children = []
+    for (let q = p + STRIDE; q < end; q = tree.next(q)) children.push(tree.isText(q) ? tree.text(q) : elementAt(tree, q))
+  }
+  return { name, prefix, localName, namespace, attributes, children }
+}
+
+/** The elements at each of `nodes`. */
+export function elementsAt (tree: XmlTree, nodes: readonly number[]): XmlElement[] {
+  return nodes.map((p) => elementAt(tree, p))
+}
+
+/** Integers in a slab: most messages are small, and a typed array of their own costs more to make than to fill. */
+const SLAB = 16384
+const EMPTY = new Int32Array(0)
+
+/**
+ * Integers written one message at a time, each message then handed out as a
+ * view of its own part of a shared slab (a large one gets a slab to itself).
+ * A slab lives as long as the last message that views it.
+ */
+class Slab {
+  #slab = new Int32Array(SLAB)
+  /** Where the message in progress starts in the slab, and how long it is. */
+  #base = 0
+  #length = 0
+
+  /** Makes room for `n` more integers; returns where they start, from the start of the message. */
+  add (n: number): number {
+    const at = this.#length
+    if (this.#base + at + n > this.#slab.length) {
+      const slab = new Int32Array(Math.max(SLAB, 2 * (at + n)))
+      slab.set(this.#slab.subarray(this.#base, this.#base + at))
+      this.#slab = slab
+      this.#base = 0
+    }
+    this.#length = at + n
+    return at
+  }
+
+  get length (): number {
+    return this.#length
+  }
+
+  set (at: number, value: number): void {
+    this.#slab[this.#base + at] = value
+  }
+
+  get (at: number): number {
+    return this.#slab[this.#base + at]
+  }
+
+  /** The message's integers, for good: the next message is written after them. */
+  take (): Int32Array {
+    const length = this.#length
+    if (length === 0) return EMPTY
+    const base = this.#base
+    this.#base = base + length
+    this.#length = 0
+    return this.#slab.subarray(base, base + length)
+  }
+
+  /** Forgets the message in progress. */
+  discard (): void {
+    this.#length = 0
+  }
+}
+
+/**
+ * Builds trees, one message at a time; one builder serves every message of a
+ * decoder. `finish()` hands the message its tree.
+ */
+export class TreeBuilder {
+  #source = ''
+  readonly #nodes = new Slab()
+  readonly #attributes = new Slab()
+  #names: TreeName[] = []
+  #strings: string[] = []
+  /** Per message: a name as written → the id of its latest entry. */
+  readonly #byName = new Map<string, number>()
+  /** Per message: an entry's id → the id of an earlier entry with the same name in another namespace, or -1. */
+  #sameName: number[] = []
+  /** The elements open, by offset. */
+  #open: number[] = []
+  /** A text node the next text joins: the last node, when nothing has opened or closed since. */
+  #joinable = -1
+
+  reset (source: string): void {
+    this.#source = source
+    this.#nodes.discard()
+    this.#attributes.discard()
+    this.#names = []
+    this.#strings = []
+    this.#byName.clear()
+    this.#sameName = []
+    this.#open = []
+    this.#joinable = -1
+  }
+
+  /** Opens an element, returning its offset; its namespace declarations are not kept as attributes. */
+  open (tag: XmlTagEvent): number {
+    const nodes = this.#nodes
+    const attributes = this.#attributes
+    const p = nodes.add(STRIDE)
+    nodes.set(p, this.#name(tag.name, tag.prefix, tag.local, tag.uri))
+    nodes.set(p + 2, attributes.length)
+    let count = 0
+    for (const a of tag.attributes) {
+      if (a.uri === XMLNS_NS) continue
+      const at = attributes.add(2)
+      attributes.set(at, this.#name(a.name, a.prefix, a.local, a.uri))
+      attributes.set(at + 1, this.#strings.push(a.value) - 1)
+      count++
+    }
+    nodes.set(p + 3, count)
+    this.#open.push(p)
+    this.#joinable = -1
+    return p
+  }
+
+  close (): void {
+    const p = this.#open.pop() as number
+    this.#nodes.set(p + 1, this.#nodes.length)
+    this.#joinable = -1
+  }
+
+  /** Text that is the source's characters [from, to) as they stand. */
+  sourceText (from: number, to: number): void {
+    if (this.#joinable !== -1) {
+      this.text(this.#source.slice(from, to))
+      return
+    }
+    const nodes = this.#nodes
+    const p = nodes.add(STRIDE)
+    nodes.set(p, TEXT)
+    nodes.set(p + 1, from)
+    nodes.set(p + 2, to)
+    nodes.set(p + 3, -1)
+    this.#joinable = p
+  }
+
+  /** Text as a string: references resolved, or line ends normalised. */
+  text (text: string): void {
+    const nodes = this.#nodes
+    const p = this.#joinable
+    if (p === -1) {
+      const q = nodes.add(STRIDE)
+      nodes.set(q, TEXT)
+      nodes.set(q + 3, this.#strings.push(text) - 1)
+      this.#joinable = q
+      return
+    }
+    const string = nodes.get(p + 3)
+    if (string >= 0) {
+      this.#strings[string] += text
+    } else {
+      nodes.set(p + 3, this.#strings.push(this.#source.slice(nodes.get(p + 1), nodes.get(p + 2)) + text) - 1)
+    }
+  }
+
+  finish (): XmlTree {
+    const tree = new XmlTree(this.#source, this.#nodes.take(), this.#attributes.take(), this.#names, this.#strings)
+    this.release()
+    return tree
+  }
+
+  /** Lets go of the message: what it holds belongs to its tree, or to nobody. */
+  release (): void {
+    this.#source = ''
+    this.#names = []
+    this.#strings = []
+  }
+
+  #name (name: string, prefix: string, localName: string, namespace: string): number {
+    const names = this.#names
+    const latest = this.#byName.get(name)
+    for (let id = latest ?? -1; id !== -1; id = this.#sameName[id]) {
+      if (names[id].namespace === namespace) return id
+    }
+    const id = names.push({ name, prefix, localName, namespace }) - 1
+    this.#sameName.push(latest ?? -1)
+    this.#byName.set(name, id)
+    return id
+  }
+}
