@@ -83,7 +83,6 @@ const LINE_END = /\r\n?/g
 const ATTRIBUTE_SPACE = /\r\n|[\t\n\r]/g
 const NOT_SPACE = /[^ \t\r\n]/
 
-const PREDEFINED = new Map([['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"]])
 
 const LT = 0x3c
 const GT = 0x3e
@@ -100,24 +99,41 @@ function isChar (code: number): boolean {
     (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
 }
 
-/** A namespace scope: the URIs bound to each prefix, innermost last, with an undo list per open element. */
+/** Counts changes of namespace bindings, across documents: a QName's cached namespace is good while it stands still. */
+let bindings = 0
+
+/**
+ * A namespace scope: the URIs bound to each prefix, innermost last, and the
+ * prefixes each element that declares some has bound, by its depth.
+ */
 class Namespaces {
   readonly #bound = new Map<string, string[]>([['xml', [XML_NS]], ['', ['']]])
-  readonly #declared: Array<string[] | null> = []
+  readonly #declaredAt: number[] = []
+  readonly #declared: string[][] = []
 
-  open (declarations: string[] | null): void {
+  constructor () {
+    bindings++
+  }
+
+  /** The element at `depth` declares `declarations` (already bound). */
+  open (declarations: string[], depth: number): void {
+    this.#declaredAt.push(depth)
     this.#declared.push(declarations)
   }
 
   bind (prefix: string, uri: string): void {
     const list = this.#bound.get(prefix)
     if (list === undefined) this.#bound.set(prefix, [uri]); else list.push(uri)
+    bindings++
   }
 
-  close (): void {
-    const declarations = this.#declared.pop()
-    if (declarations === null || declarations === undefined) return
-    for (const prefix of declarations) (this.#bound.get(prefix) as string[]).pop()
+  /** Closes the element at `depth`, undoing its declarations. */
+  close (depth: number): void {
+    const at = this.#declaredAt
+    if (at.length === 0 || at[at.length - 1] !== depth) return
+    at.pop()
+    for (const prefix of this.#declared.pop() as string[]) (this.#bound.get(prefix) as string[]).pop()
+    bindings++
   }
 
   resolve (prefix: string): string | undefined {
@@ -126,11 +142,32 @@ class Namespaces {
   }
 }
 
-/** A name split into prefix and local part. */
+/** A name split into prefix and local part, with the namespace its prefix had when last resolved. */
 interface QName {
   readonly name: string
   readonly prefix: string
   readonly local: string
+  /** The namespace, valid while `bindings` is `resolvedAt`. */
+  uri: string
+  resolvedAt: number
+}
+
+/** Whether `s` holds `name` at `at`: a loop the compiler inlines, cheaper than `startsWith` for short names. */
+function holdsAt (s: string, at: number, name: string): boolean {
+  for (let k = 0; k < name.length; k++) {
+    if (s.charCodeAt(at + k) !== name.charCodeAt(k)) return false
+  }
+  return true
+}
+
+/** An attribute value's characters as they stand, when short and free of references, white space to replace and '<'; else undefined. */
+function plainValue (s: string, from: number, to: number): string | undefined {
+  if (to - from > 32) return undefined
+  for (let i = from; i < to; i++) {
+    const code = s.charCodeAt(i)
+    if (code < 0x20 || code === 0x26 || code === LT) return undefined
+  }
+  return s.slice(from, to)
 }
 
 /** Slots of the QName cache: a power of two. */
@@ -271,16 +308,16 @@ export class XmlReader {
       const slot = (length * 31 + s.charCodeAt(start) * 7 + s.charCodeAt(end - 1)) & (QNAME_SLOTS - 1)
       const known = this.#qnames[slot]
       this.#i = end
-      if (known !== undefined && known.name.length === length && s.startsWith(known.name, start)) return known
+      if (known !== undefined && known.name.length === length && holdsAt(s, start, known.name)) return known
       const name = s.slice(start, end)
       const [prefix, local] = this.#qname(name, at)
-      const qname = { name, prefix, local }
+      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1 }
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local }
+    return { name, prefix, local, uri: '', resolvedAt: -1 }
   }
 
   #prolog (): void {
@@ -403,11 +440,18 @@ export class XmlReader {
           if (piece.includes('<')) this.#fail('"<" in an attribute value', i)
           out += piece.replace(ATTRIBUTE_SPACE, ' ')
         } else {
-          if (piece.includes(']]>')) this.#fail('"]]>" in character data', i)
-          out += piece.includes('\r') ? piece.replace(LINE_END, '\n') : piece
+          const cdataEnd = this.#cdataEndFrom(i)
+          if (cdataEnd < end) this.#fail('"]]>" in character data', cdataEnd)
+          out += this.#crFrom(i) < end ? piece.replace(LINE_END, '\n') : piece
         }
       }
       if (end === to) break
+      const predefined = this.#predefinedAt(amp + 1)
+      if (predefined !== undefined) {
+        out += predefined
+        i = s.indexOf(';', amp) + 1
+        continue
+      }
       const semi = s.indexOf(';', amp)
       if (semi === -1 || semi > to) this.#fail('unterminated reference', amp)
       out += this.#reference(s.slice(amp + 1, semi), amp)
@@ -416,9 +460,27 @@ export class XmlReader {
     return out
   }
 
+  /** The character of `amp;`, `lt;`, `gt;`, `quot;` or `apos;` at `i`, read in place; undefined for any other reference. */
+  #predefinedAt (i: number): string | undefined {
+    const s = this.#s
+    switch (s.charCodeAt(i)) {
+      case 0x61: // a
+        if (holdsAt(s, i, 'amp;')) return '&'
+        if (holdsAt(s, i, 'apos;')) return "'"
+        return undefined
+      case 0x6c: // l
+        return holdsAt(s, i, 'lt;') ? '<' : undefined
+      case 0x67: // g
+        return holdsAt(s, i, 'gt;') ? '>' : undefined
+      case 0x71: // q
+        return holdsAt(s, i, 'quot;') ? '"' : undefined
+      default:
+        return undefined
+    }
+  }
+
+  /** A character reference, or an undefined entity (the predefined ones are read by #predefinedAt). */
   #reference (body: string, at: number): string {
-    const predefined = PREDEFINED.get(body)
-    if (predefined !== undefined) return predefined
     const ref = CHAR_REF.exec(body)
     if (ref === null) this.#fail(`undefined entity &${body};`, at)
     const code = ref[1] !== undefined ? parseInt(ref[1], 10) : parseInt(ref[2], 16)
@@ -458,17 +520,16 @@ export class XmlReader {
       if (quote !== 0x22 && quote !== 0x27) this.#fail(`the value of attribute ${attributeName} is not quoted`)
       const end = s.indexOf(quote === 0x22 ? '"' : "'", this.#i + 1)
       if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
-      const value = this.#characters(this.#i + 1, end, true)
+      const value = plainValue(s, this.#i + 1, end) ?? this.#characters(this.#i + 1, end, true)
       this.#i = end + 1
       const event: XmlAttributeEvent = { name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value }
       handler.attribute(event)
       attributes.push(event)
     }
-    const { prefix, local } = qname
-    const uri = this.#openScope(prefix, attributes, at)
-    handler.openTag({ name, prefix, local, uri, attributes })
+    const uri = this.#openScope(qname, attributes, at)
+    handler.openTag({ name, prefix: qname.prefix, local: qname.local, uri, attributes })
     if (selfClosing) {
-      this.#ns.close()
+      this.#ns.close(this.#names.length + 1)
       handler.closeTag()
     } else {
       this.#names.push(name)
@@ -476,7 +537,8 @@ export class XmlReader {
   }
 
   /** Namespaces in XML §3–§6: declarations, reserved names, resolution and unique attributes. */
-  #openScope (prefix: string, attributes: XmlAttributeEvent[], at: number): string {
+  #openScope (qname: QName, attributes: XmlAttributeEvent[], at: number): string {
+    const prefix = qname.prefix
     let declared: string[] | null = null
     for (const a of attributes) {
       const isDefault = a.prefix === '' && a.name === 'xmlns'
@@ -491,9 +553,14 @@ export class XmlReader {
       declared.push(bound) // a second declaration of one prefix is a duplicate attribute, refused below
       this.#ns.bind(bound, a.value)
     }
-    this.#ns.open(declared)
+    if (declared !== null) this.#ns.open(declared, this.#names.length + 1)
     if (prefix === 'xmlns') this.#fail('an element cannot have the prefix xmlns', at)
-    const uri = prefix === '' ? this.#ns.resolve('') as string : this.#resolvePrefix(prefix, at)
+    let uri = qname.uri
+    if (qname.resolvedAt !== bindings) {
+      uri = prefix === '' ? this.#ns.resolve('') as string : this.#resolvePrefix(prefix, at)
+      qname.uri = uri
+      qname.resolvedAt = bindings
+    }
     // Unique by raw name, and by namespace and local name (§3.1, NS §6.3). Keyed
     // by the URI string itself, whose hash V8 keeps: a long URI costs once.
     const seen = attributes.length > 1 ? new Map<string, Set<string>>() : null
@@ -523,7 +590,7 @@ export class XmlReader {
     const at = this.#i
     const open = this.#names.pop()
     // The common case, the open element's name then '>', needs no name scan.
-    if (open !== undefined && s.startsWith(open, at + 2) && s.charCodeAt(at + 2 + open.length) === GT) {
+    if (open !== undefined && holdsAt(s, at + 2, open) && s.charCodeAt(at + 2 + open.length) === GT) {
       this.#i = at + 3 + open.length
     } else {
       this.#i += 2
@@ -533,7 +600,7 @@ export class XmlReader {
       this.#i++
       if (open !== name) this.#fail(open === undefined ? `end tag ${name} without a start tag` : `end tag ${name} does not match ${open}`, at)
     }
-    this.#ns.close()
+    this.#ns.close(this.#names.length + 1)
     this.#handler.closeTag()
   }
 }

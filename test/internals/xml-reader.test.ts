@@ -149,6 +149,28 @@ test('XmlReader: character references may have leading zeros (§4.1), checked by
   t.assert.strictEqual(byReader('<a>&#x00110000;</a>'), 'refused')
 })
 
+test('XmlReader: the five predefined entities are read in text and attribute values; names that only begin like one are undefined', (t: TestContext) => {
+  for (const xml of ['<a b="&apos;&quot;&lt;&gt;&amp;x">&apos;&quot;&lt;&gt;&amp;</a>', '<a>&amp;amp;&#38;lt;</a>']) {
+    t.assert.notStrictEqual(byReader(xml), 'refused', xml)
+    agree(t, xml)
+  }
+  for (const xml of ['<a>&ab;</a>', '<a>&ampx;</a>', '<a>&apo;</a>', '<a>&l;</a>', '<a>&g</a>', '<a b="&quo;"/>', '<a>&amp</a>', '<a>&z;</a>']) {
+    t.assert.strictEqual(byReader(xml), 'refused', xml)
+  }
+})
+
+test('XmlReader: one reader resolves a name again whenever its prefix is bound anew, within a document and in the next', (t: TestContext) => {
+  const uris: string[] = []
+  const reader = new XmlReader(handlerWith({ openTag (tag) { if (tag.local === 'a') uris.push(tag.uri) } }))
+  reader.read('<r xmlns:p="urn:1"><p:a/><s xmlns:p="urn:2"><p:a/></s><p:a/><s xmlns:p="urn:3"/><p:a/></r>')
+  reader.read('<p:a xmlns:p="urn:4"/>')
+  reader.read('<r xmlns="urn:5"><a/><s xmlns=""><a/></s></r>')
+  // A document that stops inside its declarations' scope leaves nothing bound for the next.
+  t.assert.throws(() => reader.read('<r xmlns="urn:6"><a/>'), XmlReadError)
+  reader.read('<a/>')
+  t.assert.deepStrictEqual(uris, ['urn:1', 'urn:2', 'urn:1', 'urn:1', 'urn:4', 'urn:5', '', 'urn:6', ''])
+})
+
 test('XmlReader: CDATA before the document element is an XML error, before any text reaches the handler', (t: TestContext) => {
   const texts: string[] = []
   const handler = handlerWith({ text (text) { texts.push(text) }, sourceText (from, to) { texts.push(`${from}-${to}`) } })
