@@ -83,7 +83,6 @@ const LINE_END = /\r\n?/g
 const ATTRIBUTE_SPACE = /\r\n|[\t\n\r]/g
 const NOT_SPACE = /[^ \t\r\n]/
 
-
 const LT = 0x3c
 const GT = 0x3e
 const SLASH = 0x2f
