@@ -44,10 +44,48 @@ const COLLAPSE = /^[ \t\r\n]+|[ \t\r\n]+$/g
 const INTEGER = /^[+-]?[0-9]+$/
 const DOUBLE = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/
 
+/** 10^k, exact as doubles up to 10^22. */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k)
+
+/**
+ * The value of `[+-]?digits(.digits)?` with at most 15 digits, read in place;
+ * undefined for anything else (an exponent, more digits, no digit), which the
+ * regular expressions and `Number` then read. Exact: the digits make an integer
+ * below 2^53 and 10^k is exact, so the one division rounds correctly (IEEE
+ * 754), as `Number` would.
+ */
+function shortDecimal (text: string, fraction: boolean): number | undefined {
+  const length = text.length
+  let i = 0
+  let code = text.charCodeAt(0)
+  const negative = code === 0x2d
+  if (negative || code === 0x2b) code = text.charCodeAt(++i)
+  let digits = 0
+  let mantissa = 0
+  let point = -1
+  for (; i < length; code = text.charCodeAt(++i)) {
+    if (code >= 0x30 && code <= 0x39) {
+      mantissa = mantissa * 10 + (code - 0x30)
+      digits++
+    } else if (code === 0x2e && fraction && point === -1) {
+      point = i
+    } else {
+      return undefined
+    }
+  }
+  if (digits === 0 || digits > 15) return undefined
+  const value = point === -1 ? mantissa : mantissa / POWERS_OF_TEN[length - 1 - point]
+  return negative ? -value : value
+}
+
 /** Reads the lexical form of an XML Schema scalar (xs:string, xs:long-like integer, xs:double, xs:boolean). */
 export function readScalar (type: ScalarType, text: string): string | number | boolean {
   if (type === 'string') return text
   const value = isTrimmed(text) ? text : text.replace(COLLAPSE, '')
+  if (type !== 'boolean') {
+    const short = shortDecimal(value, type === 'number')
+    if (short !== undefined) return short === 0 && type === 'integer' ? 0 : short
+  }
   if (type === 'integer') {
     if (!INTEGER.test(value)) throw new InputProblem(`"${clip(value)}" is not an integer`, 'not an integer')
     const n = Number(value)
@@ -139,8 +177,8 @@ function readContent (shape: Shape, tree: XmlTree, p: number): unknown {
   if (text === undefined) {
     const name = tree.name(p).name
     const end = tree.end(p)
-    let last = startChildren(shape, out)
-    for (let q = p + 4; q < end; q = tree.next(q)) last = readChild(shape, tree, q, out, false, name, last)
+    startChildren(shape, out)
+    for (let q = p + 4; q < end; q = tree.next(q)) readChild(shape, tree, q, out, false, name)
     return out
   }
   try {
@@ -196,49 +234,59 @@ function readAttributes (shape: ObjectShape, tree: XmlTree, p: number, out: Reco
   }
 }
 
-/** A child element's field: a few fields are compared in turn, more are looked up by name. */
+/**
+ * A child element's field. A message's names are entries of its tree, so the
+ * field found is kept on the entry, for the next element of that name in the
+ * same shape (records repeat their names); else a few fields are compared in
+ * turn, more are looked up by name.
+ */
 function findField (shape: ObjectShape, child: TreeName): Field | undefined {
+  if (child.memoShape === shape) return child.memoField as Field | undefined
+  let found: Field | undefined
   const elements = shape.elements
-  if (elements.length > 8) return fieldNamed(shape.elementsByName, child.namespace, child.localName)
-  for (let i = 0; i < elements.length; i++) {
-    const field = elements[i]
-    if (field.name === child.localName && field.namespace === child.namespace) return field
+  if (elements.length > 8) {
+    found = fieldNamed(shape.elementsByName, child.namespace, child.localName)
+  } else {
+    for (let i = 0; i < elements.length; i++) {
+      const field = elements[i]
+      if (field.name === child.localName && field.namespace === child.namespace) {
+        found = field
+        break
+      }
+    }
   }
-  return undefined
+  child.memoShape = shape
+  child.memoField = found
+  return found
 }
 
-/** Prepares `out` for an object's child elements: its arrays start empty. Returns the field of the last child read: none yet. */
-export function startChildren (shape: ObjectShape, out: Record<string, unknown>): Field | undefined {
+/** Prepares `out` for an object's child elements: its arrays start empty. */
+export function startChildren (shape: ObjectShape, out: Record<string, unknown>): void {
   for (const field of shape.elements) {
     if (field.array && !field.wrapped && !field.list) out[field.property] = []
   }
   const any = shape.any
   if (any !== undefined) out[any.property] = []
-  return undefined
 }
 
 /**
- * Reads one child node of an object into `out` (children come in any order),
- * and returns its field: repeated elements come in runs, so the field of the
- * last one (`last`) is tried first. Property names come from the schema, where
- * "__proto__" is refused (lib/schema.ts): plain assignment is safe. `lenient`
- * (header blocks) passes over elements the shape does not name; otherwise they
- * are refused.
+ * Reads one child node of an object into `out` (children come in any order).
+ * Property names come from the schema, where "__proto__" is refused
+ * (lib/schema.ts): plain assignment is safe. `lenient` (header blocks) passes
+ * over elements the shape does not name; otherwise they are refused.
  */
-export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Record<string, unknown>, lenient: boolean, parent: string, last: Field | undefined): Field | undefined {
+export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Record<string, unknown>, lenient: boolean, parent: string): void {
   if (tree.isText(q)) {
     if (!isWhitespace(tree.text(q))) throw new InputProblem(`text where elements are due in ${parent}`)
-    return last
+    return
   }
   const child = tree.name(q)
-  const field = last !== undefined && child.localName === last.name && child.namespace === last.namespace
-    ? last
-    : findField(shape, child)
+  const field = findField(shape, child)
   if (field === undefined) {
     const any = shape.any
     if (any !== undefined) (out[any.property] as XmlElement[]).push(elementAt(tree, q))
     else if (!lenient) throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
-    return last
+    return
   }
   const property = field.property
   if (field.array && !field.wrapped && !field.list) {
@@ -248,7 +296,7 @@ export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Re
     } catch (err) {
       throw locate(err, property, list.length)
     }
-    return field
+    return
   }
   if (Object.hasOwn(out, property)) throw new InputProblem(`element ${child.name} appears more than once in ${parent}`)
   try {
@@ -256,7 +304,6 @@ export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Re
   } catch (err) {
     throw locate(err, property)
   }
-  return field
 }
 
 function readListElement (field: Field, tree: XmlTree, p: number): unknown[] {

@@ -83,10 +83,10 @@ function readHeaders (op: Operation, soap: SoapContext): unknown {
   const out: Record<string, unknown> = {}
   const { tree, headerNodes } = soap[kTree]
   return readProblem(op, 'header', () => {
-    let last = startChildren(shape, out)
+    startChildren(shape, out)
     // Only blocks meant for this node are processed (SOAP 1.2 Part 1 §2.6; SOAP 1.1 §4.2.2).
     for (let i = 0; i < headerNodes.length; i++) {
-      if (soap.headers[i].targeted) last = readChild(shape, tree, headerNodes[i], out, true, 'Header', last)
+      if (soap.headers[i].targeted) readChild(shape, tree, headerNodes[i], out, true, 'Header')
     }
     return out
   })

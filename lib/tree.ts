@@ -20,6 +20,9 @@ export interface TreeName {
   readonly prefix: string
   readonly localName: string
   readonly namespace: string
+  /** The codec's memo: the last object shape this name was looked up in, and what was found there. */
+  memoShape: object | null
+  memoField: unknown
 }
 
 /*
@@ -279,7 +282,7 @@ export class TreeBuilder {
     for (let id = latest ?? -1; id !== -1; id = this.#sameName[id]) {
       if (names[id].namespace === namespace) return id
     }
-    const id = names.push({ name, prefix, localName, namespace }) - 1
+    const id = names.push({ name, prefix, localName, namespace, memoShape: null, memoField: undefined }) - 1
     this.#sameName.push(latest ?? -1)
     this.#byName.set(name, id)
     return id

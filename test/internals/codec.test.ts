@@ -4,6 +4,7 @@
  * compiled writer writes, and the schemas shapeOf() refuses.
  */
 import { test, type TestContext } from 'node:test'
+import fc from 'fast-check'
 import { compileElement, InputProblem, readElement, readScalar } from '../../lib/codec'
 import { EnvelopeDecoder } from '../../lib/envelope'
 import { errorCodes } from '../../lib/errors'
@@ -132,6 +133,29 @@ test('codec: xs:integer lexical space: "1.0", "1e3", "", "0x10" and other non-in
   for (const text of ['1.0', '1.', '.0', '1e3', '', '   ', '0x10', '+', '-', '+-1', '1 2', '1_000', '1,000', '\u00A01', '١٢', 'Infinity', 'NaN', 'one']) {
     const p = refusedScalar('integer', text)
     t.assert.match(p.message, /is not an integer$/, JSON.stringify(text))
+  }
+})
+
+test('codec: a short decimal read in place is exactly the double Number() reads, signs, zeros and points included', (t: TestContext) => {
+  const digits = fc.stringMatching(/^[0-9]{0,9}$/)
+  const decimal = fc.tuple(fc.constantFrom('', '-', '+'), digits, fc.constantFrom('', '.'), digits).map(([sign, whole, point, fraction]) => sign + whole + point + fraction)
+  let read = 0
+  fc.assert(fc.property(decimal, (text) => {
+    const valid = /[0-9]/.test(text)
+    for (const type of ['number', 'integer'] as const) {
+      if (type === 'integer' && text.includes('.')) continue
+      if (!valid || (type === 'integer' && !Number.isSafeInteger(Number(text)))) {
+        t.assert.throws(() => readScalar(type, text), InputProblem, JSON.stringify(text))
+        continue
+      }
+      const expected = type === 'integer' && Number(text) === 0 ? 0 : Number(text)
+      t.assert.ok(Object.is(readScalar(type, text), expected), `${type} ${JSON.stringify(text)}`)
+      read++
+    }
+  }), { numRuns: 2000 })
+  t.assert.ok(read > 1000)
+  for (const text of ['0.1', '0.3', '2.675', '1.005', '123456789.012345', '0.000000000000001', '-0', '-0.0', '999999999999999']) {
+    t.assert.ok(Object.is(readScalar('number', text), Number(text)), text)
   }
 })
 
