@@ -45,9 +45,12 @@ const AFTER_HEADER = 2
 const IN_BODY = 3
 const AFTER_BODY = 4
 
-const EDGE_WHITESPACE = /^[ \t\r\n]|[ \t\r\n]$/
 const UTF8 = /^(utf-?8|us-ascii|ascii)$/i
 const UTF16 = /^utf-?16(le|be)?$/i
+
+function isSpaceCode (code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
+}
 
 function limit (name: keyof SoapLimits, value: number): never {
   throw new SOAP_ERR_DECODE_LIMIT(name, value)
@@ -182,7 +185,8 @@ export class EnvelopeDecoder implements XmlHandler {
       if (attr.value.length > limits.maxNamespaceLength) limit('maxNamespaceLength', limits.maxNamespaceLength)
       // A namespace name with surrounding white space is no URI reference, and
       // some parsers trim it while others do not: refuse it rather than guess.
-      if (EDGE_WHITESPACE.test(attr.value)) throw new SOAP_ERR_DECODE_XML(`namespace name of ${attr.name} has surrounding whitespace`)
+      const value = attr.value
+      if (value !== '' && (isSpaceCode(value.charCodeAt(0)) || isSpaceCode(value.charCodeAt(value.length - 1)))) throw new SOAP_ERR_DECODE_XML(`namespace name of ${attr.name} has surrounding whitespace`)
     }
   }
 

@@ -115,6 +115,13 @@ export function elementsAt (tree: XmlTree, nodes: readonly number[]): XmlElement
   return nodes.map((p) => elementAt(tree, p))
 }
 
+// What a builder holds between messages: nothing (reset() gives each message its own).
+const NO_NAMES: TreeName[] = Object.freeze([]) as unknown as TreeName[]
+const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[]
+
+/** How many names a message has before they are found through a map rather than by a scan. */
+const SCANNED = 8
+
 /** Integers in a slab: most messages are small, and a typed array of their own costs more to make than to fill. */
 const SLAB = 16384
 const EMPTY = new Int32Array(0)
@@ -179,14 +186,15 @@ export class TreeBuilder {
   #source = ''
   readonly #nodes = new Slab()
   readonly #attributes = new Slab()
-  #names: TreeName[] = []
-  #strings: string[] = []
+  #names = NO_NAMES
+  #strings = NO_STRINGS
   /** Per message: a name as written → the id of its latest entry. */
   readonly #byName = new Map<string, number>()
-  /** Per message: an entry's id → the id of an earlier entry with the same name in another namespace, or -1. */
-  #sameName: number[] = []
-  /** The elements open, by offset. */
-  #open: number[] = []
+  /** Per message: an entry's id → the id of an earlier entry with the same name in another namespace, or -1 (written before it is read). */
+  readonly #sameName: number[] = []
+  /** The elements open, by offset: the first `#depth` entries. */
+  readonly #open: number[] = []
+  #depth = 0
   /** A text node the next text joins: the last node, when nothing has opened or closed since. */
   #joinable = -1
 
@@ -196,9 +204,8 @@ export class TreeBuilder {
     this.#attributes.discard()
     this.#names = []
     this.#strings = []
-    this.#byName.clear()
-    this.#sameName = []
-    this.#open = []
+    if (this.#byName.size !== 0) this.#byName.clear()
+    this.#depth = 0
     this.#joinable = -1
   }
 
@@ -218,13 +225,13 @@ export class TreeBuilder {
       count++
     }
     nodes.set(p + 3, count)
-    this.#open.push(p)
+    this.#open[this.#depth++] = p
     this.#joinable = -1
     return p
   }
 
   close (): void {
-    const p = this.#open.pop() as number
+    const p = this.#open[--this.#depth]
     this.#nodes.set(p + 1, this.#nodes.length)
     this.#joinable = -1
   }
@@ -272,19 +279,33 @@ export class TreeBuilder {
   /** Lets go of the message: what it holds belongs to its tree, or to nobody. */
   release (): void {
     this.#source = ''
-    this.#names = []
-    this.#strings = []
+    this.#names = NO_NAMES
+    this.#strings = NO_STRINGS
   }
 
+  /** The id of a name in this message: the first few names are found by a scan, more through a map. */
   #name (name: string, prefix: string, localName: string, namespace: string): number {
     const names = this.#names
-    const latest = this.#byName.get(name)
-    for (let id = latest ?? -1; id !== -1; id = this.#sameName[id]) {
+    if (names.length < SCANNED) {
+      for (let id = 0; id < names.length; id++) {
+        const entry = names[id]
+        if (entry.name === name && entry.namespace === namespace) return id
+      }
+      const id = names.push({ name, prefix, localName, namespace, memoShape: null, memoField: undefined }) - 1
+      if (names.length === SCANNED) for (let k = 0; k < SCANNED; k++) this.#index(k)
+      return id
+    }
+    for (let id = this.#byName.get(name) ?? -1; id !== -1; id = this.#sameName[id]) {
       if (names[id].namespace === namespace) return id
     }
     const id = names.push({ name, prefix, localName, namespace, memoShape: null, memoField: undefined }) - 1
-    this.#sameName.push(latest ?? -1)
-    this.#byName.set(name, id)
+    this.#index(id)
     return id
+  }
+
+  #index (id: number): void {
+    const name = this.#names[id].name
+    this.#sameName[id] = this.#byName.get(name) ?? -1
+    this.#byName.set(name, id)
   }
 }

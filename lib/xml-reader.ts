@@ -106,11 +106,28 @@ let bindings = 0
  * prefixes each element that declares some has bound, by its depth.
  */
 class Namespaces {
-  readonly #bound = new Map<string, string[]>([['xml', [XML_NS]], ['', ['']]])
-  readonly #declaredAt: number[] = []
-  readonly #declared: string[][] = []
+  readonly #bound = new Map<string, string[]>()
+  #declaredAt: number[] = []
+  #declared: string[][] = []
 
   constructor () {
+    this.reset(false)
+  }
+
+  /**
+   * Back to no declarations but the xml prefix's, for a new document. After a
+   * document read to its end (`clean`) every scope is closed already; the
+   * prefixes seen are kept, but not too many.
+   */
+  reset (clean: boolean): void {
+    const bound = this.#bound
+    if (!clean || bound.size > 32) {
+      bound.clear()
+      bound.set('xml', [XML_NS])
+      bound.set('', [''])
+      this.#declaredAt = []
+      this.#declared = []
+    }
     bindings++
   }
 
@@ -161,7 +178,7 @@ function holdsAt (s: string, at: number, name: string): boolean {
 
 /** An attribute value's characters as they stand, when short and free of references, white space to replace and '<'; else undefined. */
 function plainValue (s: string, from: number, to: number): string | undefined {
-  if (to - from > 32) return undefined
+  if (to - from > 256) return undefined
   for (let i = from; i < to; i++) {
     const code = s.charCodeAt(i)
     if (code < 0x20 || code === 0x26 || code === LT) return undefined
@@ -182,7 +199,9 @@ export class XmlReader {
   #cr = -1
   #cdataEnd = -1
   #names: string[] = []
-  #ns = new Namespaces()
+  readonly #ns = new Namespaces()
+  /** Whether the last document was read to its end, leaving no scope open. */
+  #clean = false
   /** QNames already split and checked, by a hash of their place: documents repeat their names. */
   readonly #qnames: Array<QName | undefined> = new Array(QNAME_SLOTS).fill(undefined)
 
@@ -197,7 +216,8 @@ export class XmlReader {
     this.#cr = -1
     this.#cdataEnd = -1
     this.#names = []
-    this.#ns = new Namespaces()
+    this.#ns.reset(this.#clean)
+    this.#clean = false
     try {
       const bad = INVALID_BMP.exec(source) ?? (SURROGATE.test(source) ? LONE_SURROGATE.exec(source) : null)
       if (bad !== null) this.#fail('disallowed character', bad.index)
@@ -205,6 +225,7 @@ export class XmlReader {
       this.#element()
       this.#misc(true)
       if (this.#i < source.length) this.#fail('content after the document element')
+      this.#clean = true
     } finally {
       this.#s = ''
     }
