@@ -120,7 +120,7 @@ const NO_NAMES: TreeName[] = Object.freeze([]) as unknown as TreeName[]
 const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[]
 
 /** How many names a message has before they are found through a map rather than by a scan. */
-const SCANNED = 8
+const SCANNED = 4
 
 /** Integers in a slab: most messages are small, and a typed array of their own costs more to make than to fill. */
 const SLAB = 16384
