@@ -117,7 +117,8 @@ function clip (text: string): string {
 }
 
 function isNil (tree: XmlTree, p: number): boolean {
-  const [from, to] = tree.attributesOf(p)
+  const from = tree.attributesFrom(p)
+  const to = tree.attributesTo(p)
   for (let a = from; a < to; a += 2) {
     const n = tree.attributeName(a)
     if (n.localName === 'nil' && n.namespace === XSI_NS) {
@@ -205,7 +206,8 @@ function readList (type: ScalarType, text: string): unknown[] {
 
 /** An element that declares no attributes takes none without a namespace (those of other namespaces are passed over). */
 function noPlainAttributes (tree: XmlTree, p: number): void {
-  const [from, to] = tree.attributesOf(p)
+  const from = tree.attributesFrom(p)
+  const to = tree.attributesTo(p)
   for (let a = from; a < to; a += 2) {
     const n = tree.attributeName(a)
     if (n.namespace === '') throw new InputProblem(`unexpected attribute ${n.name} on ${tree.name(p).name}`)
@@ -213,7 +215,8 @@ function noPlainAttributes (tree: XmlTree, p: number): void {
 }
 
 function readAttributes (shape: ObjectShape, tree: XmlTree, p: number, out: Record<string, unknown>): void {
-  const [from, to] = tree.attributesOf(p)
+  const from = tree.attributesFrom(p)
+  const to = tree.attributesTo(p)
   for (let a = from; a < to; a += 2) {
     const n = tree.attributeName(a)
     if (n.namespace === XSI_NS || n.namespace === XML_NS) continue

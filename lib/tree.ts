@@ -71,10 +71,14 @@ export class XmlTree {
     return string >= 0 ? this.strings[string] : this.source.slice(nodes[p + 1], nodes[p + 2])
   }
 
-  /** Where an element's attributes start in `attributes`, and where they stop. */
-  attributesOf (p: number): [from: number, to: number] {
-    const from = this.nodes[p + 2]
-    return [from, from + 2 * this.nodes[p + 3]]
+  /** Where an element's attributes start in `attributes`. */
+  attributesFrom (p: number): number {
+    return this.nodes[p + 2]
+  }
+
+  /** Where an element's attributes stop in `attributes`. */
+  attributesTo (p: number): number {
+    return this.nodes[p + 2] + 2 * this.nodes[p + 3]
   }
 
   attributeName (a: number): TreeName {
@@ -93,7 +97,8 @@ const NO_CHILDREN: Array<XmlElement | string> = Object.freeze([]) as unknown as 
 export function elementAt (tree: XmlTree, p: number): XmlElement {
   const { name, prefix, localName, namespace } = tree.name(p)
   let attributes = NO_ATTRIBUTES
-  const [from, to] = tree.attributesOf(p)
+  const from = tree.attributesFrom(p)
+  const to = tree.attributesTo(p)
   if (to > from) {
     attributes = []
     for (let a = from; a < to; a += 2) {
