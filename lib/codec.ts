@@ -135,9 +135,9 @@ function textOnly (tree: XmlTree, p: number): string {
   const first = p + 4
   const end = tree.end(p)
   if (first === end) return ''
-  // The decoder joins adjacent text, so a second child is always an element.
-  const element = !tree.isText(first) ? first : tree.next(first) < end ? tree.next(first) : -1
-  if (element !== -1) throw new InputProblem(`element ${tree.name(p).name} holds an element (${tree.name(element).name}) where text is due`)
+  // The decoder joins adjacent text, so a child after a text is always an element.
+  const element = tree.isText(first) ? tree.next(first) : first
+  if (element < end) throw new InputProblem(`element ${tree.name(p).name} holds an element (${tree.name(element).name}) where text is due`)
   return tree.text(first)
 }
 

@@ -232,25 +232,25 @@ export class EnvelopeDecoder implements XmlHandler {
   }
 
   text (text: string): void {
-    if (this.#isContent(text.length, text)) this.#tree.text(text)
+    if (!this.#counted(text.length)) return
+    if (this.#depth > 2) {
+      this.#tree.text(text)
+    } else if (!isWhitespace(text)) {
+      throw new SOAP_ERR_DECODE_STRUCTURE(this.#depth === 1 ? 'text in Envelope' : 'text in Header or Body')
+    }
   }
 
   sourceText (from: number, to: number): void {
-    if (this.#isContent(to - from, undefined, from, to)) this.#tree.sourceText(from, to)
+    // Between the Envelope's children, the text is checked as a string.
+    if (this.#depth <= 2) this.text(this.#source.slice(from, to))
+    else if (this.#counted(to - from)) this.#tree.sourceText(from, to)
   }
 
-  /** Counts text against its limit; whether it belongs in the tree (white space in Envelope, Header or Body does not). */
-  #isContent (length: number, text: string | undefined, from = 0, to = 0): boolean {
+  /** Counts text against its limit; whether to go on with it (after a version mismatch, only counted). */
+  #counted (length: number): boolean {
     const maxTextLength = this.#limits.maxTextLength
     if ((this.#textRun += length) > maxTextLength) limit('maxTextLength', maxTextLength)
-    if (this.#mismatch) return false
-    if (this.#depth <= 2) {
-      if (!isWhitespace(text ?? this.#source.slice(from, to))) {
-        throw new SOAP_ERR_DECODE_STRUCTURE(this.#depth === 1 ? 'text in Envelope' : 'text in Header or Body')
-      }
-      return false
-    }
-    return true
+    return !this.#mismatch
   }
 }
 

@@ -186,6 +186,30 @@ function plainValue (s: string, from: number, to: number): string | undefined {
   return s.slice(from, to)
 }
 
+/**
+ * Where a string next occurs in a document, at or after the last place looked
+ * for: positions only move forward, so each part of the document is searched
+ * once, however many text runs ask.
+ */
+class NextOf {
+  #at = -1
+
+  constructor (readonly needle: string) {}
+
+  reset (): void {
+    this.#at = -1
+  }
+
+  /** The first occurrence in `s` at or after `i`, or `s.length`. */
+  from (s: string, i: number): number {
+    if (this.#at < i) {
+      const at = s.indexOf(this.needle, i)
+      this.#at = at === -1 ? s.length : at
+    }
+    return this.#at
+  }
+}
+
 /** Slots of the QName cache: a power of two. */
 const QNAME_SLOTS = 128
 
@@ -193,11 +217,10 @@ export class XmlReader {
   readonly #handler: XmlHandler
   #s = ''
   #i = 0
-  /** Where the next '&' is, at or after the last place looked for one: positions only move forward. */
-  #amp = -1
-  /** Likewise for the next CR, and the next "]]>". */
-  #cr = -1
-  #cdataEnd = -1
+  // The next '&', CR and "]]>" of the document, each part of it searched once.
+  readonly #amp = new NextOf('&')
+  readonly #cr = new NextOf('\r')
+  readonly #cdataEnd = new NextOf(']]>')
   #names: string[] = []
   readonly #ns = new Namespaces()
   /** Whether the last document was read to its end, leaving no scope open. */
@@ -212,9 +235,9 @@ export class XmlReader {
   read (source: string): void {
     this.#s = source
     this.#i = 0
-    this.#amp = -1
-    this.#cr = -1
-    this.#cdataEnd = -1
+    this.#amp.reset()
+    this.#cr.reset()
+    this.#cdataEnd.reset()
     this.#names = []
     this.#ns.reset(this.#clean)
     this.#clean = false
@@ -229,33 +252,6 @@ export class XmlReader {
     } finally {
       this.#s = ''
     }
-  }
-
-  /** The next '&' at or after `i` (or the end), each part of the text searched once. */
-  #ampFrom (i: number): number {
-    if (this.#amp < i) {
-      const amp = this.#s.indexOf('&', i)
-      this.#amp = amp === -1 ? this.#s.length : amp
-    }
-    return this.#amp
-  }
-
-  /** The next CR at or after `i` (or the end), searched as `#ampFrom` searches. */
-  #crFrom (i: number): number {
-    if (this.#cr < i) {
-      const cr = this.#s.indexOf('\r', i)
-      this.#cr = cr === -1 ? this.#s.length : cr
-    }
-    return this.#cr
-  }
-
-  /** The next "]]>" at or after `i` (or the end), likewise. */
-  #cdataEndFrom (i: number): number {
-    if (this.#cdataEnd < i) {
-      const end = this.#s.indexOf(']]>', i)
-      this.#cdataEnd = end === -1 ? this.#s.length : end
-    }
-    return this.#cdataEnd
   }
 
   #fail (message: string, at = this.#i): never {
@@ -412,7 +408,7 @@ export class XmlReader {
           const end = s.indexOf(']]>', lt + 9)
           if (end === -1) this.#fail('unterminated CDATA section')
           if (end > lt + 9) {
-            if (this.#crFrom(lt + 9) >= end) handler.sourceText(lt + 9, end)
+            if (this.#cr.from(s, lt + 9) >= end) handler.sourceText(lt + 9, end)
             else handler.text(s.slice(lt + 9, end).replace(LINE_END, '\n'))
           }
           this.#i = end + 3
@@ -433,7 +429,8 @@ export class XmlReader {
   #text (from: number, to: number): void {
     if (this.#names.length === 0) this.#fail('text outside the document element', from)
     // Most runs are the document's characters as they stand: then no string is made here.
-    if (this.#ampFrom(from) >= to && this.#crFrom(from) >= to && this.#cdataEndFrom(from) >= to) {
+    const s = this.#s
+    if (this.#amp.from(s, from) >= to && this.#cr.from(s, from) >= to && this.#cdataEnd.from(s, from) >= to) {
       this.#handler.sourceText(from, to)
       return
     }
@@ -452,7 +449,7 @@ export class XmlReader {
     let out = ''
     let i = from
     while (i < to) {
-      const amp = this.#ampFrom(i)
+      const amp = this.#amp.from(s, i)
       const end = amp > to ? to : amp
       if (end > i) {
         const piece = s.slice(i, end)
@@ -460,9 +457,9 @@ export class XmlReader {
           if (piece.includes('<')) this.#fail('"<" in an attribute value', i)
           out += piece.replace(ATTRIBUTE_SPACE, ' ')
         } else {
-          const cdataEnd = this.#cdataEndFrom(i)
+          const cdataEnd = this.#cdataEnd.from(s, i)
           if (cdataEnd < end) this.#fail('"]]>" in character data', cdataEnd)
-          out += this.#crFrom(i) < end ? piece.replace(LINE_END, '\n') : piece
+          out += this.#cr.from(s, i) < end ? piece.replace(LINE_END, '\n') : piece
         }
       }
       if (end === to) break
