@@ -101,8 +101,8 @@ function validate (op: Operation, soap: SoapContext): void {
   }
 }
 
-async function invoke (op: Operation, request: FastifyRequest, reply: FastifyReply, input: unknown): Promise<unknown> {
-  if (op.timeout === 0) return await op.handler(input, new SoapCall(request, reply, op, undefined))
+/** The handler, raced against the operation's `timeout`, whose signal it gets. */
+async function invokeTimed (op: Operation, request: FastifyRequest, reply: FastifyReply, input: unknown): Promise<unknown> {
   const controller = new AbortController()
   const call = new SoapCall(request, reply, op, controller.signal)
   let timer: NodeJS.Timeout | undefined
@@ -130,7 +130,9 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
   if (hooks.preValidation !== null && await runHooks(hooks.preValidation, request, reply)) return reply
   validate(op, soap)
   if (hooks.preHandler !== null && await runHooks(hooks.preHandler, request, reply)) return reply
-  soap.result = await invoke(op, request, reply, soap.input)
+  soap.result = op.timeout === 0
+    ? await op.handler(soap.input, new SoapCall(request, reply, op, undefined))
+    : await invokeTimed(op, request, reply, soap.input)
   if (answered(soap.result, reply)) return reply
   if (hooks.onResult !== null && await runHooks(hooks.onResult, request, reply)) return reply
   if (op.writeOutput === undefined) return reply.code(202).header('content-length', '0').send()
@@ -158,31 +160,44 @@ async function runFault (hooks: readonly SoapFaultHook[], thrown: unknown, reque
   throw fault
 }
 
-/** The handler of a service's POST route. */
-export function serviceHandler (service: Service): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
+
+/**
+ * A route handler running `stages`, with the service's onEnvelope hooks first
+ * and its onFault hooks on whatever they throw. `runOperation` is the one
+ * async step: the entry itself adds no promise of its own.
+ */
+function entry (service: Service, stages: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>): Handler {
   const { onEnvelope, onFault } = service
-  return async function soapService (request, reply) {
+  const run: Handler = onEnvelope === null
+    ? stages
+    : async (request, reply) => await runHooks(onEnvelope, request, reply) ? reply : await stages(request, reply)
+  if (onFault === null) return run
+  const fault = async (err: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    if (reply.sent) throw err
+    return await runFault(onFault, err, request, reply)
+  }
+  return function soapFaults (request, reply) {
+    let running
     try {
-      if (onEnvelope !== null && await runHooks(onEnvelope, request, reply)) return reply
-      return await runOperation(dispatch(service, request.soap as SoapContext), bodyInput, request, reply)
+      running = run(request, reply)
     } catch (err) {
-      if (onFault === null || reply.sent) throw err
-      return await runFault(onFault, err, request, reply)
+      return fault(err, request, reply)
     }
+    return running.catch((err: unknown) => fault(err, request, reply))
   }
 }
 
+/** The handler of a service's POST route. */
+export function serviceHandler (service: Service): Handler {
+  return entry(service, (request, reply) => runOperation(dispatch(service, request.soap as SoapContext), bodyInput, request, reply))
+}
+
 /** The handler of an operation's GET route; `context` makes its `request.soap`. */
-export function getHandler (service: Service, op: Operation, context: (request: FastifyRequest) => SoapContext): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
-  const { onEnvelope, onFault } = service
-  return async function soapGet (request, reply) {
+export function getHandler (service: Service, op: Operation, context: (request: FastifyRequest) => SoapContext): Handler {
+  const run = entry(service, (request, reply) => runOperation(op, queryInput, request, reply))
+  return function soapGet (request, reply) {
     request.soap = context(request)
-    try {
-      if (onEnvelope !== null && await runHooks(onEnvelope, request, reply)) return reply
-      return await runOperation(op, queryInput, request, reply)
-    } catch (err) {
-      if (onFault === null || reply.sent) throw err
-      return await runFault(onFault, err, request, reply)
-    }
+    return run(request, reply)
   }
 }
