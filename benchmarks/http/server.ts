@@ -16,7 +16,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { defineOperation, defineService } from '../../lib/index'
-import { buildDemo } from '../../test/demo/app'
+import { buildDemo, serverOptions } from '../../test/demo/app'
 import { LIST_NS } from '../fixtures'
 import { buildPeer } from './peers'
 
@@ -59,7 +59,8 @@ export async function buildSoap (): Promise<FastifyInstance> {
 
 async function build (kind: string | undefined): Promise<FastifyInstance | { listen: () => Promise<number>, close: () => Promise<void> }> {
   if (kind === 'json') {
-    const app = Fastify({ bodyLimit: 16 * 1024 * 1024 })
+    // The demo's server settings (timeouts): the ratios then measure the plugin, not the settings.
+    const app = Fastify({ ...serverOptions, bodyLimit: 16 * 1024 * 1024 })
     app.post('/calculator', async (request) => {
       const { a, b } = request.body as { a: number, b: number }
       return { result: a + b }

@@ -187,12 +187,16 @@ export function orders (): ReturnType<typeof defineService> {
   })
 }
 
+/** Bound every connection: see docs/security.md. */
+export const serverOptions = {
+  requestTimeout: 30_000,
+  connectionTimeout: 10_000,
+  keepAliveTimeout: 5_000
+} as const satisfies FastifyServerOptions
+
 export async function buildDemo (options: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    // Bound every connection: see docs/security.md
-    requestTimeout: 30_000,
-    connectionTimeout: 10_000,
-    keepAliveTimeout: 5_000,
+    ...serverOptions,
     // HTTP framing errors answered like any undecodable request: status only, no body
     clientErrorHandler: soapClientErrorHandler,
     ...options
