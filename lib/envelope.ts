@@ -57,7 +57,8 @@ function limit (name: keyof SoapLimits, value: number): never {
 }
 
 function hasEncodingStyle (tag: XmlTagEvent, env: string): boolean {
-  for (const a of tag.attributes) {
+  for (let i = 0; i < tag.attributeCount; i++) {
+    const a = tag.attributes[i]
     if (a.local === 'encodingStyle' && a.uri === env) return true
   }
   return false

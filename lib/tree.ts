@@ -222,7 +222,8 @@ export class TreeBuilder {
     nodes.set(p, this.#name(tag.name, tag.prefix, tag.local, tag.uri))
     nodes.set(p + 2, attributes.length)
     let count = 0
-    for (const a of tag.attributes) {
+    for (let i = 0; i < tag.attributeCount; i++) {
+      const a = tag.attributes[i]
       if (a.uri === XMLNS_NS) continue
       const at = attributes.add(2)
       attributes.set(at, this.#name(a.name, a.prefix, a.local, a.uri))

@@ -11,23 +11,34 @@
  */
 import { XML_NS, XMLNS_NS } from './namespaces'
 
+/**
+ * An attribute. The reader keeps a few of these and fills them again for
+ * every start tag: read one when it is handed over, never keep it.
+ */
 export interface XmlAttributeEvent {
   readonly name: string
   readonly prefix: string
   readonly local: string
   /** Resolved once the start tag is complete; '' until then and for unprefixed attributes. */
-  uri: string
+  readonly uri: string
   readonly value: string
 }
 
+/** A complete start tag: one object per reader, filled again for every tag; read it during `openTag` only. */
 export interface XmlTagEvent {
   readonly name: string
   readonly prefix: string
   readonly local: string
   readonly uri: string
-  /** In document order, namespace declarations included (their `uri` is the xmlns namespace). */
+  /**
+   * Its attributes are the first `attributeCount` of these, in document order,
+   * namespace declarations included (their `uri` is the xmlns namespace).
+   */
   readonly attributes: readonly XmlAttributeEvent[]
+  readonly attributeCount: number
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 export interface XmlHandler {
   /** The XML declaration, if the document has one. */
@@ -98,17 +109,28 @@ function isChar (code: number): boolean {
     (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
 }
 
+/**
+ * A copy of `s` that shares no storage with the text it was cut from: V8
+ * keeps a slice of 13 characters or more as a view of its parent, and a
+ * string kept from one message to the next must not keep that message alive.
+ */
+function detached (s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1)
+}
+
 /** Counts changes of namespace bindings, across documents: a QName's cached namespace is good while it stands still. */
 let bindings = 0
 
 /**
- * A namespace scope: the URIs bound to each prefix, innermost last, and the
- * prefixes each element that declares some has bound, by its depth.
+ * A namespace scope: the URIs bound to each prefix, innermost last; the
+ * prefixes bound, in order; and how many of them each element that declares
+ * some has bound, by its depth. Its arrays are kept from one document to the next.
  */
 class Namespaces {
   readonly #bound = new Map<string, string[]>()
+  #prefixes: string[] = []
   #declaredAt: number[] = []
-  #declared: string[][] = []
+  #declaredCount: number[] = []
 
   constructor () {
     this.reset(false)
@@ -125,21 +147,23 @@ class Namespaces {
       bound.clear()
       bound.set('xml', [XML_NS])
       bound.set('', [''])
+      this.#prefixes = []
       this.#declaredAt = []
-      this.#declared = []
+      this.#declaredCount = []
     }
     bindings++
   }
 
-  /** The element at `depth` declares `declarations` (already bound). */
-  open (declarations: string[], depth: number): void {
+  /** The element at `depth` has declared the last `count` prefixes bound. */
+  open (count: number, depth: number): void {
     this.#declaredAt.push(depth)
-    this.#declared.push(declarations)
+    this.#declaredCount.push(count)
   }
 
   bind (prefix: string, uri: string): void {
     const list = this.#bound.get(prefix)
     if (list === undefined) this.#bound.set(prefix, [uri]); else list.push(uri)
+    this.#prefixes.push(prefix)
     bindings++
   }
 
@@ -148,7 +172,7 @@ class Namespaces {
     const at = this.#declaredAt
     if (at.length === 0 || at[at.length - 1] !== depth) return
     at.pop()
-    for (const prefix of this.#declared.pop() as string[]) (this.#bound.get(prefix) as string[]).pop()
+    for (let n = this.#declaredCount.pop() as number; n > 0; n--) (this.#bound.get(this.#prefixes.pop() as string) as string[]).pop()
     bindings++
   }
 
@@ -211,6 +235,20 @@ class NextOf {
 }
 
 /** Slots of the QName cache: a power of two. */
+/** Up to this many attributes on one element, uniqueness is checked pair by pair. */
+const PAIRWISE_ATTRIBUTES = 8
+
+/** An attribute in no namespace (or a declaration): unique by its raw name. */
+function isUnqualified (a: XmlAttributeEvent): boolean {
+  return a.uri === '' || a.uri === XMLNS_NS
+}
+
+function sameAttribute (a: XmlAttributeEvent, b: XmlAttributeEvent): boolean {
+  const plain = isUnqualified(a)
+  if (plain !== isUnqualified(b)) return false
+  return plain ? a.name === b.name : a.local === b.local && a.uri === b.uri
+}
+
 const QNAME_SLOTS = 128
 
 export class XmlReader {
@@ -227,6 +265,11 @@ export class XmlReader {
   #clean = false
   /** QNames already split and checked, by a hash of their place: documents repeat their names. */
   readonly #qnames: Array<QName | undefined> = new Array(QNAME_SLOTS).fill(undefined)
+  // The events handed to the handler, filled again for every start tag (the pool grows to the most attributes seen).
+  readonly #pool: Array<Mutable<XmlAttributeEvent>> = []
+  readonly #tag: Mutable<XmlTagEvent> = { name: '', prefix: '', local: '', uri: '', attributes: this.#pool, attributeCount: 0 }
+  /** How many of the pool's events this document has filled. */
+  #poolUsed = 0
 
   constructor (handler: XmlHandler) {
     this.#handler = handler
@@ -251,7 +294,20 @@ export class XmlReader {
       this.#clean = true
     } finally {
       this.#s = ''
+      this.#forget()
     }
+  }
+
+  /** Lets go of the strings the reused events hold, which may be slices of the document. */
+  #forget (): void {
+    const tag = this.#tag
+    tag.name = tag.prefix = tag.local = tag.uri = ''
+    const pool = this.#pool
+    for (let i = 0; i < this.#poolUsed; i++) {
+      const event = pool[i]
+      event.name = event.prefix = event.local = event.uri = event.value = ''
+    }
+    this.#poolUsed = 0
   }
 
   #fail (message: string, at = this.#i): never {
@@ -325,7 +381,8 @@ export class XmlReader {
       const known = this.#qnames[slot]
       this.#i = end
       if (known !== undefined && known.name.length === length && holdsAt(s, start, known.name)) return known
-      const name = s.slice(start, end)
+      // Kept for later documents: a copy of its own (its prefix and local name are slices of that copy).
+      const name = detached(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
       const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1 }
       this.#qnames[slot] = qname
@@ -513,7 +570,8 @@ export class XmlReader {
     const qname = this.#qnameHere(at)
     const name = qname.name
     handler.openTagStart(name)
-    const attributes: XmlAttributeEvent[] = []
+    const pool = this.#pool
+    let count = 0
     let selfClosing = false
     for (;;) {
       const spaced = this.#skipSpace()
@@ -539,12 +597,24 @@ export class XmlReader {
       if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
       const value = plainValue(s, this.#i + 1, end) ?? this.#characters(this.#i + 1, end, true)
       this.#i = end + 1
-      const event: XmlAttributeEvent = { name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value }
+      let event = pool[count]
+      if (event === undefined) pool.push(event = { name: '', prefix: '', local: '', uri: '', value: '' })
+      event.name = attributeName
+      event.prefix = attribute.prefix
+      event.local = attribute.local
+      event.uri = ''
+      event.value = value
+      if (count === this.#poolUsed) this.#poolUsed++
       handler.attribute(event)
-      attributes.push(event)
+      count++
     }
-    const uri = this.#openScope(qname, attributes, at)
-    handler.openTag({ name, prefix: qname.prefix, local: qname.local, uri, attributes })
+    const tag = this.#tag
+    tag.uri = this.#openScope(qname, count, at)
+    tag.name = name
+    tag.prefix = qname.prefix
+    tag.local = qname.local
+    tag.attributeCount = count
+    handler.openTag(tag)
     if (selfClosing) {
       this.#ns.close(this.#names.length + 1)
       handler.closeTag()
@@ -554,10 +624,12 @@ export class XmlReader {
   }
 
   /** Namespaces in XML §3–§6: declarations, reserved names, resolution and unique attributes. */
-  #openScope (qname: QName, attributes: XmlAttributeEvent[], at: number): string {
+  #openScope (qname: QName, count: number, at: number): string {
     const prefix = qname.prefix
-    let declared: string[] | null = null
-    for (const a of attributes) {
+    const attributes = this.#pool
+    let declared = 0
+    for (let i = 0; i < count; i++) {
+      const a = attributes[i]
       const isDefault = a.prefix === '' && a.name === 'xmlns'
       if (a.prefix !== 'xmlns' && !isDefault) continue
       const bound = isDefault ? '' : a.local
@@ -566,25 +638,43 @@ export class XmlReader {
       if (bound === 'xml' ? a.value !== XML_NS : a.value === XML_NS) this.#fail('the xml prefix and its namespace go together', at)
       if (!isDefault && a.value === '') this.#fail(`prefix ${bound} cannot be undeclared in XML 1.0`, at)
       a.uri = XMLNS_NS
-      if (declared === null) declared = []
-      declared.push(bound) // a second declaration of one prefix is a duplicate attribute, refused below
+      declared++ // a second declaration of one prefix is a duplicate attribute, refused below
       this.#ns.bind(bound, a.value)
     }
-    if (declared !== null) this.#ns.open(declared, this.#names.length + 1)
+    if (declared !== 0) this.#ns.open(declared, this.#names.length + 1)
     if (prefix === 'xmlns') this.#fail('an element cannot have the prefix xmlns', at)
     let uri = qname.uri
     if (qname.resolvedAt !== bindings) {
       uri = prefix === '' ? this.#ns.resolve('') as string : this.#resolvePrefix(prefix, at)
-      qname.uri = uri
+      // Kept for later documents (see `detached`): copied when it changes, not at every document.
+      if (uri !== qname.uri) qname.uri = detached(uri)
       qname.resolvedAt = bindings
     }
-    // Unique by raw name, and by namespace and local name (§3.1, NS §6.3). Keyed
-    // by the URI string itself, whose hash V8 keeps: a long URI costs once.
-    const seen = attributes.length > 1 ? new Map<string, Set<string>>() : null
-    for (const a of attributes) {
+    for (let i = 0; i < count; i++) {
+      const a = attributes[i]
       if (a.prefix !== '' && a.prefix !== 'xmlns') a.uri = this.#resolvePrefix(a.prefix, at)
-      if (seen === null) continue
-      const plain = a.uri === '' || a.uri === XMLNS_NS
+    }
+    if (count > 1) this.#unique(attributes, count, at)
+    return uri
+  }
+
+  /**
+   * Attributes are unique by raw name, and by namespace and local name (§3.1,
+   * NS §6.3). A few are compared pair by pair; more go through sets keyed by
+   * the URI string itself, whose hash V8 keeps: a long URI costs once.
+   */
+  #unique (attributes: readonly XmlAttributeEvent[], count: number, at: number): void {
+    if (count <= PAIRWISE_ATTRIBUTES) {
+      for (let i = 1; i < count; i++) {
+        const a = attributes[i]
+        for (let j = 0; j < i; j++) if (sameAttribute(a, attributes[j])) this.#fail(`duplicate attribute ${a.name}`, at)
+      }
+      return
+    }
+    const seen = new Map<string, Set<string>>()
+    for (let i = 0; i < count; i++) {
+      const a = attributes[i]
+      const plain = isUnqualified(a)
       const space = plain ? '' : a.uri
       const key = plain ? a.name : a.local
       let names = seen.get(space)
@@ -592,7 +682,6 @@ export class XmlReader {
       if (names.has(key)) this.#fail(`duplicate attribute ${a.name}`, at)
       names.add(key)
     }
-    return uri
   }
 
   /** A prefix's namespace; an unbound prefix is an error (the default namespace alone may be none). */

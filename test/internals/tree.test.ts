@@ -4,6 +4,8 @@
  * the same slabs, small ones and ones too large for a slab alike.
  */
 import { test, type TestContext } from 'node:test'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { EnvelopeDecoder, type DecodedEnvelope } from '../../lib/envelope'
 import { SOAP12_ENV, XSI_NS } from '../../lib/namespaces'
 import { normalizeOptions } from '../../lib/options'
@@ -82,4 +84,31 @@ test('tree: a refused message leaves nothing behind for the next one', (t: TestC
   const decoded = decode('<p:b xmlns:p="urn:p">y</p:b>')
   t.assert.deepStrictEqual(elementsAt(decoded.tree, decoded.bodyNodes), [{ name: 'p:b', prefix: 'p', localName: 'b', namespace: 'urn:p', attributes: [], children: ['y'] }])
   t.assert.deepStrictEqual(decoded.headerNodes, [])
+})
+
+test('PROTOCOL Limits: what a decoder keeps between messages (names, namespaces, its reused events) keeps no message alive', (t: TestContext) => {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const big = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxTextLength: 4 * 1024 * 1024 }).limits)
+  const flat = (text: string): string => Buffer.from(text).toString() // as a request body is: one string, not pieces
+  const small = flat(envelope('<r:s/>'))
+  big.decode(small, SOAP12_ENV, 'utf-8')
+  gc()
+  const before = process.memoryUsage().heapUsed
+  const messages = 24
+  const size = 2 * 1024 * 1024
+  // In a function of its own, so that no stack slot of this test holds the last message.
+  const decodeAll = (): void => {
+    for (let k = 0; k < messages; k++) {
+      // Names, namespace names and attribute values long enough to be kept as views of the message, each message its own.
+      const open = `<p:LongElementName${k} xmlns:p="urn:example:long:namespace:${k}" first="long attribute value ${k}" second="another long value ${k}">`
+      const text = flat(envelope(`${open}${'x'.repeat(size)}</p:LongElementName${k}>`))
+      t.assert.strictEqual(big.decode(text, SOAP12_ENV, 'utf-8').bodyNodes.length, 1)
+    }
+    big.decode(small, SOAP12_ENV, 'utf-8')
+  }
+  decodeAll()
+  gc()
+  const kept = process.memoryUsage().heapUsed - before
+  t.assert.ok(kept < size / 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages of ${size / 1048576} MB`)
 })
