@@ -57,8 +57,7 @@ function limit (name: keyof SoapLimits, value: number): never {
 }
 
 function hasEncodingStyle (tag: XmlTagEvent, env: string): boolean {
-  for (let i = 0; i < tag.attributeCount; i++) {
-    const a = tag.attributes[i]
+  for (const a of tag.attributes) {
     if (a.local === 'encodingStyle' && a.uri === env) return true
   }
   return false

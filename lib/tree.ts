@@ -222,8 +222,7 @@ export class TreeBuilder {
     nodes.set(p, this.#name(tag.name, tag.prefix, tag.local, tag.uri))
     nodes.set(p + 2, attributes.length)
     let count = 0
-    for (let i = 0; i < tag.attributeCount; i++) {
-      const a = tag.attributes[i]
+    for (const a of tag.attributes) {
       if (a.uri === XMLNS_NS) continue
       const at = attributes.add(2)
       attributes.set(at, this.#name(a.name, a.prefix, a.local, a.uri))

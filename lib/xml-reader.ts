@@ -11,34 +11,28 @@
  */
 import { XML_NS, XMLNS_NS } from './namespaces'
 
-/**
- * An attribute. The reader keeps a few of these and fills them again for
- * every start tag: read one when it is handed over, never keep it.
+/*
+ * The events are fresh objects for every tag. Reusing them was measured
+ * slower on large messages: each field written into a long-lived object that
+ * points to a new string goes through the garbage collector's slow write barrier.
  */
 export interface XmlAttributeEvent {
   readonly name: string
   readonly prefix: string
   readonly local: string
   /** Resolved once the start tag is complete; '' until then and for unprefixed attributes. */
-  readonly uri: string
+  uri: string
   readonly value: string
 }
 
-/** A complete start tag: one object per reader, filled again for every tag; read it during `openTag` only. */
 export interface XmlTagEvent {
   readonly name: string
   readonly prefix: string
   readonly local: string
   readonly uri: string
-  /**
-   * Its attributes are the first `attributeCount` of these, in document order,
-   * namespace declarations included (their `uri` is the xmlns namespace).
-   */
+  /** In document order, namespace declarations included (their `uri` is the xmlns namespace). */
   readonly attributes: readonly XmlAttributeEvent[]
-  readonly attributeCount: number
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 export interface XmlHandler {
   /** The XML declaration, if the document has one. */
@@ -190,6 +184,8 @@ interface QName {
   /** The namespace, valid while `bindings` is `resolvedAt`. */
   uri: string
   resolvedAt: number
+  /** Whether the name is in the reader's cache, and so outlives the document. */
+  readonly kept: boolean
 }
 
 /** Whether `s` holds `name` at `at`: a loop the compiler inlines, cheaper than `startsWith` for short names. */
@@ -265,11 +261,11 @@ export class XmlReader {
   #clean = false
   /** QNames already split and checked, by a hash of their place: documents repeat their names. */
   readonly #qnames: Array<QName | undefined> = new Array(QNAME_SLOTS).fill(undefined)
-  // The events handed to the handler, filled again for every start tag (the pool grows to the most attributes seen).
-  readonly #pool: Array<Mutable<XmlAttributeEvent>> = []
-  readonly #tag: Mutable<XmlTagEvent> = { name: '', prefix: '', local: '', uri: '', attributes: this.#pool, attributeCount: 0 }
-  /** How many of the pool's events this document has filled. */
-  #poolUsed = 0
+  /** The cached names whose namespace this document has resolved: the first `#resolvedCount` (each once). */
+  readonly #resolved: QName[] = []
+  #resolvedCount = 0
+  /** `bindings` when this document started. */
+  #started = 0
 
   constructor (handler: XmlHandler) {
     this.#handler = handler
@@ -283,6 +279,7 @@ export class XmlReader {
     this.#cdataEnd.reset()
     this.#names = []
     this.#ns.reset(this.#clean)
+    this.#started = bindings
     this.#clean = false
     try {
       const bad = INVALID_BMP.exec(source) ?? (SURROGATE.test(source) ? LONE_SURROGATE.exec(source) : null)
@@ -294,20 +291,11 @@ export class XmlReader {
       this.#clean = true
     } finally {
       this.#s = ''
-      this.#forget()
+      // A resolved namespace is good for this document only, and may be a slice of it.
+      const resolved = this.#resolved
+      for (let i = 0; i < this.#resolvedCount; i++) (resolved[i] as QName).uri = ''
+      this.#resolvedCount = 0
     }
-  }
-
-  /** Lets go of the strings the reused events hold, which may be slices of the document. */
-  #forget (): void {
-    const tag = this.#tag
-    tag.name = tag.prefix = tag.local = tag.uri = ''
-    const pool = this.#pool
-    for (let i = 0; i < this.#poolUsed; i++) {
-      const event = pool[i]
-      event.name = event.prefix = event.local = event.uri = event.value = ''
-    }
-    this.#poolUsed = 0
   }
 
   #fail (message: string, at = this.#i): never {
@@ -384,13 +372,13 @@ export class XmlReader {
       // Kept for later documents: a copy of its own (its prefix and local name are slices of that copy).
       const name = detached(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
-      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1 }
+      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1, kept: true }
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local, uri: '', resolvedAt: -1 }
+    return { name, prefix, local, uri: '', resolvedAt: -1, kept: false }
   }
 
   #prolog (): void {
@@ -570,8 +558,7 @@ export class XmlReader {
     const qname = this.#qnameHere(at)
     const name = qname.name
     handler.openTagStart(name)
-    const pool = this.#pool
-    let count = 0
+    const attributes: XmlAttributeEvent[] = []
     let selfClosing = false
     for (;;) {
       const spaced = this.#skipSpace()
@@ -597,24 +584,12 @@ export class XmlReader {
       if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
       const value = plainValue(s, this.#i + 1, end) ?? this.#characters(this.#i + 1, end, true)
       this.#i = end + 1
-      let event = pool[count]
-      if (event === undefined) pool.push(event = { name: '', prefix: '', local: '', uri: '', value: '' })
-      event.name = attributeName
-      event.prefix = attribute.prefix
-      event.local = attribute.local
-      event.uri = ''
-      event.value = value
-      if (count === this.#poolUsed) this.#poolUsed++
+      const event: XmlAttributeEvent = { name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value }
       handler.attribute(event)
-      count++
+      attributes.push(event)
     }
-    const tag = this.#tag
-    tag.uri = this.#openScope(qname, count, at)
-    tag.name = name
-    tag.prefix = qname.prefix
-    tag.local = qname.local
-    tag.attributeCount = count
-    handler.openTag(tag)
+    const uri = this.#openScope(qname, attributes, at)
+    handler.openTag({ name, prefix: qname.prefix, local: qname.local, uri, attributes })
     if (selfClosing) {
       this.#ns.close(this.#names.length + 1)
       handler.closeTag()
@@ -624,12 +599,10 @@ export class XmlReader {
   }
 
   /** Namespaces in XML §3–§6: declarations, reserved names, resolution and unique attributes. */
-  #openScope (qname: QName, count: number, at: number): string {
+  #openScope (qname: QName, attributes: XmlAttributeEvent[], at: number): string {
     const prefix = qname.prefix
-    const attributes = this.#pool
     let declared = 0
-    for (let i = 0; i < count; i++) {
-      const a = attributes[i]
+    for (const a of attributes) {
       const isDefault = a.prefix === '' && a.name === 'xmlns'
       if (a.prefix !== 'xmlns' && !isDefault) continue
       const bound = isDefault ? '' : a.local
@@ -646,15 +619,14 @@ export class XmlReader {
     let uri = qname.uri
     if (qname.resolvedAt !== bindings) {
       uri = prefix === '' ? this.#ns.resolve('') as string : this.#resolvePrefix(prefix, at)
-      // Kept for later documents (see `detached`): copied when it changes, not at every document.
-      if (uri !== qname.uri) qname.uri = detached(uri)
+      if (qname.kept && qname.resolvedAt < this.#started) this.#resolved[this.#resolvedCount++] = qname
+      qname.uri = uri
       qname.resolvedAt = bindings
     }
-    for (let i = 0; i < count; i++) {
-      const a = attributes[i]
+    for (const a of attributes) {
       if (a.prefix !== '' && a.prefix !== 'xmlns') a.uri = this.#resolvePrefix(a.prefix, at)
     }
-    if (count > 1) this.#unique(attributes, count, at)
+    if (attributes.length > 1) this.#unique(attributes, at)
     return uri
   }
 
@@ -663,17 +635,16 @@ export class XmlReader {
    * NS §6.3). A few are compared pair by pair; more go through sets keyed by
    * the URI string itself, whose hash V8 keeps: a long URI costs once.
    */
-  #unique (attributes: readonly XmlAttributeEvent[], count: number, at: number): void {
-    if (count <= PAIRWISE_ATTRIBUTES) {
-      for (let i = 1; i < count; i++) {
+  #unique (attributes: readonly XmlAttributeEvent[], at: number): void {
+    if (attributes.length <= PAIRWISE_ATTRIBUTES) {
+      for (let i = 1; i < attributes.length; i++) {
         const a = attributes[i]
         for (let j = 0; j < i; j++) if (sameAttribute(a, attributes[j])) this.#fail(`duplicate attribute ${a.name}`, at)
       }
       return
     }
     const seen = new Map<string, Set<string>>()
-    for (let i = 0; i < count; i++) {
-      const a = attributes[i]
+    for (const a of attributes) {
       const plain = isUnqualified(a)
       const space = plain ? '' : a.uri
       const key = plain ? a.name : a.local

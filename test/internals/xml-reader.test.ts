@@ -23,9 +23,8 @@ const isDeclaration = (name: string): boolean => name === 'xmlns' || name.starts
 
 type Events = string[] | 'refused'
 
-/** A start tag as text; from the reader, only its first `attributeCount` attributes are its own. */
-function canonical (tag: { name: string, uri: string, attributes: ReadonlyArray<{ name: string, uri: string, value: string }>, attributeCount?: number }): string {
-  const attributes = tag.attributes.slice(0, tag.attributeCount).map((a) => `${a.name}{${a.uri}}=${JSON.stringify(a.value)}`).sort().join(' ')
+function canonical (tag: { name: string, uri: string, attributes: ReadonlyArray<{ name: string, uri: string, value: string }> }): string {
+  const attributes = tag.attributes.map((a) => `${a.name}{${a.uri}}=${JSON.stringify(a.value)}`).sort().join(' ')
   return `<${tag.name}{${tag.uri}} ${attributes}>`
 }
 
