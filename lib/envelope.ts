@@ -16,7 +16,7 @@ import {
 import { SOAP12_ENV } from './namespaces'
 import type { SoapLimits } from './options'
 import { TreeBuilder, type XmlTree } from './tree'
-import { XmlReader, XmlReadError, isWhitespace, type XmlAttributeEvent, type XmlHandler, type XmlTagEvent } from './xml-reader'
+import { XmlReader, XmlReadError, isWhitespace, type XmlAttributeEvent, type XmlHandler } from './xml-reader'
 import type { XmlElement } from './types'
 
 export interface DecodedEnvelope {
@@ -56,8 +56,8 @@ function limit (name: keyof SoapLimits, value: number): never {
   throw new SOAP_ERR_DECODE_LIMIT(name, value)
 }
 
-function hasEncodingStyle (tag: XmlTagEvent, env: string): boolean {
-  for (const a of tag.attributes) {
+function hasEncodingStyle (attributes: readonly XmlAttributeEvent[], env: string): boolean {
+  for (const a of attributes) {
     if (a.local === 'encodingStyle' && a.uri === env) return true
   }
   return false
@@ -190,32 +190,32 @@ export class EnvelopeDecoder implements XmlHandler {
     }
   }
 
-  openTag (tag: XmlTagEvent): void {
+  openTag (name: string, prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[]): void {
     const depth = this.#depth
     const expected = this.#expected
     if (depth === 1) {
-      if (tag.local !== 'Envelope') throw new SOAP_ERR_DECODE_STRUCTURE(`the document element is ${tag.name}, not Envelope`)
-      this.#namespace = tag.uri
-      this.#mismatch = tag.uri !== expected
-      if (!this.#mismatch && this.#is12 && hasEncodingStyle(tag, expected)) this.#senderFault = 'env:encodingStyle is not allowed on Envelope'
+      if (local !== 'Envelope') throw new SOAP_ERR_DECODE_STRUCTURE(`the document element is ${name}, not Envelope`)
+      this.#namespace = uri
+      this.#mismatch = uri !== expected
+      if (!this.#mismatch && this.#is12 && hasEncodingStyle(attributes, expected)) this.#senderFault = 'env:encodingStyle is not allowed on Envelope'
       return
     }
     if (this.#mismatch) return // the version check comes before the structure check
     if (depth === 2) {
-      if (tag.uri === expected && tag.local === 'Header' && this.#section === BEFORE_HEADER) {
+      if (uri === expected && local === 'Header' && this.#section === BEFORE_HEADER) {
         this.#section = IN_HEADER
         this.#hasHeader = true
-      } else if (tag.uri === expected && tag.local === 'Body' && this.#section < IN_BODY) {
+      } else if (uri === expected && local === 'Body' && this.#section < IN_BODY) {
         this.#section = IN_BODY
       } else {
-        throw new SOAP_ERR_DECODE_STRUCTURE(`unexpected ${tag.name} in Envelope`)
+        throw new SOAP_ERR_DECODE_STRUCTURE(`unexpected ${name} in Envelope`)
       }
-      if (this.#is12 && this.#senderFault === undefined && hasEncodingStyle(tag, expected)) {
-        this.#senderFault = `env:encodingStyle is not allowed on ${tag.local}`
+      if (this.#is12 && this.#senderFault === undefined && hasEncodingStyle(attributes, expected)) {
+        this.#senderFault = `env:encodingStyle is not allowed on ${local}`
       }
       return
     }
-    const p = this.#tree.open(tag)
+    const p = this.#tree.open(name, prefix, local, uri, attributes)
     if (depth === 3) (this.#section === IN_HEADER ? this.#headerNodes : this.#bodyNodes).push(p)
   }
 

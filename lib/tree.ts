@@ -10,7 +10,7 @@
  * public form, are built from it only when asked for: `request.soap.body`,
  * header blocks, and `xml.any` content.
  */
-import type { XmlTagEvent } from './xml-reader'
+import type { XmlAttributeEvent } from './xml-reader'
 import { XMLNS_NS } from './namespaces'
 import type { XmlAttribute, XmlElement } from './types'
 
@@ -215,14 +215,14 @@ export class TreeBuilder {
   }
 
   /** Opens an element, returning its offset; its namespace declarations are not kept as attributes. */
-  open (tag: XmlTagEvent): number {
+  open (name: string, prefix: string, local: string, uri: string, tagAttributes: readonly XmlAttributeEvent[]): number {
     const nodes = this.#nodes
     const attributes = this.#attributes
     const p = nodes.add(STRIDE)
-    nodes.set(p, this.#name(tag.name, tag.prefix, tag.local, tag.uri))
+    nodes.set(p, this.#name(name, prefix, local, uri))
     nodes.set(p + 2, attributes.length)
     let count = 0
-    for (const a of tag.attributes) {
+    for (const a of tagAttributes) {
       if (a.uri === XMLNS_NS) continue
       const at = attributes.add(2)
       attributes.set(at, this.#name(a.name, a.prefix, a.local, a.uri))

@@ -12,9 +12,9 @@
 import { XML_NS, XMLNS_NS } from './namespaces'
 
 /*
- * The events are fresh objects for every tag. Reusing them was measured
- * slower on large messages: each field written into a long-lived object that
- * points to a new string goes through the garbage collector's slow write barrier.
+ * An attribute event is a fresh object. Reusing them was measured slower on
+ * large messages: each field written into a long-lived object that points to
+ * a new string goes through the garbage collector's slow write barrier.
  */
 export interface XmlAttributeEvent {
   readonly name: string
@@ -25,14 +25,6 @@ export interface XmlAttributeEvent {
   readonly value: string
 }
 
-export interface XmlTagEvent {
-  readonly name: string
-  readonly prefix: string
-  readonly local: string
-  readonly uri: string
-  /** In document order, namespace declarations included (their `uri` is the xmlns namespace). */
-  readonly attributes: readonly XmlAttributeEvent[]
-}
 
 export interface XmlHandler {
   /** The XML declaration, if the document has one. */
@@ -45,8 +37,12 @@ export interface XmlHandler {
   openTagStart (name: string): void
   /** An attribute, as soon as it is read (its namespace is not resolved yet). */
   attribute (attribute: XmlAttributeEvent): void
-  /** A complete start tag, namespaces resolved. */
-  openTag (tag: XmlTagEvent): void
+  /**
+   * A complete start tag, namespaces resolved (no object is made for it). Its
+   * attributes are in document order, namespace declarations included (their
+   * `uri` is the xmlns namespace); tags without any share one empty array.
+   */
+  openTag (name: string, prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[]): void
   closeTag (): void
   /** Character data, from text, references or CDATA sections, in pieces. */
   text (text: string): void
@@ -244,6 +240,9 @@ function sameAttribute (a: XmlAttributeEvent, b: XmlAttributeEvent): boolean {
   if (plain !== isUnqualified(b)) return false
   return plain ? a.name === b.name : a.local === b.local && a.uri === b.uri
 }
+
+/** The attributes of every tag that has none. */
+const NO_ATTRIBUTES: XmlAttributeEvent[] = []
 
 const QNAME_SLOTS = 128
 
@@ -558,7 +557,7 @@ export class XmlReader {
     const qname = this.#qnameHere(at)
     const name = qname.name
     handler.openTagStart(name)
-    const attributes: XmlAttributeEvent[] = []
+    let attributes = NO_ATTRIBUTES
     let selfClosing = false
     for (;;) {
       const spaced = this.#skipSpace()
@@ -586,10 +585,10 @@ export class XmlReader {
       this.#i = end + 1
       const event: XmlAttributeEvent = { name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value }
       handler.attribute(event)
-      attributes.push(event)
+      if (attributes === NO_ATTRIBUTES) attributes = [event]; else attributes.push(event)
     }
     const uri = this.#openScope(qname, attributes, at)
-    handler.openTag({ name, prefix: qname.prefix, local: qname.local, uri, attributes })
+    handler.openTag(name, qname.prefix, qname.local, uri, attributes)
     if (selfClosing) {
       this.#ns.close(this.#names.length + 1)
       handler.closeTag()
