@@ -25,7 +25,6 @@ export interface XmlAttributeEvent {
   readonly value: string
 }
 
-
 export interface XmlHandler {
   /** The XML declaration, if the document has one. */
   xmlDecl (version: string, encoding: string | undefined): void
