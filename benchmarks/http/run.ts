@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: two workloads, each against four contenders, every server in
+ * `npm run bench`: two workloads, each against five contenders, every server in
  * its own process on 127.0.0.1, driven by autocannon.
- *   small  Add (about 400 bytes): JSON baseline, fastify-soap, node-soap, strong-soap
- *   large  EchoList of 1,000 records (about 107 KB), the same four
+ *   small  Add (about 400 bytes): JSON baseline, the XML echo (Fastify sending the
+ *          request's bytes back: the floor), fastify-soap, node-soap, strong-soap
+ *   large  EchoList of 1,000 records (about 107 KB), the same five
  * The contenders are interleaved within each round (every contender of both
  * workloads in turn, then the next round), so that drift hits all alike, and
  * every ratio is taken between contenders of the same round. A contender that
@@ -10,7 +11,7 @@
  * out of later rounds; the run goes on.
  * Prints one markdown table per workload and the goals of issue 5; writes
  * benchmarks/results/results.md, results.json (every round's figures) and chart.svg.
- * Bounded: BENCH_ROUNDS (3) × 8 × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
+ * Bounded: BENCH_ROUNDS (3) × 10 × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
  * each autocannon run stopped if it overruns.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -45,6 +46,7 @@ interface Workload { id: string, title: (soap: number, json: number) => string, 
 
 const CONTENDERS: Array<{ kind: string, name: string }> = [
   { kind: 'json', name: 'Fastify JSON' },
+  { kind: 'xml-echo', name: 'Fastify XML echo' },
   { kind: 'soap', name: 'fastify-soap' },
   { kind: 'node-soap', name: 'node-soap' },
   { kind: 'strong-soap', name: 'strong-soap' }
@@ -57,12 +59,12 @@ function workloads (): Workload[] {
     {
       id: 'small',
       title: (soap, json) => `small: Add (SOAP 1.2 envelope ${soap} B, JSON ${json} B)`,
-      loads: { json: { path: '/calculator', headers: JSON_TYPE, body: JSON.stringify({ a: 2, b: 3 }), check: expect(/"result":5\b/, '"result":5') }, soap: add, 'node-soap': add, 'strong-soap': add }
+      loads: { json: { path: '/calculator', headers: JSON_TYPE, body: JSON.stringify({ a: 2, b: 3 }), check: expect(/"result":5\b/, '"result":5') }, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, 'node-soap': add, 'strong-soap': add }
     },
     {
       id: 'large',
       title: (soap, json) => `large: EchoList of 1,000 records (SOAP 1.2 envelope ${(soap / 1024).toFixed(0)} KiB, JSON ${(json / 1024).toFixed(0)} KiB)`,
-      loads: { json: { path: '/list', headers: JSON_TYPE, body: listJson(1000), check: expect(/item 999\b/, '"item 999"') }, soap: list, 'node-soap': list, 'strong-soap': list }
+      loads: { json: { path: '/list', headers: JSON_TYPE, body: listJson(1000), check: expect(/item 999\b/, '"item 999"') }, 'xml-echo': list, soap: list, 'node-soap': list, 'strong-soap': list }
     }
   ]
 }

@@ -5,6 +5,8 @@
  *   POST /list        EchoList(item*) → the same items (1,000 records: about 100 KB)
  * Kinds:
  *   json         plain Fastify JSON routes doing the same work (the ceiling)
+ *   xml-echo     plain Fastify answering each SOAP request with its own bytes: no XML
+ *                read or written, the floor of any SOAP server on Fastify
  *   soap         fastify-soap: the demo Calculator and a declared List service
  *   node-soap    node-soap's server, from the WSDL fastify-soap writes for the same services
  *   strong-soap  strong-soap's server, likewise (benchmarks/http/peers.ts)
@@ -14,7 +16,7 @@
  * size of the process so far (bytes), so that the runner measures the window it chooses.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { defineOperation, defineService } from '../../lib/index'
 import { buildDemo, serverOptions } from '../../test/demo/app'
 import { LIST_NS } from '../fixtures'
@@ -69,6 +71,15 @@ async function build (kind: string | undefined): Promise<FastifyInstance | { lis
       const { item } = request.body as { item: unknown[] }
       return { item }
     })
+    return app
+  }
+  if (kind === 'xml-echo') {
+    const app = Fastify({ ...serverOptions, bodyLimit: 16 * 1024 * 1024 })
+    app.addContentTypeParser(['application/soap+xml', 'text/xml'], { parseAs: 'buffer' }, (_request, body, done) => { done(null, body) })
+    const echo = (request: FastifyRequest, reply: FastifyReply): FastifyReply =>
+      reply.header('content-type', 'application/soap+xml; charset=utf-8').send(request.body)
+    app.post('/calculator', echo)
+    app.post('/list', echo)
     return app
   }
   if (kind === 'soap') return await buildSoap()
