@@ -98,6 +98,17 @@ test('Hooks: onFault sees the generic fault of an unexpected error, with the err
   t.assert.strictEqual((cause as Error).message, 'secret database password')
 })
 
+test('Hooks: onFault sees the dispatcher\'s Sender fault (no operation takes the element), with no onEnvelope hook before it', async (t: TestContext) => {
+  const seen: string[] = []
+  const app = await build(t, (app) => {
+    app.soap.addHook('onFault', async (_request, _reply, fault) => { seen.push(`${fault.faultCode}: ${fault.message}`) })
+  })
+  const response = await post(app, '1.2', envelope('1.2', `<t:Subtract xmlns:t="${NS}"/>`), { url: '/h' })
+  t.assert.strictEqual(response.statusCode, 400)
+  t.assert.match(response.body, /<soap:Value>soap:Sender<\/soap:Value>/)
+  t.assert.deepStrictEqual(seen, [`Sender: No operation of Hooked takes the element {${NS}}Subtract`])
+})
+
 test('Hooks: onFault may answer otherwise, or throw another fault that replaces the first', async (t: TestContext) => {
   const answered = await build(t, (app) => {
     app.soap.addHook('onFault', async (_request, reply) => reply.code(503).header('retry-after', '5').soap(`<t:Busy xmlns:t="${NS}"/>`))
