@@ -225,7 +225,6 @@ class NextOf {
   }
 }
 
-/** Slots of the QName cache: a power of two. */
 /** Up to this many attributes on one element, uniqueness is checked pair by pair. */
 const PAIRWISE_ATTRIBUTES = 8
 
@@ -243,6 +242,7 @@ function sameAttribute (a: XmlAttributeEvent, b: XmlAttributeEvent): boolean {
 /** The attributes of every tag that has none. */
 const NO_ATTRIBUTES: XmlAttributeEvent[] = []
 
+/** Slots of the QName cache: a power of two. */
 const QNAME_SLOTS = 128
 
 export class XmlReader {

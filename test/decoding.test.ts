@@ -5,6 +5,18 @@ import soap from '../lib/index'
 import { MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, buildApp, decodedOf, echoRoutes, envelope, listen, post } from './helper'
 
 const CALL = '<m:Echo xmlns:m="urn:example:calc"><m:text>hi</m:text></m:Echo>'
+/** Ten distinct attributes. */
+const MANY = Array.from({ length: 10 }, (_, i) => `a${i}="${i}"`).join(' ')
+
+test('PROTOCOL Decoding: attributes unique by raw name and by namespace are accepted, few or many on one element', async (t: TestContext) => {
+  const app = await buildApp(t)
+  // The same local name in two namespaces, and in none; a prefixed name that equals an unprefixed one's text.
+  const distinct = 'xmlns:p="urn:p" xmlns:q="urn:q" a="0" p:a="1" q:a="2"'
+  for (const attributes of [distinct, `${distinct} ${MANY}`]) {
+    const response = await post(app, '1.2', envelope('1.2', `<m:Echo xmlns:m="urn:example:calc" ${attributes}><m:text>hi</m:text></m:Echo>`))
+    t.assert.strictEqual(response.statusCode, 200)
+  }
+})
 
 test('PROTOCOL Decoding: a well-formed envelope in each version → 200 with request.soap', async (t: TestContext) => {
   const app = await buildApp(t)
@@ -129,6 +141,9 @@ const NOT_WELL_FORMED: Array<[string, string]> = [
   ['an unquoted attribute', envelope('1.2', '<m:A xmlns:m="urn:x" a=1/>')],
   ['a duplicate attribute', envelope('1.2', '<m:A xmlns:m="urn:x" a="1" a="2"/>')],
   ['a duplicate expanded attribute name', envelope('1.2', '<m:A xmlns:m="urn:x" xmlns:n="urn:x" m:a="1" n:a="2"/>')],
+  // Past 8 attributes on one element, uniqueness is checked another way (lib/xml-reader.ts #unique).
+  ['a duplicate attribute among many', envelope('1.2', `<m:A xmlns:m="urn:x" ${MANY} a3="again"/>`)],
+  ['a duplicate expanded attribute name among many', envelope('1.2', `<m:A xmlns:m="urn:x" xmlns:n="urn:x" ${MANY} m:a="1" n:a="2"/>`)],
   ['an unbound element prefix', envelope('1.2', '<m:A/>')],
   ['an unbound attribute prefix', envelope('1.2', '<A n:a="1"/>')],
   ['a prefix named constructor, unbound', envelope('1.2', '<constructor:A/>')],
