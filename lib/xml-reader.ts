@@ -56,13 +56,15 @@ export class XmlReadError extends Error {
   }
 }
 
-// Char (§2.2): anything else anywhere in the document is an error. The first
-// test is the fast one; surrogates, rare, are then checked in pairs with the u
-// flag, under which a pair is one code point and only lone halves match.
-// eslint-disable-next-line no-control-regex -- matching those characters is the point
+// Char (§2.2): anything else anywhere in the document is an error. One pass
+// finds both disallowed characters and surrogates; a document with surrogates
+// (rare) is then checked again, its pairs with the u flag, under which a pair
+// is one code point and only lone halves match.
+/* eslint-disable no-control-regex -- matching those characters is the point */
+const INVALID_OR_SURROGATE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/
 const INVALID_BMP = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/
-const SURROGATE = /[\uD800-\uDFFF]/
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u
+/* eslint-enable no-control-regex */
 // Name (§2.3), colons included: namespace rules are checked after.
 const NAME_START = ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}'
 const NAME_CHAR = NAME_START + '\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040'
@@ -181,6 +183,28 @@ interface QName {
   resolvedAt: number
   /** Whether the name is in the reader's cache, and so outlives the document. */
   readonly kept: boolean
+  /**
+   * A cached name's character codes, compared with the text in place: a
+   * load from an array of small integers is cheaper than a second charCodeAt.
+   * Empty for the others.
+   */
+  readonly codes: readonly number[]
+}
+
+const NO_CODES: readonly number[] = []
+
+function codesOf (name: string): number[] {
+  const codes: number[] = []
+  for (let k = 0; k < name.length; k++) codes.push(name.charCodeAt(k))
+  return codes
+}
+
+/** Whether `s` holds the characters `codes` at `at`. */
+function holdsCodesAt (s: string, at: number, codes: readonly number[]): boolean {
+  for (let k = 0; k < codes.length; k++) {
+    if (s.charCodeAt(at + k) !== codes[k]) return false
+  }
+  return true
 }
 
 /** Whether `s` holds `name` at `at`: a loop the compiler inlines, cheaper than `startsWith` for short names. */
@@ -189,16 +213,6 @@ function holdsAt (s: string, at: number, name: string): boolean {
     if (s.charCodeAt(at + k) !== name.charCodeAt(k)) return false
   }
   return true
-}
-
-/** An attribute value's characters as they stand, when short and free of references, white space to replace and '<'; else undefined. */
-function plainValue (s: string, from: number, to: number): string | undefined {
-  if (to - from > 256) return undefined
-  for (let i = from; i < to; i++) {
-    const code = s.charCodeAt(i)
-    if (code < 0x20 || code === 0x26 || code === LT) return undefined
-  }
-  return s.slice(from, to)
 }
 
 /**
@@ -244,6 +258,8 @@ const NO_ATTRIBUTES: XmlAttributeEvent[] = []
 
 /** Slots of the QName cache: a power of two. */
 const QNAME_SLOTS = 128
+/** Longer names are not cached: what the cache keeps stays small whatever a message holds. */
+const CACHED_NAME_LENGTH = 64
 
 export class XmlReader {
   readonly #handler: XmlHandler
@@ -253,7 +269,12 @@ export class XmlReader {
   readonly #amp = new NextOf('&')
   readonly #cr = new NextOf('\r')
   readonly #cdataEnd = new NextOf(']]>')
-  #names: string[] = []
+  // And for attribute values, the next '<', tab and line feed: a value before all of them stands as it is.
+  readonly #lt = new NextOf('<')
+  readonly #tab = new NextOf('\t')
+  readonly #lf = new NextOf('\n')
+  /** The open elements' names, innermost last. */
+  #names: QName[] = []
   readonly #ns = new Namespaces()
   /** Whether the last document was read to its end, leaving no scope open. */
   #clean = false
@@ -274,13 +295,18 @@ export class XmlReader {
     this.#i = 0
     this.#amp.reset()
     this.#cr.reset()
+    this.#lt.reset()
+    this.#tab.reset()
+    this.#lf.reset()
     this.#cdataEnd.reset()
     this.#names = []
     this.#ns.reset(this.#clean)
     this.#started = bindings
     this.#clean = false
     try {
-      const bad = INVALID_BMP.exec(source) ?? (SURROGATE.test(source) ? LONE_SURROGATE.exec(source) : null)
+      let bad = INVALID_OR_SURROGATE.exec(source)
+      // A surrogate found first: the document has characters beyond the BMP, checked the slower way.
+      if (bad !== null && (bad[0].charCodeAt(0) & 0xf800) === 0xd800) bad = INVALID_BMP.exec(source) ?? LONE_SURROGATE.exec(source)
       if (bad !== null) this.#fail('disallowed character', bad.index)
       this.#prolog()
       this.#element()
@@ -354,29 +380,30 @@ export class XmlReader {
 
   /**
    * The QName at the current position, split and checked (#qname). An ASCII
-   * name seen before, found in a small direct-mapped cache by its length and
-   * end characters and compared in place, costs no new string.
+   * name of up to CACHED_NAME_LENGTH seen before, found in a small
+   * direct-mapped cache by its length and end characters and compared in
+   * place, costs no new string.
    */
   #qnameHere (at: number): QName {
     const s = this.#s
     const start = this.#i
     const end = this.#asciiNameEnd()
-    if (end !== -1) {
+    if (end !== -1 && end - start <= CACHED_NAME_LENGTH) {
       const length = end - start
       const slot = (length * 31 + s.charCodeAt(start) * 7 + s.charCodeAt(end - 1)) & (QNAME_SLOTS - 1)
       const known = this.#qnames[slot]
       this.#i = end
-      if (known !== undefined && known.name.length === length && holdsAt(s, start, known.name)) return known
+      if (known !== undefined && known.codes.length === length && holdsCodesAt(s, start, known.codes)) return known
       // Kept for later documents: a copy of its own (its prefix and local name are slices of that copy).
       const name = detached(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
-      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1, kept: true }
+      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1, kept: true, codes: codesOf(name) }
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local, uri: '', resolvedAt: -1, kept: false }
+    return { name, prefix, local, uri: '', resolvedAt: -1, kept: false, codes: NO_CODES }
   }
 
   #prolog (): void {
@@ -437,7 +464,7 @@ export class XmlReader {
     const names = this.#names
     do {
       const lt = s.indexOf('<', this.#i)
-      if (lt === -1) this.#fail(`unclosed element ${names[names.length - 1]}`, s.length)
+      if (lt === -1) this.#fail(`unclosed element ${names[names.length - 1].name}`, s.length)
       if (lt > this.#i) this.#text(this.#i, lt)
       this.#i = lt
       const next = s.charCodeAt(lt + 1)
@@ -466,6 +493,13 @@ export class XmlReader {
         this.#startTag()
       }
     } while (names.length > 0)
+  }
+
+  /** Whether the attribute value [from, to) stands as it is: no reference, no white space to replace (§3.3.3), no '<'. */
+  #plainValue (from: number, to: number): boolean {
+    const s = this.#s
+    return this.#amp.from(s, from) >= to && this.#lt.from(s, from) >= to && this.#lf.from(s, from) >= to &&
+      this.#cr.from(s, from) >= to && this.#tab.from(s, from) >= to
   }
 
   /** Character data between `from` and `to`: references resolved, line ends normalised. */
@@ -580,7 +614,7 @@ export class XmlReader {
       if (quote !== 0x22 && quote !== 0x27) this.#fail(`the value of attribute ${attributeName} is not quoted`)
       const end = s.indexOf(quote === 0x22 ? '"' : "'", this.#i + 1)
       if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
-      const value = plainValue(s, this.#i + 1, end) ?? this.#characters(this.#i + 1, end, true)
+      const value = this.#plainValue(this.#i + 1, end) ? s.slice(this.#i + 1, end) : this.#characters(this.#i + 1, end, true)
       this.#i = end + 1
       const event: XmlAttributeEvent = { name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value }
       handler.attribute(event)
@@ -592,7 +626,7 @@ export class XmlReader {
       this.#ns.close(this.#names.length + 1)
       handler.closeTag()
     } else {
-      this.#names.push(name)
+      this.#names.push(qname)
     }
   }
 
@@ -665,15 +699,15 @@ export class XmlReader {
     const at = this.#i
     const open = this.#names.pop()
     // The common case, the open element's name then '>', needs no name scan.
-    if (open !== undefined && holdsAt(s, at + 2, open) && s.charCodeAt(at + 2 + open.length) === GT) {
-      this.#i = at + 3 + open.length
+    if (open !== undefined && (open.kept ? holdsCodesAt(s, at + 2, open.codes) : holdsAt(s, at + 2, open.name)) && s.charCodeAt(at + 2 + open.name.length) === GT) {
+      this.#i = at + 3 + open.name.length
     } else {
       this.#i += 2
       const name = this.#name()
       this.#skipSpace()
       if (s.charCodeAt(this.#i) !== GT) this.#fail(`malformed end tag ${name}`, at)
       this.#i++
-      if (open !== name) this.#fail(open === undefined ? `end tag ${name} without a start tag` : `end tag ${name} does not match ${open}`, at)
+      if (open?.name !== name) this.#fail(open === undefined ? `end tag ${name} without a start tag` : `end tag ${name} does not match ${open.name}`, at)
     }
     this.#ns.close(this.#names.length + 1)
     this.#handler.closeTag()

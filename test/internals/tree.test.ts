@@ -112,3 +112,28 @@ test('PROTOCOL Limits: what a decoder keeps between messages (names, namespaces,
   const kept = process.memoryUsage().heapUsed - before
   t.assert.ok(kept < size / 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages of ${size / 1048576} MB`)
 })
+
+test('PROTOCOL Limits: the reader\'s name cache keeps short names only, whatever names a message holds', (t: TestContext) => {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const name = 256 * 1024
+  const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxNameLength: 1024 * 1024 }).limits)
+  const small = Buffer.from(envelope('<r:s/>')).toString()
+  decoder.decode(small, SOAP12_ENV, 'utf-8')
+  gc()
+  const before = process.memoryUsage().heapUsed
+  const messages = 16
+  const decodeAll = (): void => {
+    for (let k = 0; k < messages; k++) {
+      // Names of different lengths and ends, so that each would take a cache slot of its own.
+      const long = 'n'.repeat(name + k) + String.fromCharCode(0x61 + k)
+      const text = Buffer.from(envelope(`<r:${long} a${long}="1">x</r:${long}>`)).toString()
+      t.assert.strictEqual(decoder.decode(text, SOAP12_ENV, 'utf-8').bodyNodes.length, 1)
+    }
+    decoder.decode(small, SOAP12_ENV, 'utf-8')
+  }
+  decodeAll()
+  gc()
+  const kept = process.memoryUsage().heapUsed - before
+  t.assert.ok(kept < name * 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages with names of ${name / 1024} KB`)
+})

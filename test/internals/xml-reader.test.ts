@@ -99,7 +99,9 @@ function agree (t: TestContext, xml: string): void {
 const SEEDS = [
   '<?xml version="1.0" encoding="utf-8" standalone="yes"?>\n<!-- c --><s:E xmlns:s="urn:s" xmlns="urn:d" a="1"><s:B x:y="2" xmlns:x="urn:x"><![CDATA[<&>]]>&amp;&lt;&#x1D11E;&#65;</s:B>\r\n<c b=\'v&quot;\t\r\n\'/><d xmlns="">t</d></s:E>\n<!-- after -->',
   '<a xmlns:p="urn:p"><p:b p:c="1" d="2"/><e>x&gt;y]]z</e><f><![CDATA[]]]]><![CDATA[>]]></f></a>',
-  '<r><x:y xmlns:x="urn:1"><x:z xmlns:x="urn:2"/></x:y><g xml:lang="en" xmlns:xml="http://www.w3.org/XML/1998/namespace"/></r>'
+  '<r><x:y xmlns:x="urn:1"><x:z xmlns:x="urn:2"/></x:y><g xml:lang="en" xmlns:xml="http://www.w3.org/XML/1998/namespace"/></r>',
+  // Names longer than the reader caches (64 characters), and values that stand as they are next to ones to normalise.
+  `<p:${'n'.repeat(70)} xmlns:p="urn:p" p:${'a'.repeat(70)}="${'v'.repeat(300)}" b="x\ty" c="1"\n d="&lt;"><p:${'n'.repeat(69)}/></p:${'n'.repeat(70)}>`
 ]
 const ALPHABET = ['<', '>', '/', '&', ';', ':', '=', '"', "'", '!', '?', '[', ']', '-', '#', 'x', ' ', '\n', '\r', '\t', '\u0000', '\uFFFE', '𝄞', 'é', '\u0300', 'xmlns', 'xml', ':a', 'a:', '&amp;', '&#0;', '&#x20;', '<!--', '-->', ']]>', '<![CDATA[', '<?', '?>', '<!DOCTYPE', '<a>', '</a>', '<a/>', '="v"']
 
@@ -185,6 +187,7 @@ test('XmlReader: time grows linearly on the shapes that once made it quadratic',
     ['text runs between empty elements (a scan for "&" restarted at each)', (n) => '<a>' + 'x<b/>'.repeat(n) + '€</a>'],
     ['attribute values (the same scan)', (n) => '<a>' + '<b c="1"/>'.repeat(n) + '</a>'],
     ['text split by comments', (n) => '<a>' + 'x<!---->'.repeat(n) + '</a>'],
+    ['attribute values on lines of their own (scans for "<", tab and line feed)', (n) => '<a>' + '<b c="1"\n d="2"/>\n'.repeat(n) + '</a>'],
     ['prefixed attributes in a long namespace (a key built from the URI each time)', (n) => `<a xmlns:p="${'u'.repeat(4096)}">` + '<b p:c="" p:d=""/>'.repeat(n) + '</a>']
   ]
   for (const [name, shape] of shapes) {
