@@ -1,6 +1,6 @@
 /**
  * Stage 4: dispatch (PROTOCOL.md "Dispatch"). The operation is the Body's
- * first child element, looked up by `{namespace}localName` in a Map; the
+ * first child element, looked up by namespace and local name; the
  * action routes an empty Body and, with `strictAction`, must agree with the
  * element. Every miss is a Sender (1.1: Client) fault naming what was received.
  */
@@ -25,7 +25,7 @@ export function dispatch (service: Service, soap: SoapContext): Operation {
     return op
   }
   const first = tree.name(bodyNodes[0])
-  const op = service.byElement.get(`{${first.namespace}}${first.localName}`)
+  const op = service.byElement.get(first.namespace)?.get(first.localName)
   if (op === undefined) throw senderFault(`No operation of ${service.name} takes the element {${first.namespace}}${first.localName}`)
   if (bodyNodes.length > 1) throw senderFault(`The Body holds ${bodyNodes.length} elements; operation ${op.info.name} takes one`)
   if (service.strictAction && action !== undefined && action !== op.info.action) {

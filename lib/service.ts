@@ -106,8 +106,11 @@ export interface Service {
   readonly namespace: string
   readonly path: string
   readonly operations: readonly Operation[]
-  /** By the Body's first child, `{namespace}localName`. */
-  readonly byElement: ReadonlyMap<string, Operation>
+  /**
+   * By the Body's first child: its namespace, then its local name. Two maps,
+   * not one keyed by `{namespace}localName`: no key is built for each request.
+   */
+  readonly byElement: ReadonlyMap<string, ReadonlyMap<string, Operation>>
   /** By action URI. */
   readonly byAction: ReadonlyMap<string, Operation>
   readonly strictAction: boolean
@@ -282,16 +285,17 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const timeout = milliseconds(declaration.timeout, 0, name, '"timeout"')
 
   const operations: Operation[] = []
-  const byElement = new Map<string, Operation>()
+  const byElement = new Map<string, Map<string, Operation>>()
   const byAction = new Map<string, Operation>()
   const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope)])
   for (const operationName of Object.keys(declaration.operations)) {
     const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact)
-    const element = op.info.element
-    if (element !== undefined) {
-      const other = byElement.get(element)
-      if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the input element ${element}`)
-      byElement.set(element, op)
+    if (op.localName !== undefined) {
+      let inNamespace = byElement.get(op.namespace)
+      if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())
+      const other = inNamespace.get(op.localName)
+      if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the input element ${op.info.element as string}`)
+      inNamespace.set(op.localName, op)
     }
     const other = byAction.get(op.info.action)
     if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the action ${op.info.action}`)
