@@ -181,17 +181,20 @@ interface QName {
   /** The namespace, valid while `bindings` is `resolvedAt`. */
   uri: string
   resolvedAt: number
-  /** Whether the name is in the reader's cache, and so outlives the document. */
-  readonly kept: boolean
   /**
    * A cached name's character codes, compared with the text in place: a
    * load from an array of small integers is cheaper than a second charCodeAt.
-   * Empty for the others.
+   * NO_CODES for the others.
    */
   readonly codes: readonly number[]
 }
 
 const NO_CODES: readonly number[] = []
+
+/** Whether a name is in the reader's cache, and so outlives the document. */
+function isKept (qname: QName): boolean {
+  return qname.codes !== NO_CODES
+}
 
 function codesOf (name: string): number[] {
   const codes: number[] = []
@@ -397,13 +400,13 @@ export class XmlReader {
       // Kept for later documents: a copy of its own (its prefix and local name are slices of that copy).
       const name = detached(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
-      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1, kept: true, codes: codesOf(name) }
+      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1, codes: codesOf(name) }
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local, uri: '', resolvedAt: -1, kept: false, codes: NO_CODES }
+    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES }
   }
 
   #prolog (): void {
@@ -651,7 +654,7 @@ export class XmlReader {
     let uri = qname.uri
     if (qname.resolvedAt !== bindings) {
       uri = prefix === '' ? this.#ns.resolve('') as string : this.#resolvePrefix(prefix, at)
-      if (qname.kept && qname.resolvedAt < this.#started) this.#resolved[this.#resolvedCount++] = qname
+      if (isKept(qname) && qname.resolvedAt < this.#started) this.#resolved[this.#resolvedCount++] = qname
       qname.uri = uri
       qname.resolvedAt = bindings
     }
@@ -699,7 +702,7 @@ export class XmlReader {
     const at = this.#i
     const open = this.#names.pop()
     // The common case, the open element's name then '>', needs no name scan.
-    if (open !== undefined && (open.kept ? holdsCodesAt(s, at + 2, open.codes) : holdsAt(s, at + 2, open.name)) && s.charCodeAt(at + 2 + open.name.length) === GT) {
+    if (open !== undefined && (isKept(open) ? holdsCodesAt(s, at + 2, open.codes) : holdsAt(s, at + 2, open.name)) && s.charCodeAt(at + 2 + open.name.length) === GT) {
       this.#i = at + 3 + open.name.length
     } else {
       this.#i += 2
