@@ -86,54 +86,53 @@ test('tree: a refused message leaves nothing behind for the next one', (t: TestC
   t.assert.deepStrictEqual(decoded.headerNodes, [])
 })
 
-test('PROTOCOL Limits: what a decoder keeps between messages (names, namespaces, its reused events) keeps no message alive', (t: TestContext) => {
-  setFlagsFromString('--expose-gc')
-  const gc = runInNewContext('gc') as () => void
-  const big = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxTextLength: 4 * 1024 * 1024 }).limits)
-  const flat = (text: string): string => Buffer.from(text).toString() // as a request body is: one string, not pieces
-  const small = flat(envelope('<r:s/>'))
-  big.decode(small, SOAP12_ENV, 'utf-8')
-  gc()
-  const before = process.memoryUsage().heapUsed
-  const messages = 24
-  const size = 2 * 1024 * 1024
-  // In a function of its own, so that no stack slot of this test holds the last message.
-  const decodeAll = (): void => {
-    for (let k = 0; k < messages; k++) {
-      // Names, namespace names and attribute values long enough to be kept as views of the message, each message its own.
-      const open = `<p:LongElementName${k} xmlns:p="urn:example:long:namespace:${k}" first="long attribute value ${k}" second="another long value ${k}">`
-      const text = flat(envelope(`${open}${'x'.repeat(size)}</p:LongElementName${k}>`))
-      t.assert.strictEqual(big.decode(text, SOAP12_ENV, 'utf-8').bodyNodes.length, 1)
-    }
-    big.decode(small, SOAP12_ENV, 'utf-8')
-  }
-  decodeAll()
-  gc()
-  const kept = process.memoryUsage().heapUsed - before
-  t.assert.ok(kept < size / 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages of ${size / 1048576} MB`)
-})
+/** As a request body is: one string, not pieces. */
+function flat (text: string): string {
+  return Buffer.from(text).toString()
+}
 
-test('PROTOCOL Limits: the reader\'s name cache keeps short names only, whatever names a message holds', (t: TestContext) => {
+/**
+ * The heap still in use after `decoder` has read `count` messages made by
+ * `message` (each with one element in its Body) and then a small one, the
+ * garbage collected: what the decoder keeps from them.
+ */
+function keptAfter (t: TestContext, decoder: EnvelopeDecoder, count: number, message: (k: number) => string): number {
   setFlagsFromString('--expose-gc')
   const gc = runInNewContext('gc') as () => void
-  const name = 256 * 1024
-  const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxNameLength: 1024 * 1024 }).limits)
-  const small = Buffer.from(envelope('<r:s/>')).toString()
+  const small = flat(envelope('<r:s/>'))
   decoder.decode(small, SOAP12_ENV, 'utf-8')
   gc()
   const before = process.memoryUsage().heapUsed
-  const messages = 16
+  // In a function of its own, so that no stack slot holds the last message.
   const decodeAll = (): void => {
-    for (let k = 0; k < messages; k++) {
-      // Names of different lengths and ends, so that each would take a cache slot of its own.
-      const long = 'n'.repeat(name + k) + String.fromCharCode(0x61 + k)
-      const text = Buffer.from(envelope(`<r:${long} a${long}="1">x</r:${long}>`)).toString()
-      t.assert.strictEqual(decoder.decode(text, SOAP12_ENV, 'utf-8').bodyNodes.length, 1)
-    }
+    for (let k = 0; k < count; k++) t.assert.strictEqual(decoder.decode(flat(message(k)), SOAP12_ENV, 'utf-8').bodyNodes.length, 1)
     decoder.decode(small, SOAP12_ENV, 'utf-8')
   }
   decodeAll()
   gc()
-  const kept = process.memoryUsage().heapUsed - before
+  return process.memoryUsage().heapUsed - before
+}
+
+test('PROTOCOL Limits: what a decoder keeps between messages (names, namespaces, its reused events) keeps no message alive', (t: TestContext) => {
+  const big = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxTextLength: 4 * 1024 * 1024 }).limits)
+  const messages = 24
+  const size = 2 * 1024 * 1024
+  const kept = keptAfter(t, big, messages, (k) => {
+    // Names, namespace names and attribute values long enough to be kept as views of the message, each message its own.
+    const open = `<p:LongElementName${k} xmlns:p="urn:example:long:namespace:${k}" first="long attribute value ${k}" second="another long value ${k}">`
+    return envelope(`${open}${'x'.repeat(size)}</p:LongElementName${k}>`)
+  })
+  t.assert.ok(kept < size / 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages of ${size / 1048576} MB`)
+})
+
+test('PROTOCOL Limits: the reader\'s name cache keeps short names only, whatever names a message holds', (t: TestContext) => {
+  const name = 256 * 1024
+  const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxNameLength: 1024 * 1024 }).limits)
+  const messages = 16
+  const kept = keptAfter(t, decoder, messages, (k) => {
+    // Names of different lengths and ends, so that each would take a cache slot of its own.
+    const long = 'n'.repeat(name + k) + String.fromCharCode(0x61 + k)
+    return envelope(`<r:${long} a${long}="1">x</r:${long}>`)
+  })
   t.assert.ok(kept < name * 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages with names of ${name / 1024} KB`)
 })
