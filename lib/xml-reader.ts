@@ -187,6 +187,15 @@ interface QName {
    * NO_CODES for the others.
    */
   readonly codes: readonly number[]
+  /** A cached name's slot in the cache; -1 for the others. */
+  readonly slot: number
+  /**
+   * The cached name that came after this one when it was last read, tried
+   * before any scan: documents repeat their names in the same order. Set on
+   * cached names only, and cleared when one leaves the cache, so that what
+   * these links keep stays within twice the cache.
+   */
+  next: QName | undefined
 }
 
 const NO_CODES: readonly number[] = []
@@ -208,6 +217,12 @@ function holdsCodesAt (s: string, at: number, codes: readonly number[]): boolean
     if (s.charCodeAt(at + k) !== codes[k]) return false
   }
   return true
+}
+
+/** Whether a character may go on an ASCII name; anything beyond ASCII is said to, for the full rules to decide. */
+function continuesName (code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) ||
+    code === 0x5f || code === 0x2d || code === 0x2e || code >= 0x80
 }
 
 /** Whether `s` holds `name` at `at`: a loop the compiler inlines, cheaper than `startsWith` for short names. */
@@ -283,11 +298,19 @@ export class XmlReader {
   #clean = false
   /** QNames already split and checked, by a hash of their place: documents repeat their names. */
   readonly #qnames: Array<QName | undefined> = new Array(QNAME_SLOTS).fill(undefined)
-  /** The cached names whose namespace this document has resolved: the first `#resolvedCount` (each once). */
-  readonly #resolved: QName[] = []
+  /**
+   * The cached names whose namespace this document has resolved: the first
+   * `#resolvedCount` (each once). Names that left the cache since are among
+   * them, so there may be many; none is kept past the document.
+   */
+  readonly #resolved: Array<QName | undefined> = []
   #resolvedCount = 0
   /** `bindings` when this document started. */
   #started = 0
+  /** What comes before a document's first name: its `next` is the first name of the last document. */
+  readonly #start: QName = { name: '', prefix: '', local: '', uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined }
+  /** The name read last. */
+  #last: QName = this.#start
 
   constructor (handler: XmlHandler) {
     this.#handler = handler
@@ -306,6 +329,7 @@ export class XmlReader {
     this.#ns.reset(this.#clean)
     this.#started = bindings
     this.#clean = false
+    this.#last = this.#start
     try {
       let bad = INVALID_OR_SURROGATE.exec(source)
       // A surrogate found first: the document has characters beyond the BMP, checked the slower way.
@@ -320,7 +344,11 @@ export class XmlReader {
       this.#s = ''
       // A resolved namespace is good for this document only, and may be a slice of it.
       const resolved = this.#resolved
-      for (let i = 0; i < this.#resolvedCount; i++) (resolved[i] as QName).uri = ''
+      for (let i = 0; i < this.#resolvedCount; i++) {
+        (resolved[i] as QName).uri = ''
+        resolved[i] = undefined
+      }
+      if (resolved.length > QNAME_SLOTS) resolved.length = QNAME_SLOTS
       this.#resolvedCount = 0
     }
   }
@@ -382,12 +410,30 @@ export class XmlReader {
   }
 
   /**
-   * The QName at the current position, split and checked (#qname). An ASCII
-   * name of up to CACHED_NAME_LENGTH seen before, found in a small
+   * The QName at the current position, split and checked (#qname). The name
+   * that came after the previous one last time is tried first, in place. Else
+   * an ASCII name of up to CACHED_NAME_LENGTH seen before is found in a small
    * direct-mapped cache by its length and end characters and compared in
-   * place, costs no new string.
+   * place. Either way a name seen before costs no new string.
    */
   #qnameHere (at: number): QName {
+    const s = this.#s
+    const start = this.#i
+    const last = this.#last
+    const guess = last.next
+    if (guess !== undefined && holdsCodesAt(s, start, guess.codes) && !continuesName(s.charCodeAt(start + guess.codes.length))) {
+      this.#i = start + guess.codes.length
+      this.#last = guess
+      return guess
+    }
+    const qname = this.#lookUp(at)
+    if (isKept(qname) && (last === this.#start || this.#qnames[last.slot] === last)) last.next = qname
+    this.#last = qname
+    return qname
+  }
+
+  /** The QName at the current position, from the cache or read anew (#qnameHere). */
+  #lookUp (at: number): QName {
     const s = this.#s
     const start = this.#i
     const end = this.#asciiNameEnd()
@@ -400,13 +446,14 @@ export class XmlReader {
       // Kept for later documents: a copy of its own (its prefix and local name are slices of that copy).
       const name = detached(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
-      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1, codes: codesOf(name) }
+      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1, codes: codesOf(name), slot, next: undefined }
+      if (known !== undefined) known.next = undefined
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES }
+    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined }
   }
 
   #prolog (): void {

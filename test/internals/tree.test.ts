@@ -136,3 +136,19 @@ test('PROTOCOL Limits: the reader\'s name cache keeps short names only, whatever
   })
   t.assert.ok(kept < name * 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages with names of ${name / 1024} KB`)
 })
+
+test('PROTOCOL Limits: the names the reader guesses from (each cached name\'s successor) stay within its cache, whatever names follow each other', (t: TestContext) => {
+  const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024 }).limits)
+  const count = 4000
+  // 64 characters, the longest cached; names with one first and last character share a cache slot.
+  const name = (first: string, n: number, last: string): string => first + String(n).padStart(62, '0') + last
+  const kept = keptAfter(t, decoder, 4, (k) => {
+    let body = ''
+    // Each name takes the cache slot of the one before it.
+    for (let i = 0; i < count; i++) body += `<${name('a', k * count + i, 'z')}/>`
+    // Three slots in turn: each name takes the slot of the one three before it.
+    for (let i = 0; i < count; i++) body += `<${name('b', k * count + i, 'y')}/><${name('c', k * count + i, 'x')}/><${name('d', k * count + i, 'w')}/>`
+    return envelope(`<r:s>${body}</r:s>`)
+  })
+  t.assert.ok(kept < 1024 * 1024, `${(kept / 1048576).toFixed(1)} MB kept after 4 messages of ${4 * count} names each`)
+})
