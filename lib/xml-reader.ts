@@ -101,12 +101,15 @@ function isChar (code: number): boolean {
 }
 
 /**
- * A copy of `s` that shares no storage with the text it was cut from: V8
+ * The string V8 keeps as a property key with these characters: one per
+ * distinct text, so that equal ones are the same string, compared and hashed
+ * at the cost of a pointer (string literals are such keys too). A copy: V8
  * keeps a slice of 13 characters or more as a view of its parent, and a
  * string kept from one message to the next must not keep that message alive.
+ * For what is kept from one document to the next only.
  */
-function detached (s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1)
+function interned (s: string): string {
+  return Object.keys({ [s]: 0 })[0]
 }
 
 /** Counts changes of namespace bindings, across documents: a QName's cached namespace is good while it stands still. */
@@ -189,6 +192,13 @@ interface QName {
   readonly codes: readonly number[]
   /** A cached name's slot in the cache; -1 for the others. */
   readonly slot: number
+  /**
+   * For a cached namespace declaration (`xmlns`, `xmlns:*`): the last value it
+   * gave that stood as written, interned (up to CACHED_VALUE_LENGTH). Taken
+   * again when the text holds it: a document's namespaces are then the
+   * strings of the last one, compared by reference down the line. '' when none.
+   */
+  declared: string
   /**
    * The cached name that came after this one when it was last read, tried
    * before any scan: documents repeat their names in the same order. Set on
@@ -278,6 +288,8 @@ const NO_ATTRIBUTES: XmlAttributeEvent[] = []
 const QNAME_SLOTS = 128
 /** Longer names are not cached: what the cache keeps stays small whatever a message holds. */
 const CACHED_NAME_LENGTH = 64
+/** Nor longer namespace names. */
+const CACHED_VALUE_LENGTH = 256
 
 export class XmlReader {
   readonly #handler: XmlHandler
@@ -308,7 +320,7 @@ export class XmlReader {
   /** `bindings` when this document started. */
   #started = 0
   /** What comes before a document's first name: its `next` is the first name of the last document. */
-  readonly #start: QName = { name: '', prefix: '', local: '', uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined }
+  readonly #start: QName = { name: '', prefix: '', local: '', uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined, declared: '' }
   /** The name read last. */
   #last: QName = this.#start
 
@@ -443,17 +455,17 @@ export class XmlReader {
       const known = this.#qnames[slot]
       this.#i = end
       if (known !== undefined && known.codes.length === length && holdsCodesAt(s, start, known.codes)) return known
-      // Kept for later documents: a copy of its own (its prefix and local name are slices of that copy).
-      const name = detached(s.slice(start, end))
+      // Kept for later documents: interned, so copies of their own.
+      const name = interned(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
-      const qname: QName = { name, prefix, local, uri: '', resolvedAt: -1, codes: codesOf(name), slot, next: undefined }
+      const qname: QName = { name, prefix: interned(prefix), local: interned(local), uri: '', resolvedAt: -1, codes: codesOf(name), slot, next: undefined, declared: '' }
       if (known !== undefined) known.next = undefined
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined }
+    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined, declared: '' }
   }
 
   #prolog (): void {
@@ -664,7 +676,7 @@ export class XmlReader {
       if (quote !== 0x22 && quote !== 0x27) this.#fail(`the value of attribute ${attributeName} is not quoted`)
       const end = s.indexOf(quote === 0x22 ? '"' : "'", this.#i + 1)
       if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
-      const value = this.#plainValue(this.#i + 1, end) ? s.slice(this.#i + 1, end) : this.#characters(this.#i + 1, end, true)
+      const value = this.#value(attribute, this.#i + 1, end)
       this.#i = end + 1
       const event: XmlAttributeEvent = { name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value }
       handler.attribute(event)
@@ -678,6 +690,20 @@ export class XmlReader {
     } else {
       this.#names.push(qname)
     }
+  }
+
+  /** An attribute's value, [from, to) of the text: as it stands, or normalised (#characters); a namespace declaration's as it was the last time when unchanged. */
+  #value (attribute: QName, from: number, to: number): string {
+    const s = this.#s
+    const declared = attribute.declared
+    // A value that stood as written has no reference and no white space to normalise: equal text is an equal value.
+    if (declared.length === to - from && declared.length !== 0 && holdsAt(s, from, declared)) return declared
+    if (!this.#plainValue(from, to)) return this.#characters(from, to, true)
+    const value = s.slice(from, to)
+    if (isKept(attribute) && (attribute.prefix === 'xmlns' || attribute.name === 'xmlns') && value.length <= CACHED_VALUE_LENGTH && value.length !== 0) {
+      return (attribute.declared = interned(value))
+    }
+    return value
   }
 
   /** Namespaces in XML §3–§6: declarations, reserved names, resolution and unique attributes. */

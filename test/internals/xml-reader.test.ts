@@ -135,6 +135,16 @@ test('XmlReader: one reader for every document (names cached and guessed from th
   fc.assert(fc.property(mutated, (xml) => { t.assert.deepStrictEqual(read(xml), bySaxes(xml), JSON.stringify(xml)) }), { numRuns: RUNS * 10 })
 })
 
+test('XmlReader: a namespace name read through a reference is not taken again for its characters written as they stand', (t: TestContext) => {
+  for (const [first, second] of [['u&amp;v', 'u&v'], ['u&#x9;v', 'u\tv'], ['u&#xA;v', 'u\nv'], ['u&lt;v', 'u<v']]) {
+    const read = readerOfMany()
+    const before = `<a xmlns:p="${first}"><p:b/></a>`
+    const after = `<a xmlns:p="${second}"><p:b/></a>`
+    t.assert.deepStrictEqual(read(before), bySaxes(before), before)
+    t.assert.deepStrictEqual(read(after), bySaxes(after), after)
+  }
+})
+
 test('XmlReader: random strings over XML\'s alphabet agree with saxes', (t: TestContext) => {
   const piece = fc.constantFrom(...ALPHABET, 'a', 'b', 'p', '1', 'urn:x')
   fc.assert(fc.property(fc.array(piece, { maxLength: 40 }).map((p) => '<a>' + p.join('') + '</a>'), (xml) => { agree(t, xml) }), { numRuns: RUNS * 5 })
