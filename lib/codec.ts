@@ -117,8 +117,8 @@ function clip (text: string): string {
 }
 
 function isNil (tree: XmlTree, p: number): boolean {
-  const from = tree.attributesFrom(p)
-  const to = tree.attributesTo(p)
+  const from = tree.attributesOf(p)
+  const to = tree.attributesEnd(p)
   for (let a = from; a < to; a += 2) {
     const n = tree.attributeName(a)
     if (n.localName === 'nil' && n.namespace === XSI_NS) {
@@ -206,8 +206,8 @@ function readList (type: ScalarType, text: string): unknown[] {
 
 /** An element that declares no attributes takes none without a namespace (those of other namespaces are passed over). */
 function noPlainAttributes (tree: XmlTree, p: number): void {
-  const from = tree.attributesFrom(p)
-  const to = tree.attributesTo(p)
+  const from = tree.attributesOf(p)
+  const to = tree.attributesEnd(p)
   for (let a = from; a < to; a += 2) {
     const n = tree.attributeName(a)
     if (n.namespace === '') throw new InputProblem(`unexpected attribute ${n.name} on ${tree.name(p).name}`)
@@ -215,8 +215,8 @@ function noPlainAttributes (tree: XmlTree, p: number): void {
 }
 
 function readAttributes (shape: ObjectShape, tree: XmlTree, p: number, out: Record<string, unknown>): void {
-  const from = tree.attributesFrom(p)
-  const to = tree.attributesTo(p)
+  const from = tree.attributesOf(p)
+  const to = tree.attributesEnd(p)
   for (let a = from; a < to; a += 2) {
     const n = tree.attributeName(a)
     if (n.namespace === XSI_NS || n.namespace === XML_NS) continue

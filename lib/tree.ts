@@ -26,12 +26,15 @@ export interface TreeName {
 }
 
 /*
- * A node is four integers at offset `p` (a multiple of 4) of `nodes`:
+ * A node is four integers at offset `p` (a multiple of 4) of the message's
+ * part of `nodes` (from `nodesFrom`):
  *   element: name, end (the offset after its last descendant), first attribute, attribute count
  *   text:    TEXT, from, to, string: the source's characters [from, to), or strings[string] when string ≥ 0
  * An element's children are the nodes from p + 4 to its end, each followed by
  * its next sibling at `next()`. Adjacent text is one node.
- * An attribute is two integers of `attributes`: its name, and its value in strings.
+ * An attribute is two integers of `attributes` (from `attributesFrom`): its name, and its value in strings.
+ * Those arrays are slabs shared with other messages (a view of its own would
+ * cost each message two more objects): offsets are from the message's start.
  */
 export const TEXT = -1
 const STRIDE = 4
@@ -42,51 +45,56 @@ export class XmlTree {
     readonly nodes: Int32Array,
     readonly attributes: Int32Array,
     readonly names: readonly TreeName[],
-    readonly strings: readonly string[]
+    readonly strings: readonly string[],
+    readonly nodesFrom = 0,
+    readonly attributesFrom = 0
   ) {}
 
+  #node (p: number): number {
+    return this.nodes[this.nodesFrom + p]
+  }
+
   isText (p: number): boolean {
-    return this.nodes[p] === TEXT
+    return this.#node(p) === TEXT
   }
 
   /** An element's name. */
   name (p: number): TreeName {
-    return this.names[this.nodes[p]]
+    return this.names[this.#node(p)]
   }
 
   /** The offset after an element's last descendant: where its children stop. */
   end (p: number): number {
-    return this.nodes[p + 1]
+    return this.#node(p + 1)
   }
 
   /** The node after `p` and its descendants: its next sibling, if its parent goes on. */
   next (p: number): number {
-    return this.nodes[p] === TEXT ? p + STRIDE : this.nodes[p + 1]
+    return this.#node(p) === TEXT ? p + STRIDE : this.#node(p + 1)
   }
 
   /** A text node's characters. */
   text (p: number): string {
-    const nodes = this.nodes
-    const string = nodes[p + 3]
-    return string >= 0 ? this.strings[string] : this.source.slice(nodes[p + 1], nodes[p + 2])
+    const string = this.#node(p + 3)
+    return string >= 0 ? this.strings[string] : this.source.slice(this.#node(p + 1), this.#node(p + 2))
   }
 
-  /** Where an element's attributes start in `attributes`. */
-  attributesFrom (p: number): number {
-    return this.nodes[p + 2]
+  /** Where an element's attributes start, as an offset for `attributeName` and `attributeValue`. */
+  attributesOf (p: number): number {
+    return this.#node(p + 2)
   }
 
-  /** Where an element's attributes stop in `attributes`. */
-  attributesTo (p: number): number {
-    return this.nodes[p + 2] + 2 * this.nodes[p + 3]
+  /** Where an element's attributes stop. */
+  attributesEnd (p: number): number {
+    return this.#node(p + 2) + 2 * this.#node(p + 3)
   }
 
   attributeName (a: number): TreeName {
-    return this.names[this.attributes[a]]
+    return this.names[this.attributes[this.attributesFrom + a]]
   }
 
   attributeValue (a: number): string {
-    return this.strings[this.attributes[a + 1]]
+    return this.strings[this.attributes[this.attributesFrom + a + 1]]
   }
 }
 
@@ -97,8 +105,8 @@ const NO_CHILDREN: Array<XmlElement | string> = Object.freeze([]) as unknown as 
 export function elementAt (tree: XmlTree, p: number): XmlElement {
   const { name, prefix, localName, namespace } = tree.name(p)
   let attributes = NO_ATTRIBUTES
-  const from = tree.attributesFrom(p)
-  const to = tree.attributesTo(p)
+  const from = tree.attributesOf(p)
+  const to = tree.attributesEnd(p)
   if (to > from) {
     attributes = []
     for (let a = from; a < to; a += 2) {
@@ -129,7 +137,6 @@ const SCANNED = 4
 
 /** Integers in a slab: most messages are small, and a typed array of their own costs more to make than to fill. */
 const SLAB = 16384
-const EMPTY = new Int32Array(0)
 
 /**
  * Integers written one message at a time, each message then handed out as a
@@ -167,14 +174,20 @@ class Slab {
     return this.#slab[this.#base + at]
   }
 
-  /** The message's integers, for good: the next message is written after them. */
-  take (): Int32Array {
-    const length = this.#length
-    if (length === 0) return EMPTY
-    const base = this.#base
-    this.#base = base + length
+  /** The slab the message in progress is written to. */
+  get slab (): Int32Array {
+    return this.#slab
+  }
+
+  /** Where the message in progress starts in the slab. */
+  get base (): number {
+    return this.#base
+  }
+
+  /** The message's integers are its own for good: the next message is written after them. */
+  take (): void {
+    this.#base += this.#length
     this.#length = 0
-    return this.#slab.subarray(base, base + length)
   }
 
   /** Forgets the message in progress. */
@@ -276,7 +289,11 @@ export class TreeBuilder {
   }
 
   finish (): XmlTree {
-    const tree = new XmlTree(this.#source, this.#nodes.take(), this.#attributes.take(), this.#names, this.#strings)
+    const nodes = this.#nodes
+    const attributes = this.#attributes
+    const tree = new XmlTree(this.#source, nodes.slab, attributes.slab, this.#names, this.#strings, nodes.base, attributes.base)
+    nodes.take()
+    attributes.take()
     this.release()
     return tree
   }
