@@ -304,7 +304,9 @@ export class XmlReader {
   readonly #tab = new NextOf('\t')
   readonly #lf = new NextOf('\n')
   /** The open elements' names, innermost last. */
-  #names: QName[] = []
+  readonly #names: QName[] = []
+  /** The last document's XML declaration, as written and as read: documents repeat theirs too. */
+  #declaration: { readonly text: string, readonly version: string, readonly encoding: string | undefined } | undefined
   readonly #ns = new Namespaces()
   /** Whether the last document was read to its end, leaving no scope open. */
   #clean = false
@@ -337,7 +339,7 @@ export class XmlReader {
     this.#tab.reset()
     this.#lf.reset()
     this.#cdataEnd.reset()
-    this.#names = []
+    this.#names.length = 0
     this.#ns.reset(this.#clean)
     this.#started = bindings
     this.#clean = false
@@ -470,12 +472,22 @@ export class XmlReader {
 
   #prolog (): void {
     const s = this.#s
-    if (s.startsWith('<?xml') && isSpace(s.charCodeAt(5))) {
+    const last = this.#declaration
+    if (last !== undefined && s.slice(0, last.text.length) === last.text) {
+      // The same characters up to its "?>" are the same declaration.
+      this.#i = last.text.length
+      this.#handler.xmlDecl(last.version, last.encoding)
+    } else if (s.startsWith('<?xml') && isSpace(s.charCodeAt(5))) {
       XML_DECL.lastIndex = 0
       const decl = XML_DECL.exec(s)
       if (decl === null) this.#fail('malformed XML declaration', 0)
       this.#i = XML_DECL.lastIndex
-      this.#handler.xmlDecl(decl[1] ?? decl[2], decl[3] ?? decl[4])
+      const version = decl[1] ?? decl[2]
+      const encoding = decl[3] ?? decl[4]
+      if (decl[0].length <= CACHED_VALUE_LENGTH) {
+        this.#declaration = { text: interned(decl[0]), version: interned(version), encoding: encoding === undefined ? undefined : interned(encoding) }
+      }
+      this.#handler.xmlDecl(version, encoding)
     }
     this.#misc(false)
     if (s.startsWith('<!DOCTYPE', this.#i)) {

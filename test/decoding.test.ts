@@ -119,9 +119,12 @@ test('PROTOCOL Decoding: without a charset parameter, an XML declaration that co
   t.assert.strictEqual((await post(app, '1.2', body.replace('<?xml version="1.0" encoding="utf-8"?>', ''))).statusCode, 200)
 })
 
-test('PROTOCOL Decoding: a charset parameter outranks the XML declaration (RFC 7303 §3.2)', async (t: TestContext) => {
+test('PROTOCOL Decoding: a charset parameter outranks the XML declaration (RFC 7303 §3.2); each request\'s declaration is checked against its own', async (t: TestContext) => {
   const app = await buildApp(t)
   const body = envelope('1.2', CALL).replace('encoding="utf-8"', 'encoding="ISO-8859-1"')
+  t.assert.strictEqual((await post(app, '1.2', body, { contentType: 'application/soap+xml; charset=utf-8' })).statusCode, 200)
+  // The same declaration again, now with nothing to outrank it: the decoder must not go by the last request's verdict.
+  assertEmpty(t, await post(app, '1.2', body, { contentType: 'application/soap+xml' }), 400)
   t.assert.strictEqual((await post(app, '1.2', body, { contentType: 'application/soap+xml; charset=utf-8' })).statusCode, 200)
 })
 
