@@ -84,7 +84,7 @@ export function renderChart (record: BenchRecord): string {
   const body: string[] = [
     text(16, 28, `HTTP req/s per contender: median of ${rounds} round${plural}, whiskers min–max`, 'font-size="16" font-weight="bold" fill="#1f2933"'),
     text(16, 48, `Label: median req/s · median of the per-round ratios to the baseline. Node ${record.node} · ${record.cpu} × ${record.cores} cores · ${record.date.slice(0, 10)}`, 'font-size="11" fill="#616e7c"'),
-    text(16, 64, `${connections} connections, pipelining ${pipelining}, ${seconds} s after ${warmup} s warm-up, contenders interleaved per round, each server in its own process`, 'font-size="11" fill="#616e7c"')
+    text(16, 64, `${connections} connections, pipelining ${pipelining}, ${seconds} s after ${warmup} s warm-up, contenders interleaved and rotated per round, each server in its own process`, 'font-size="11" fill="#616e7c"')
   ]
   let y = 100
   for (const workload of record.workloads) {

@@ -94,7 +94,7 @@ export function renderBody (record: BenchRecord): string {
 export function renderSettings (record: BenchRecord): string {
   const s = record.settings
   return `${s.connections} connections, pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up, ` +
-    `${s.rounds} round${s.rounds === 1 ? '' : 's'}, contenders interleaved within each round, each server in its own process on 127.0.0.1`
+    `${s.rounds} round${s.rounds === 1 ? '' : 's'}, contenders interleaved within each round, each round starting one contender further along, each server in its own process on 127.0.0.1`
 }
 
 /** benchmarks/results/results.md: a header, then the same body as stdout. */

@@ -5,7 +5,8 @@
  *          request's bytes back: the floor), fastify-soap, node-soap, strong-soap
  *   large  EchoList of 1,000 records (about 107 KB), the same five
  * The contenders are interleaved within each round (every contender of both
- * workloads in turn, then the next round), so that drift hits all alike, and
+ * workloads in turn, each round starting one contender further along, then
+ * the next round), so that drift and the place in the order hit all alike, and
  * every ratio is taken between contenders of the same round. A contender that
  * does not start, or answers one checked request wrongly, is reported and left
  * out of later rounds; the run goes on.
@@ -69,12 +70,18 @@ function workloads (): Workload[] {
   ]
 }
 
+/** The contenders in the order of round `round` (from 1): each round starts one further along, so that no contender always runs in the same place. */
+function inRoundOrder<T> (contenders: readonly T[], round: number): T[] {
+  const shift = (round - 1) % contenders.length
+  return [...contenders.slice(shift), ...contenders.slice(0, shift)]
+}
+
 /** Every round: every contender of every workload in turn. A contender that failed is skipped from then on. */
 async function runRounds (plan: Workload[], records: WorkloadRecord[], settings: Settings): Promise<void> {
   const didNotStart = new Map<string, { round: number, reason: string }>()
   for (let round = 1; round <= settings.rounds; round++) {
     for (const [w, workload] of plan.entries()) {
-      for (const c of records[w].contenders) {
+      for (const c of inRoundOrder(records[w].contenders, round)) {
         const step = `round ${round}/${settings.rounds} · ${workload.id} · ${c.name}`
         const unstarted = didNotStart.get(c.kind)
         if (c.failure !== undefined) continue
