@@ -139,9 +139,9 @@ const SCANNED = 4
 const SLAB = 16384
 
 /**
- * Integers written one message at a time, each message then handed out as a
- * view of its own part of a shared slab (a large one gets a slab to itself).
- * A slab lives as long as the last message that views it.
+ * Integers written one message at a time, each message's tree then reading
+ * its own part of a shared slab (a large one gets a slab to itself). A slab
+ * lives as long as the last tree that reads it.
  */
 class Slab {
   #slab = new Int32Array(SLAB)
