@@ -16,7 +16,7 @@ import {
 import { SOAP12_ENV } from './namespaces'
 import type { SoapLimits } from './options'
 import { TreeBuilder, type XmlTree } from './tree'
-import { XmlReader, XmlReadError, isWhitespace, type XmlAttributeEvent, type XmlHandler } from './xml-reader'
+import { XmlReader, XmlReadError, declaresNamespace, isWhitespace, type XmlAttributeEvent, type XmlHandler } from './xml-reader'
 import type { XmlElement } from './types'
 
 export interface DecodedEnvelope {
@@ -180,7 +180,7 @@ export class EnvelopeDecoder implements XmlHandler {
     if (++this.#attributes > limits.maxAttributes) limit('maxAttributes', limits.maxAttributes)
     if (attr.name.length > limits.maxNameLength) limit('maxNameLength', limits.maxNameLength)
     if (attr.value.length > limits.maxAttributeLength) limit('maxAttributeLength', limits.maxAttributeLength)
-    if (attr.prefix === 'xmlns' || attr.name === 'xmlns') {
+    if (declaresNamespace(attr)) {
       if (++this.#declarations > limits.maxNamespaceDeclarations) limit('maxNamespaceDeclarations', limits.maxNamespaceDeclarations)
       if (attr.value.length > limits.maxNamespaceLength) limit('maxNamespaceLength', limits.maxNamespaceLength)
       // A namespace name with surrounding white space is no URI reference, and

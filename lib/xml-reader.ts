@@ -235,6 +235,11 @@ function continuesName (code: number): boolean {
     code === 0x5f || code === 0x2d || code === 0x2e || code >= 0x80
 }
 
+/** Whether an attribute declares a namespace (`xmlns`, or `xmlns:` and a prefix): Namespaces in XML §3. */
+export function declaresNamespace (attribute: { readonly prefix: string, readonly name: string }): boolean {
+  return attribute.prefix === 'xmlns' || attribute.name === 'xmlns'
+}
+
 /** Whether `s` holds `name` at `at`: a loop the compiler inlines, cheaper than `startsWith` for short names. */
 function holdsAt (s: string, at: number, name: string): boolean {
   for (let k = 0; k < name.length; k++) {
@@ -713,7 +718,7 @@ export class XmlReader {
     if (declared.length === to - from && declared.length !== 0 && s.slice(from, to) === declared) return declared
     if (!this.#plainValue(from, to)) return this.#characters(from, to, true)
     const value = s.slice(from, to)
-    if (isKept(attribute) && (attribute.prefix === 'xmlns' || attribute.name === 'xmlns') && value.length <= CACHED_VALUE_LENGTH && value.length !== 0) {
+    if (isKept(attribute) && declaresNamespace(attribute) && value.length <= CACHED_VALUE_LENGTH && value.length !== 0) {
       return (attribute.declared = interned(value))
     }
     return value
@@ -724,8 +729,8 @@ export class XmlReader {
     const prefix = qname.prefix
     let declared = 0
     for (const a of attributes) {
-      const isDefault = a.prefix === '' && a.name === 'xmlns'
-      if (a.prefix !== 'xmlns' && !isDefault) continue
+      if (!declaresNamespace(a)) continue
+      const isDefault = a.prefix === ''
       const bound = isDefault ? '' : a.local
       if (bound === 'xmlns') this.#fail('the xmlns prefix cannot be declared', at)
       if (a.value === XMLNS_NS) this.#fail('the xmlns namespace cannot be bound', at)
