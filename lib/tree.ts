@@ -27,12 +27,12 @@ export interface TreeName {
 
 /*
  * A node is four integers at offset `p` (a multiple of 4) of the message's
- * part of `nodes` (from `nodesFrom`):
+ * part of `nodes` (from `nodesBase`):
  *   element: name, end (the offset after its last descendant), first attribute, attribute count
  *   text:    TEXT, from, to, string: the source's characters [from, to), or strings[string] when string ≥ 0
  * An element's children are the nodes from p + 4 to its end, each followed by
  * its next sibling at `next()`. Adjacent text is one node.
- * An attribute is two integers of `attributes` (from `attributesFrom`): its name, and its value in strings.
+ * An attribute is two integers of `attributes` (from `attributesBase`): its name, and its value in strings.
  * Those arrays are slabs shared with other messages (a view of its own would
  * cost each message two more objects): offsets are from the message's start.
  */
@@ -46,12 +46,12 @@ export class XmlTree {
     readonly attributes: Int32Array,
     readonly names: readonly TreeName[],
     readonly strings: readonly string[],
-    readonly nodesFrom = 0,
-    readonly attributesFrom = 0
+    readonly nodesBase = 0,
+    readonly attributesBase = 0
   ) {}
 
   #node (p: number): number {
-    return this.nodes[this.nodesFrom + p]
+    return this.nodes[this.nodesBase + p]
   }
 
   isText (p: number): boolean {
@@ -90,11 +90,11 @@ export class XmlTree {
   }
 
   attributeName (a: number): TreeName {
-    return this.names[this.attributes[this.attributesFrom + a]]
+    return this.names[this.attributes[this.attributesBase + a]]
   }
 
   attributeValue (a: number): string {
-    return this.strings[this.attributes[this.attributesFrom + a + 1]]
+    return this.strings[this.attributes[this.attributesBase + a + 1]]
   }
 }
 
