@@ -156,7 +156,8 @@ class Namespaces {
 
   bind (prefix: string, uri: string): void {
     const list = this.#bound.get(prefix)
-    if (list === undefined) this.#bound.set(prefix, [uri]); else list.push(uri)
+    // A prefix stays a key past the document: a copy of its own (a slice would keep the document alive).
+    if (list === undefined) this.#bound.set(interned(prefix), [uri]); else list.push(uri)
     this.#prefixes.push(prefix)
     bindings++
   }

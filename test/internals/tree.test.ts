@@ -137,6 +137,17 @@ test('PROTOCOL Limits: the reader\'s name cache keeps short names only, whatever
   t.assert.ok(kept < name * 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages with names of ${name / 1024} KB`)
 })
 
+test('PROTOCOL Limits: the prefixes the reader\'s namespace scope keeps between documents keep no document alive', (t: TestContext) => {
+  const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxTextLength: 4 * 1024 * 1024 }).limits)
+  const messages = 16
+  const kept = keptAfter(t, decoder, messages, (k) => {
+    // A prefix too long for the reader's name cache, each message its own: read as a slice of the message.
+    const prefix = 'p'.repeat(100) + String.fromCharCode(0x61 + k)
+    return envelope(`<${prefix}:a xmlns:${prefix}="urn:x">${'x'.repeat(1024 * 1024)}</${prefix}:a>`)
+  })
+  t.assert.ok(kept < 1024 * 1024, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages of 1 MB, each with a prefix of its own`)
+})
+
 test('PROTOCOL Limits: the names the reader guesses from (each cached name\'s successor) stay within its cache, whatever names follow each other', (t: TestContext) => {
   const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024 }).limits)
   const count = 4000
