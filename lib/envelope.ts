@@ -16,7 +16,7 @@ import {
 import { SOAP12_ENV } from './namespaces'
 import type { SoapLimits } from './options'
 import { TreeBuilder, type XmlTree } from './tree'
-import { XmlReader, XmlReadError, declaresNamespace, isWhitespace, type XmlAttributeEvent, type XmlHandler } from './xml-reader'
+import { Markup, XmlReader, XmlReadError, declaresNamespace, disallowedAt, isWhitespace, type XmlAttributeEvent, type XmlHandler } from './xml-reader'
 import type { XmlElement } from './types'
 
 export interface DecodedEnvelope {
@@ -29,9 +29,9 @@ export interface DecodedEnvelope {
   /** The header blocks and the Body's children. */
   readonly tree: XmlTree
   /** The header blocks' offsets in `tree`. */
-  readonly headerNodes: number[]
+  readonly headerNodes: readonly number[]
   /** The offsets of the Body's child elements in `tree`. */
-  readonly bodyNodes: number[]
+  readonly bodyNodes: readonly number[]
   /** The first problem with the envelope itself that earns a Sender fault rather than a 400. */
   readonly senderFault: string | undefined
   /** How many elements the message holds, the Envelope included. */
@@ -54,6 +54,32 @@ function isSpaceCode (code: number): boolean {
 
 function limit (name: keyof SoapLimits, value: number): never {
   throw new SOAP_ERR_DECODE_LIMIT(name, value)
+}
+
+/**
+ * Messages up to this many characters are remembered by their markup (see
+ * `Shape`): what the decoder keeps from one message to the next stays small.
+ */
+export const SHAPE_LENGTH = 65536
+/** How many shapes a decoder keeps, the newest first: an endpoint's clients call a few operations in turn. */
+export const SHAPES = 4
+
+/**
+ * A message decoded whose markup can be recognised again: what it was
+ * decoded as, and against what (a message's decoding depends on its media
+ * type's envelope namespace and charset, and on its markup). Its markup's
+ * pieces are slices of the message, which its tree keeps anyway.
+ */
+interface Shape {
+  readonly markup: Markup
+  readonly expected: string
+  readonly encoding: Encoding
+  readonly charsetDeclared: boolean
+  /** For each text run, its node in the tree, or -1 for white space between the Envelope's children. */
+  readonly textNodes: readonly number[]
+  /** How many integers the tree's nodes take. */
+  readonly length: number
+  readonly decoded: DecodedEnvelope
 }
 
 function hasEncodingStyle (attributes: readonly XmlAttributeEvent[], env: string): boolean {
@@ -91,8 +117,15 @@ export class EnvelopeDecoder implements XmlHandler {
   #source = ''
   #headerNodes: number[] = []
   #bodyNodes: number[] = []
+  /** Each text run's node, while the runs can make a shape: each run starting a text node of its own. */
+  #textNodes: number[] = []
+  #ownNodes = false
+  /** The last messages with a shape, the newest first, and where the text runs of the message in hand are. */
+  readonly #shapes: Shape[] = []
+  readonly #runs: number[] = []
 
-  constructor (limits: SoapLimits) {
+  /** With `shapes` false, every message is read anew (for measuring the reader). */
+  constructor (limits: SoapLimits, readonly shapes = true) {
     this.#limits = limits
     this.#reader = new XmlReader(this)
   }
@@ -102,6 +135,14 @@ export class EnvelopeDecoder implements XmlHandler {
    * Throws a `SOAP_ERR_DECODE_*` error when the text cannot be decoded.
    */
   decode (source: string, expected: string, encoding: Encoding, charsetDeclared = false): DecodedEnvelope {
+    const shapes = this.#shapes
+    for (let i = 0; i < shapes.length; i++) {
+      const shape = shapes[i]
+      if (shape.expected === expected && shape.encoding === encoding && shape.charsetDeclared === charsetDeclared) {
+        const decoded = this.#again(source, shape)
+        if (decoded !== undefined) return decoded
+      }
+    }
     this.#expected = expected
     this.#is12 = expected === SOAP12_ENV
     this.#encoding = encoding
@@ -119,30 +160,72 @@ export class EnvelopeDecoder implements XmlHandler {
     this.#source = source
     const headerNodes: number[] = this.#headerNodes = []
     const bodyNodes: number[] = this.#bodyNodes = []
+    const textNodes: number[] = this.#textNodes = []
+    const shaped = this.#ownNodes = this.shapes && source.length <= SHAPE_LENGTH
     const tree = this.#tree
     tree.reset(source)
+    let decoded: DecodedEnvelope
+    let length: number
     try {
-      this.#reader.read(source)
+      this.#reader.read(source, shaped)
+      if (!this.#mismatch && this.#section !== AFTER_BODY) throw new SOAP_ERR_DECODE_STRUCTURE('no Body')
+      length = tree.length
+      decoded = {
+        namespace: this.#namespace,
+        mismatch: this.#mismatch,
+        hasHeader: this.#hasHeader,
+        tree: tree.finish(),
+        headerNodes,
+        bodyNodes,
+        senderFault: this.#senderFault,
+        elements: this.#elements
+      }
     } catch (err) {
       tree.release()
       if (err instanceof XmlReadError) throw new SOAP_ERR_DECODE_XML(err.message)
       throw err
     } finally {
+      // Nothing of the message is kept past it but its shape: the next may be decoded from that.
       this.#source = ''
+      this.#namespace = ''
+      this.#senderFault = undefined
     }
-    if (!this.#mismatch && this.#section !== AFTER_BODY) {
-      tree.release()
-      throw new SOAP_ERR_DECODE_STRUCTURE('no Body')
+    const runs = this.#reader.plainRuns
+    if (shaped && this.#ownNodes && !decoded.mismatch && runs !== undefined) {
+      shapes.unshift({ markup: Markup.of(source, runs), expected, encoding, charsetDeclared, textNodes, length, decoded })
+      if (shapes.length > SHAPES) shapes.pop()
     }
+    return decoded
+  }
+
+  /**
+   * `source` decoded as `shape`'s message was, if it has the same
+   * markup (`Markup.match`) and its text runs keep every rule the decoder
+   * applies to text: all characters allowed, none longer than the limit,
+   * only white space between the Envelope's children. Else undefined, and
+   * the message is decoded anew.
+   */
+  #again (source: string, shape: Shape): DecodedEnvelope | undefined {
+    const runs = this.#runs
+    if (!shape.markup.match(source, runs) || disallowedAt(source) !== -1) return undefined
+    const maxTextLength = this.#limits.maxTextLength
+    const textNodes = shape.textNodes
+    for (let k = 0; k < textNodes.length; k++) {
+      const from = runs[2 * k]
+      const to = runs[2 * k + 1]
+      if (to - from > maxTextLength) return undefined
+      if (textNodes[k] === -1 && !isWhitespace(source.slice(from, to))) return undefined
+    }
+    const last = shape.decoded
     return {
-      namespace: this.#namespace,
-      mismatch: this.#mismatch,
-      hasHeader: this.#hasHeader,
-      tree: tree.finish(),
-      headerNodes,
-      bodyNodes,
-      senderFault: this.#senderFault,
-      elements: this.#elements
+      namespace: last.namespace,
+      mismatch: false,
+      hasHeader: last.hasHeader,
+      tree: this.#tree.again(source, last.tree, shape.length, textNodes, runs),
+      headerNodes: last.headerNodes,
+      bodyNodes: last.bodyNodes,
+      senderFault: last.senderFault,
+      elements: last.elements
     }
   }
 
@@ -241,9 +324,16 @@ export class EnvelopeDecoder implements XmlHandler {
   }
 
   sourceText (from: number, to: number): void {
+    // A run that continues the text before it (after a comment) joins its node: no shape.
+    if (this.#textRun !== 0) this.#ownNodes = false
     // Between the Envelope's children, the text is checked as a string.
-    if (this.#depth <= 2) this.text(this.#source.slice(from, to))
-    else if (this.#counted(to - from)) this.#tree.sourceText(from, to)
+    if (this.#depth <= 2) {
+      this.text(this.#source.slice(from, to))
+      if (this.#ownNodes) this.#textNodes.push(-1)
+    } else if (this.#counted(to - from)) {
+      const p = this.#tree.sourceText(from, to)
+      if (this.#ownNodes) this.#textNodes.push(p)
+    }
   }
 
   /** Counts text against its limit; whether to go on with it (after a version mismatch, only counted). */

@@ -222,7 +222,6 @@ export class TreeBuilder {
     this.#attributes.discard()
     this.#names = []
     this.#strings = []
-    if (this.#byName.size !== 0) this.#byName.clear()
     this.#depth = 0
     this.#joinable = -1
   }
@@ -254,11 +253,11 @@ export class TreeBuilder {
     this.#joinable = -1
   }
 
-  /** Text that is the source's characters [from, to) as they stand. */
-  sourceText (from: number, to: number): void {
+  /** Text that is the source's characters [from, to) as they stand; returns its node's offset, or -1 when it joined the text before. */
+  sourceText (from: number, to: number): number {
     if (this.#joinable !== -1) {
       this.text(this.#source.slice(from, to))
-      return
+      return -1
     }
     const nodes = this.#nodes
     const p = nodes.add(STRIDE)
@@ -267,6 +266,7 @@ export class TreeBuilder {
     nodes.set(p + 2, to)
     nodes.set(p + 3, -1)
     this.#joinable = p
+    return p
   }
 
   /** Text as a string: references resolved, or line ends normalised. */
@@ -288,6 +288,36 @@ export class TreeBuilder {
     }
   }
 
+  /** How many integers the message's nodes take so far. */
+  get length (): number {
+    return this.#nodes.length
+  }
+
+  /**
+   * The tree of `source`, a message with the same markup as the one `like` was
+   * built from (its first `length` integers of nodes): the same nodes but for
+   * the text nodes at `textNodes` (-1: none), whose characters are now
+   * `runs[2k]` to `runs[2k + 1]`. Attributes, names and their values are
+   * `like`'s own, which no tree changes.
+   */
+  again (source: string, like: XmlTree, length: number, textNodes: readonly number[], runs: readonly number[]): XmlTree {
+    const nodes = this.#nodes
+    nodes.discard()
+    nodes.add(length)
+    const from = like.nodes
+    const base = like.nodesBase
+    for (let i = 0; i < length; i++) nodes.set(i, from[base + i])
+    for (let k = 0; k < textNodes.length; k++) {
+      const p = textNodes[k]
+      if (p === -1) continue
+      nodes.set(p + 1, runs[2 * k])
+      nodes.set(p + 2, runs[2 * k + 1])
+    }
+    const tree = new XmlTree(source, nodes.slab, like.attributes, like.names, like.strings, nodes.base, like.attributesBase)
+    nodes.take()
+    return tree
+  }
+
   finish (): XmlTree {
     const nodes = this.#nodes
     const attributes = this.#attributes
@@ -303,6 +333,7 @@ export class TreeBuilder {
     this.#source = ''
     this.#names = NO_NAMES
     this.#strings = NO_STRINGS
+    if (this.#byName.size !== 0) this.#byName.clear()
   }
 
   /** The id of a name in this message: the first few names are found by a scan, more through a map. */

@@ -65,6 +65,14 @@ const INVALID_OR_SURROGATE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDF
 const INVALID_BMP = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u
 /* eslint-enable no-control-regex */
+
+/** Where the first character XML does not allow (Char, §2.2) is in `source`, or -1. */
+export function disallowedAt (source: string): number {
+  let bad = INVALID_OR_SURROGATE.exec(source)
+  // A surrogate found first: the document has characters beyond the BMP, checked the slower way.
+  if (bad !== null && (bad[0].charCodeAt(0) & 0xf800) === 0xd800) bad = INVALID_BMP.exec(source) ?? LONE_SURROGATE.exec(source)
+  return bad === null ? -1 : bad.index
+}
 // Name (§2.3), colons included: namespace rules are checked after.
 const NAME_START = ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}'
 const NAME_CHAR = NAME_START + '\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040'
@@ -331,37 +339,46 @@ export class XmlReader {
   readonly #start: QName = { name: '', prefix: '', local: '', uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined, declared: '' }
   /** The name read last. */
   #last: QName = this.#start
+  /**
+   * When asked for: the document's character data as [from, to) pairs, while
+   * all of it stands as written in text runs (no reference, no CR, no CDATA
+   * section): what a `Markup` is made from.
+   */
+  readonly #runs: number[] = []
+  #plain = false
 
   constructor (handler: XmlHandler) {
     this.#handler = handler
   }
 
-  read (source: string): void {
+  /** Reads a document; with `runs`, notes where its character data is, for `plainRuns`. */
+  read (source: string, runs = false): void {
     this.#s = source
     this.#i = 0
+    this.#runs.length = 0
+    this.#plain = runs
     this.#amp.reset()
     this.#cr.reset()
     this.#lt.reset()
     this.#tab.reset()
     this.#lf.reset()
     this.#cdataEnd.reset()
-    this.#names.length = 0
-    this.#ns.reset(this.#clean)
     this.#started = bindings
     this.#clean = false
-    this.#last = this.#start
     try {
-      let bad = INVALID_OR_SURROGATE.exec(source)
-      // A surrogate found first: the document has characters beyond the BMP, checked the slower way.
-      if (bad !== null && (bad[0].charCodeAt(0) & 0xf800) === 0xd800) bad = INVALID_BMP.exec(source) ?? LONE_SURROGATE.exec(source)
-      if (bad !== null) this.#fail('disallowed character', bad.index)
+      const bad = disallowedAt(source)
+      if (bad !== -1) this.#fail('disallowed character', bad)
       this.#prolog()
       this.#element()
       this.#misc(true)
       if (this.#i < source.length) this.#fail('content after the document element')
       this.#clean = true
     } finally {
+      // Nothing of the document is kept past it: the reader may not read another for a while.
       this.#s = ''
+      this.#names.length = 0
+      this.#ns.reset(this.#clean)
+      this.#last = this.#start
       // A resolved namespace is good for this document only, and may be a slice of it.
       const resolved = this.#resolved
       for (let i = 0; i < this.#resolvedCount; i++) {
@@ -371,6 +388,14 @@ export class XmlReader {
       if (resolved.length > QNAME_SLOTS) resolved.length = QNAME_SLOTS
       this.#resolvedCount = 0
     }
+  }
+
+  /**
+   * The last document's character data as [from, to) pairs, if it was read to
+   * its end with `runs` and all of its character data stood as written in text runs.
+   */
+  get plainRuns (): readonly number[] | undefined {
+    return this.#clean && this.#plain ? this.#runs : undefined
   }
 
   #fail (message: string, at = this.#i): never {
@@ -558,6 +583,7 @@ export class XmlReader {
           const end = s.indexOf(']]>', lt + 9)
           if (end === -1) this.#fail('unterminated CDATA section')
           if (end > lt + 9) {
+            this.#plain = false
             if (this.#cr.from(s, lt + 9) >= end) handler.sourceText(lt + 9, end)
             else handler.text(s.slice(lt + 9, end).replace(LINE_END, '\n'))
           }
@@ -588,9 +614,11 @@ export class XmlReader {
     // Most runs are the document's characters as they stand: then no string is made here.
     const s = this.#s
     if (this.#amp.from(s, from) >= to && this.#cr.from(s, from) >= to && this.#cdataEnd.from(s, from) >= to) {
+      if (this.#plain) this.#runs.push(from, to)
       this.#handler.sourceText(from, to)
       return
     }
+    this.#plain = false
     const text = this.#characters(from, to, false)
     if (text !== '') this.#handler.text(text)
   }
@@ -812,4 +840,64 @@ export class XmlReader {
 /** Whether `text` is all XML white space (S, §2.3). */
 export function isWhitespace (text: string): boolean {
   return !NOT_SPACE.test(text)
+}
+
+/**
+ * A document's markup: everything but its character data, as the pieces
+ * between its text runs. Documents repeat their markup: a client sends the
+ * same tags, attributes and declarations each time, and only values change.
+ * A document that holds the same pieces in the same order, with text runs
+ * between them that stand as written, is read by `XmlReader` exactly as the
+ * first one was, but for those runs' characters: the reader's every decision
+ * about markup rests on the markup's own characters. Whether its characters
+ * are all allowed is not checked here (`disallowedAt`).
+ */
+export class Markup {
+  readonly #pieces: readonly string[]
+
+  private constructor (pieces: readonly string[]) {
+    this.#pieces = pieces
+  }
+
+  /** The markup of `source`, read with its character data at `runs` (`XmlReader.plainRuns`). */
+  static of (source: string, runs: readonly number[]): Markup {
+    const pieces: string[] = []
+    let at = 0
+    for (let k = 0; k < runs.length; k += 2) {
+      pieces.push(source.slice(at, runs[k]))
+      at = runs[k + 1]
+    }
+    pieces.push(source.slice(at))
+    return new Markup(pieces)
+  }
+
+  /**
+   * Whether `s` is this markup around text runs that stand as written: none
+   * empty, and no '&', CR or "]]>" in any (each a run ends at the next '<').
+   * If so, their [from, to) pairs are in `runs`.
+   */
+  match (s: string, runs: number[]): boolean {
+    const pieces = this.#pieces
+    const last = pieces.length - 1
+    let at = 0
+    // The next '&', CR and "]]>" at or after the run in hand, each part of `s` searched once.
+    let amp = -1
+    let cr = -1
+    let cdataEnd = -1
+    for (let k = 0; k < last; k++) {
+      // (A slice compared with `===` is several times faster than `startsWith`, which reads a character at a time.)
+      const from = at + pieces[k].length
+      if (s.slice(at, from) !== pieces[k]) return false
+      const to = s.indexOf('<', from)
+      if (to <= from) return false
+      if (amp < from && (amp = s.indexOf('&', from)) === -1) amp = s.length
+      if (cr < from && (cr = s.indexOf('\r', from)) === -1) cr = s.length
+      if (cdataEnd < from && (cdataEnd = s.indexOf(']]>', from)) === -1) cdataEnd = s.length
+      if (amp < to || cr < to || cdataEnd < to) return false
+      runs[2 * k] = from
+      runs[2 * k + 1] = to
+      at = to
+    }
+    return s.slice(at) === pieces[last]
+  }
 }

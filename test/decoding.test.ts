@@ -1,7 +1,7 @@
 import { createServer } from 'node:net'
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
-import soap from '../lib/index'
+import soap, { textContent } from '../lib/index'
 import { MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, buildApp, decodedOf, echoRoutes, envelope, listen, post } from './helper'
 
 const CALL = '<m:Echo xmlns:m="urn:example:calc"><m:text>hi</m:text></m:Echo>'
@@ -239,6 +239,36 @@ for (const [name, body] of STRUCTURE) {
     assertEmpty(t, await post(app, '1.2', body), 400)
   })
 }
+
+// A message with the last message's markup is decoded from the last one's tree
+// (lib/envelope.ts, shapes): what its text holds is still checked.
+for (const [name, body] of NOT_WELL_FORMED) {
+  const run = /<m:A xmlns:m="urn:x">([^<]*)<\/m:A>/.exec(body)
+  if (run === null) continue
+  test(`PROTOCOL Decoding: not well-formed XML (${name}) after a well-formed message with the same markup → 400 empty`, async (t: TestContext) => {
+    const app = await buildApp(t)
+    t.assert.strictEqual((await post(app, '1.2', body.replace(run[0], '<m:A xmlns:m="urn:x">ok</m:A>'))).statusCode, 200)
+    assertEmpty(t, await post(app, '1.2', body), 400)
+  })
+}
+
+test('PROTOCOL Decoding, Limits: a message with the last one\'s markup: text between Body\'s children and text over maxTextLength → 400 empty; its own values are read', async (t: TestContext) => {
+  const app = await buildApp(t, {
+    maxTextLength: 8,
+    routes: async (scope) => {
+      scope.post('/echo', async (request, reply) => reply.soap(`<t:Texts xmlns:t="urn:test">${request.soap?.body.map((e) => textContent(e)).join('|') ?? ''}</t:Texts>`))
+    }
+  })
+  const message = (space: string, text: string): string => envelope('1.2', `${space}<m:A xmlns:m="urn:x">${text}</m:A>${space}`)
+  const texts = async (body: string): Promise<string> => /<t:Texts xmlns:t="urn:test">(.*)<\/t:Texts>/.exec((await post(app, '1.2', body)).body)?.[1] ?? 'no answer'
+  t.assert.strictEqual(await texts(message('\n  ', 'one')), 'one')
+  t.assert.strictEqual(await texts(message('\n  ', 'two')), 'two')
+  t.assert.strictEqual(await texts(message('\t', '12345678')), '12345678')
+  assertEmpty(t, await post(app, '1.2', message('\n  ', '123456789')), 400)
+  assertEmpty(t, await post(app, '1.2', message('\n  ', 'three').replace('\n  <m:A', 'x<m:A')), 400)
+  assertEmpty(t, await post(app, '1.2', message('x', 'three')), 400)
+  t.assert.strictEqual(await texts(message('\n  ', 'four')), 'four')
+})
 
 test('PROTOCOL Decoding: whitespace and comments around Header and Body are fine', async (t: TestContext) => {
   const app = await buildApp(t)
