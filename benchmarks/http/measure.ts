@@ -20,7 +20,8 @@ export interface Settings {
 export interface Load {
   path: string
   headers: Record<string, string>
-  body: string
+  /** Sent in turn on each connection: values change from one request to the next, as a client's do. */
+  bodies: readonly string[]
   /** Undefined when the answer is right, else what is wrong with it. */
   check: (status: number, body: string) => string | undefined
 }
@@ -72,8 +73,10 @@ export async function measureOne (kind: string, load: Load, settings: Settings, 
   }
   const { child, port } = server
   try {
-    const wrong = await checkOnce(port, load)
-    if (wrong !== undefined) throw new Failure('check', wrong)
+    for (const body of load.bodies) {
+      const wrong = await checkOnce(port, load, body)
+      if (wrong !== undefined) throw new Failure('check', wrong)
+    }
     await drive(port, load, settings, settings.warmup)
     await serverStats(child)
     const result = await drive(port, load, settings, settings.seconds)
@@ -101,15 +104,15 @@ export async function measureOne (kind: string, load: Load, settings: Settings, 
   }
 }
 
-/** Sends the load's request once, on a connection of its own, and checks the answer. */
-function checkOnce (port: number, load: Load): Promise<string | undefined> {
+/** Sends one of the load's requests once, on a connection of its own, and checks the answer. */
+function checkOnce (port: number, load: Load, body: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     const req = request({
       host: '127.0.0.1',
       port,
       method: 'POST',
       path: load.path,
-      headers: { ...load.headers, 'content-length': Buffer.byteLength(load.body) },
+      headers: { ...load.headers, 'content-length': Buffer.byteLength(body) },
       agent: false,
       timeout: CHECK_TIMEOUT_MS
     }, (res) => {
@@ -120,7 +123,7 @@ function checkOnce (port: number, load: Load): Promise<string | undefined> {
     })
     req.on('timeout', () => req.destroy(new Error(`no answer in ${CHECK_TIMEOUT_MS / 1000} s`)))
     req.on('error', (err) => resolve(`the request failed: ${reason(err)}`))
-    req.end(load.body)
+    req.end(body)
   })
 }
 
@@ -130,9 +133,7 @@ function drive (port: number, load: Load, settings: Settings, seconds: number): 
     let late = false
     const instance = autocannon({
       url: `http://127.0.0.1:${port}${load.path}`,
-      method: 'POST',
-      headers: load.headers,
-      body: load.body,
+      requests: load.bodies.map((body) => ({ method: 'POST', headers: load.headers, body })),
       connections: settings.connections,
       pipelining: settings.pipelining,
       duration: seconds,

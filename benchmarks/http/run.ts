@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: two workloads, each against five contenders, every server in
  * its own process on 127.0.0.1, driven by autocannon.
- *   small  Add (about 400 bytes): JSON baseline, the XML echo (Fastify sending the
+ *   small  Add (about 400 bytes; eight pairs of operands in turn, so that each
+ *          request's values differ from the last's): JSON baseline, the XML echo (Fastify sending the
  *          request's bytes back: the floor), fastify-soap, node-soap, strong-soap
  *   large  EchoList of 1,000 records (about 107 KB), the same five
  * The contenders are interleaved within each round (every contender of both
@@ -43,6 +44,12 @@ function expect (pattern: RegExp, what: string) {
   }
 }
 
+/**
+ * The small workload's operands, sent in turn: values of other lengths in the
+ * same markup, as a client sends them, and each pair's sum 5 (the answer checked).
+ */
+const ADDENDS: ReadonlyArray<[number, number]> = [[2, 3], [17, -12], [250, -245], [-1, 6], [4096, -4091], [0, 5], [73, -68], [-512, 517]]
+
 interface Workload { id: string, title: (soap: number, json: number) => string, loads: Record<string, Load> }
 
 const CONTENDERS: Array<{ kind: string, name: string }> = [
@@ -54,18 +61,18 @@ const CONTENDERS: Array<{ kind: string, name: string }> = [
 ]
 
 function workloads (): Workload[] {
-  const add: Load = { path: '/calculator', headers: SOAP12('urn:example:calc/Add'), body: addEnvelope(), check: expect(/>\s*5\s*</, 'result 5') }
-  const list: Load = { path: '/list', headers: SOAP12('urn:example:list/EchoList'), body: listEnvelopeOf(1000), check: expect(/item 999\b/, '"item 999"') }
+  const add: Load = { path: '/calculator', headers: SOAP12('urn:example:calc/Add'), bodies: ADDENDS.map(([a, b]) => addEnvelope(a, b)), check: expect(/>\s*5\s*</, 'result 5') }
+  const list: Load = { path: '/list', headers: SOAP12('urn:example:list/EchoList'), bodies: [listEnvelopeOf(1000)], check: expect(/item 999\b/, '"item 999"') }
   return [
     {
       id: 'small',
       title: (soap, json) => `small: Add (SOAP 1.2 envelope ${soap} B, JSON ${json} B)`,
-      loads: { json: { path: '/calculator', headers: JSON_TYPE, body: JSON.stringify({ a: 2, b: 3 }), check: expect(/"result":5\b/, '"result":5') }, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, 'node-soap': add, 'strong-soap': add }
+      loads: { json: { path: '/calculator', headers: JSON_TYPE, bodies: ADDENDS.map(([a, b]) => JSON.stringify({ a, b })), check: expect(/"result":5\b/, '"result":5') }, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, 'node-soap': add, 'strong-soap': add }
     },
     {
       id: 'large',
       title: (soap, json) => `large: EchoList of 1,000 records (SOAP 1.2 envelope ${(soap / 1024).toFixed(0)} KiB, JSON ${(json / 1024).toFixed(0)} KiB)`,
-      loads: { json: { path: '/list', headers: JSON_TYPE, body: listJson(1000), check: expect(/item 999\b/, '"item 999"') }, 'xml-echo': list, soap: list, 'node-soap': list, 'strong-soap': list }
+      loads: { json: { path: '/list', headers: JSON_TYPE, bodies: [listJson(1000)], check: expect(/item 999\b/, '"item 999"') }, 'xml-echo': list, soap: list, 'node-soap': list, 'strong-soap': list }
     }
   ]
 }
@@ -118,7 +125,7 @@ async function main (): Promise<void> {
   const plan = workloads()
   const records: WorkloadRecord[] = plan.map((w) => ({
     id: w.id,
-    title: w.title(Buffer.byteLength(w.loads.soap.body), Buffer.byteLength(w.loads.json.body)),
+    title: w.title(Buffer.byteLength(w.loads.soap.bodies[0]), Buffer.byteLength(w.loads.json.bodies[0])),
     baseline: 'json',
     contenders: CONTENDERS.map((c) => ({ ...c, samples: [] }))
   }))
