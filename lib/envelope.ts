@@ -117,9 +117,9 @@ export class EnvelopeDecoder implements XmlHandler {
   #source = ''
   #headerNodes: number[] = []
   #bodyNodes: number[] = []
-  /** Each text run's node, while the runs can make a shape: each run starting a text node of its own. */
+  /** Each text run's node, while the message can make a shape (`#shaping`): each run starts a text node of its own. */
   #textNodes: number[] = []
-  #ownNodes = false
+  #shaping = false
   /** The last messages with a shape, the newest first, and where the text runs of the message in hand are. */
   readonly #shapes: Shape[] = []
   readonly #runs: number[] = []
@@ -161,13 +161,13 @@ export class EnvelopeDecoder implements XmlHandler {
     const headerNodes: number[] = this.#headerNodes = []
     const bodyNodes: number[] = this.#bodyNodes = []
     const textNodes: number[] = this.#textNodes = []
-    const shaped = this.#ownNodes = this.shapes && source.length <= SHAPE_LENGTH
+    const shaping = this.#shaping = this.shapes && source.length <= SHAPE_LENGTH
     const tree = this.#tree
     tree.reset(source)
     let decoded: DecodedEnvelope
     let length: number
     try {
-      this.#reader.read(source, shaped)
+      this.#reader.read(source, shaping)
       if (!this.#mismatch && this.#section !== AFTER_BODY) throw new SOAP_ERR_DECODE_STRUCTURE('no Body')
       length = tree.length
       decoded = {
@@ -191,7 +191,7 @@ export class EnvelopeDecoder implements XmlHandler {
       this.#senderFault = undefined
     }
     const runs = this.#reader.plainRuns
-    if (shaped && this.#ownNodes && !decoded.mismatch && runs !== undefined) {
+    if (this.#shaping && !decoded.mismatch && runs !== undefined) {
       shapes.unshift({ markup: Markup.of(source, runs), expected, encoding, charsetDeclared, textNodes, length, decoded })
       if (shapes.length > SHAPES) shapes.pop()
     }
@@ -325,14 +325,14 @@ export class EnvelopeDecoder implements XmlHandler {
 
   sourceText (from: number, to: number): void {
     // A run that continues the text before it (after a comment) joins its node: no shape.
-    if (this.#textRun !== 0) this.#ownNodes = false
+    if (this.#textRun !== 0) this.#shaping = false
     // Between the Envelope's children, the text is checked as a string.
     if (this.#depth <= 2) {
       this.text(this.#source.slice(from, to))
-      if (this.#ownNodes) this.#textNodes.push(-1)
+      if (this.#shaping) this.#textNodes.push(-1)
     } else if (this.#counted(to - from)) {
       const p = this.#tree.sourceText(from, to)
-      if (this.#ownNodes) this.#textNodes.push(p)
+      if (this.#shaping) this.#textNodes.push(p)
     }
   }
 

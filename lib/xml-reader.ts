@@ -613,6 +613,7 @@ export class XmlReader {
     if (this.#names.length === 0) this.#fail('text outside the document element', from)
     // Most runs are the document's characters as they stand: then no string is made here.
     const s = this.#s
+    // A run that stands as written (Markup.match recognises one by the same test).
     if (this.#amp.from(s, from) >= to && this.#cr.from(s, from) >= to && this.#cdataEnd.from(s, from) >= to) {
       if (this.#plain) this.#runs.push(from, to)
       this.#handler.sourceText(from, to)
@@ -853,6 +854,10 @@ export function isWhitespace (text: string): boolean {
  * are all allowed is not checked here (`disallowedAt`).
  */
 export class Markup {
+  // The next '&', CR and "]]>" of the document being matched, each part of it searched once.
+  static readonly #amp = new NextOf('&')
+  static readonly #cr = new NextOf('\r')
+  static readonly #cdataEnd = new NextOf(']]>')
   readonly #pieces: readonly string[]
 
   private constructor (pieces: readonly string[]) {
@@ -872,28 +877,26 @@ export class Markup {
   }
 
   /**
-   * Whether `s` is this markup around text runs that stand as written: none
-   * empty, and no '&', CR or "]]>" in any (each a run ends at the next '<').
-   * If so, their [from, to) pairs are in `runs`.
+   * Whether `s` is this markup around text runs that stand as written, as
+   * the reader's `#text` tests them (no '&', CR or "]]>"), none empty (each
+   * a run ends at the next '<'). If so, their [from, to) pairs are in `runs`.
    */
   match (s: string, runs: number[]): boolean {
     const pieces = this.#pieces
     const last = pieces.length - 1
+    const amp = Markup.#amp
+    const cr = Markup.#cr
+    const cdataEnd = Markup.#cdataEnd
+    amp.reset()
+    cr.reset()
+    cdataEnd.reset()
     let at = 0
-    // The next '&', CR and "]]>" at or after the run in hand, each part of `s` searched once.
-    let amp = -1
-    let cr = -1
-    let cdataEnd = -1
     for (let k = 0; k < last; k++) {
       // (A slice compared with `===` is several times faster than `startsWith`, which reads a character at a time.)
       const from = at + pieces[k].length
       if (s.slice(at, from) !== pieces[k]) return false
       const to = s.indexOf('<', from)
-      if (to <= from) return false
-      if (amp < from && (amp = s.indexOf('&', from)) === -1) amp = s.length
-      if (cr < from && (cr = s.indexOf('\r', from)) === -1) cr = s.length
-      if (cdataEnd < from && (cdataEnd = s.indexOf(']]>', from)) === -1) cdataEnd = s.length
-      if (amp < to || cr < to || cdataEnd < to) return false
+      if (to <= from || amp.from(s, from) < to || cr.from(s, from) < to || cdataEnd.from(s, from) < to) return false
       runs[2 * k] = from
       runs[2 * k + 1] = to
       at = to
