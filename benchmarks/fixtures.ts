@@ -10,6 +10,12 @@ export function addEnvelope (a = 2, b = 3): string {
     '</calc:Add></soap:Body></soap:Envelope>'
 }
 
+/**
+ * Operands for the Add, sent in turn: values of other lengths in the same
+ * markup, as a client sends them, and each pair's sum 5 (the answer checked).
+ */
+export const ADDENDS: ReadonlyArray<readonly [number, number]> = [[2, 3], [17, -12], [250, -245], [-1, 6], [4096, -4091], [0, 5], [73, -68], [-512, 517]]
+
 export const LIST_NS = 'urn:example:list'
 
 /** A list of records, about `bytes` long: the shape of a large SOAP payload. */

@@ -19,7 +19,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { addEnvelope, listEnvelopeOf, listJson } from '../fixtures'
+import { ADDENDS, addEnvelope, listEnvelopeOf, listJson } from '../fixtures'
 import type { BenchRecord, WorkloadRecord } from './aggregate'
 import { renderChart } from './chart'
 import { Failure, measureOne, type Load, type Settings } from './measure'
@@ -43,12 +43,6 @@ function expect (pattern: RegExp, what: string) {
     return pattern.test(body) ? undefined : `status ${status} but no ${what} in ${body.length} bytes: ${body.slice(0, 160)}`
   }
 }
-
-/**
- * The small workload's operands, sent in turn: values of other lengths in the
- * same markup, as a client sends them, and each pair's sum 5 (the answer checked).
- */
-const ADDENDS: ReadonlyArray<[number, number]> = [[2, 3], [17, -12], [250, -245], [-1, 6], [4096, -4091], [0, 5], [73, -68], [-512, 517]]
 
 interface Workload { id: string, title: (soap: number, json: number) => string, loads: Record<string, Load> }
 
