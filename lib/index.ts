@@ -6,17 +6,18 @@
  */
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import type { SoapContext } from './context'
-import { contractEndpoint, type ContractDefinition, type ContractHandler } from './contract'
-import { endpoint } from './endpoint'
+import type { SoapContext } from './service/context'
+import type { ContractDefinition, ContractHandler } from './contract/read'
+import { contractEndpoint } from './plugin/contract'
+import { endpoint, kSoapScope } from './plugin/endpoint'
+import { kAnswer } from './plugin/logging'
 import { SOAP_ERR_OPT_INVALID } from './errors'
-import { checkHook, createScope, type SoapFaultHook, type SoapHook, type SoapHookName, type SoapScope } from './hooks'
+import { checkHook, createScope, type SoapScope } from './service/hooks'
 import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from './options'
-import { sendSoap, type SoapContent, type SoapReplyOptions } from './reply'
-import type { ServiceDeclaration } from './service'
-import { kResponse, kSoapScope } from './symbols'
-import type { SoapContractDefinition, SoapOperation, SoapSchema, SoapServiceDefinition } from './types'
-import { createAjv } from './validation'
+import { sendSoap, type SoapContent, type SoapReplyOptions } from './plugin/reply'
+import type { ServiceDeclaration } from './service/compile'
+import type { SoapContractDefinition, SoapFaultHook, SoapHook, SoapHookName, SoapOperation, SoapSchema, SoapServiceDefinition } from './types'
+import { createAjv } from './service/validation'
 
 export interface SoapDecorator {
   /** The options in force, defaults applied. */
@@ -48,9 +49,7 @@ declare module 'fastify' {
 
 const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 
-type WithScope = FastifyInstance & { [kSoapScope]?: SoapScope }
-
-function decoratorFor (instance: WithScope, soap: ResolvedOptions, ajv: ReturnType<typeof createAjv>): SoapDecorator {
+function decoratorFor (instance: FastifyInstance, soap: ResolvedOptions, ajv: ReturnType<typeof createAjv>): SoapDecorator {
   const scope = (): SoapScope => instance[kSoapScope] as SoapScope
   const decorator: SoapDecorator = {
     options: soap,
@@ -76,7 +75,7 @@ function decoratorFor (instance: WithScope, soap: ResolvedOptions, ajv: ReturnTy
   return decorator
 }
 
-const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoap (fastify: WithScope, options: FastifySoapOptions) {
+const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoap (fastify: FastifyInstance, options: FastifySoapOptions) {
   const soap = normalizeOptions(options, fastify.initialConfig.bodyLimit)
   // Registered again (another scope, other options), the plugin adds routes,
   // not decorators; `fastify.soap` keeps the first registration's options.
@@ -84,7 +83,7 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
     const ajv = createAjv()
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {
-      getter (this: WithScope) {
+      getter (this: FastifyInstance) {
         let decorator = decorators.get(this)
         if (decorator === undefined) decorators.set(this, decorator = decoratorFor(this, soap, ajv))
         return decorator
@@ -94,13 +93,13 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   // Each encapsulation context gets its own hooks, linked to its parent's, as Fastify's own are.
   if (fastify[kSoapScope] === undefined) {
     fastify[kSoapScope] = createScope(undefined)
-    fastify.addHook('onRegister', (instance: WithScope) => {
+    fastify.addHook('onRegister', (instance: FastifyInstance) => {
       instance[kSoapScope] = createScope(instance[kSoapScope])
     })
   }
   if (!fastify.hasRequestDecorator('soap')) fastify.decorateRequest('soap', null)
   if (!fastify.hasReplyDecorator('soap')) fastify.decorateReply('soap', sendSoap)
-  if (!fastify.hasRequestDecorator(kResponse)) fastify.decorateRequest(kResponse, null)
+  if (!fastify.hasRequestDecorator(kAnswer)) fastify.decorateRequest(kAnswer, null)
   await fastify.register(endpoint, { soap, routes: soap.routes, prefix: soap.prefix })
 }
 
@@ -126,13 +125,12 @@ export function defineService<const Definition extends SoapServiceDefinition> (d
 
 export default fastifySoap
 export { fastifySoap }
-export { soapClientErrorHandler } from './client-error'
-export { SoapCall } from './call'
-export { SoapContext } from './context'
-export { textContent } from './envelope'
+export { soapClientErrorHandler } from './plugin/client-error'
+export { SoapContext } from './service/context'
+export { textContent } from './xml/element'
 export { errorCodes } from './errors'
-export { FAULT_NS, SoapFault, type FaultCode, type FaultSubcode, type FaultText, type SoapFaultOptions } from './fault'
-export type { SoapHeaderBlock } from './headers'
+export { FAULT_NS, SoapFault, type FaultCode, type FaultSubcode, type FaultText, type SoapFaultOptions } from './soap/fault'
+export type { SoapHeaderBlock } from './soap/headers'
 export {
   SOAP11_ENV,
   SOAP12_ENV,
@@ -142,16 +140,31 @@ export {
   SOAP11_ACTOR_NEXT,
   type SoapVersion
 } from './namespaces'
-export { HOOK_NAMES, type SoapFaultHook, type SoapHook, type SoapHookFunction, type SoapHookName, type SoapOperationHooks } from './hooks'
+export { HOOK_NAMES } from './service/hooks'
 export type { Infer } from './infer'
 export { DEFAULTS, type FastifySoapOptions, type FaultFormatter, type ResolvedOptions, type SoapLimits } from './options'
-export type { SoapContent, SoapReplyOptions } from './reply'
-export { escapeAttribute, escapeXml } from './serializer'
-export type { SoapOperationInfo } from './service'
-export type { ContractOperations, SoapContractDefinition, SoapHandlerCall, SoapOperation, SoapSchema, SoapServiceDefinition, XmlAttribute, XmlElement } from './types'
-export { readContract, type Contract, type ContractOperation, type ContractSource } from './contract'
-export type { ContractResolver } from './contract-documents'
-export type { SoapWsdlOptions } from './wsdl'
+export type { SoapContent, SoapReplyOptions } from './plugin/reply'
+export { escapeAttribute, escapeXml } from './soap/writer'
+export type {
+  ContractOperations,
+  SoapCall,
+  SoapContractDefinition,
+  SoapFaultHook,
+  SoapHandlerCall,
+  SoapHook,
+  SoapHookFunction,
+  SoapHookName,
+  SoapOperation,
+  SoapOperationHooks,
+  SoapOperationInfo,
+  SoapSchema,
+  SoapServiceDefinition,
+  SoapWsdlOptions,
+  XmlAttribute,
+  XmlElement
+} from './types'
+export { readContract, type Contract, type ContractOperation, type ContractSource } from './contract/read'
+export type { ContractResolver } from './contract/documents'
 
 // CommonJS and ES module consumers alike get the plugin itself as the module's
 // value (`require('fastify-soap')`, `import soap from 'fastify-soap'`), with the

@@ -3,7 +3,7 @@
  * supports (docs/typescript.md). Write schemas inline in `defineOperation()`
  * (its type parameters are `const`) or `as const`.
  */
-import type { XmlElement } from './types'
+import type { XmlElement } from './xml/element'
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {}
 

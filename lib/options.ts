@@ -1,26 +1,11 @@
 /** The plugin's options: defaults (PROTOCOL.md "Limits") and the one normalising pass. */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
-import type { SoapFault } from './fault'
+import type { SoapFault } from './soap/fault'
 import { SOAP_ERR_OPT_INVALID } from './errors'
+import { KnownKeys } from './service/keys'
+import type { SoapLimits } from './soap/limits'
 
-export interface SoapLimits {
-  /** Element depth, the Envelope being 1. */
-  maxDepth: number
-  /** Elements in one message. */
-  maxElements: number
-  /** Attributes on one element, namespace declarations included. */
-  maxAttributes: number
-  /** Characters in one attribute value. */
-  maxAttributeLength: number
-  /** Characters in one text node (CDATA sections included). Defaults to the body limit. */
-  maxTextLength: number
-  /** Characters in one element or attribute name, prefix included. */
-  maxNameLength: number
-  /** Characters in one namespace URI. */
-  maxNamespaceLength: number
-  /** Namespace declarations in one message. */
-  maxNamespaceDeclarations: number
-}
+export type { SoapLimits }
 
 export interface FastifySoapOptions extends Partial<SoapLimits> {
   /** Largest request body in bytes; a larger one is answered 413. Defaults to Fastify's `bodyLimit` (1 MiB unless set). */
@@ -99,7 +84,7 @@ const LIMIT_NAMES = [
   'maxNamespaceDeclarations'
 ] as const
 
-const KNOWN = new Set<string>(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', 'logLevel', 'logBody', 'redact', ...LIMIT_NAMES])
+const KNOWN = new KnownKeys(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', 'logLevel', 'logBody', 'redact', ...LIMIT_NAMES])
 
 const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 
@@ -124,9 +109,8 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
   if (options === null || typeof options !== 'object') {
     throw new SOAP_ERR_OPT_INVALID('options', 'an object')
   }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new SOAP_ERR_OPT_INVALID(key, 'one of ' + [...KNOWN].join(', '))
-  }
+  const unknown = KNOWN.unknownIn(options)
+  if (unknown !== undefined) throw new SOAP_ERR_OPT_INVALID(unknown, `one of ${KNOWN.list}`)
   const bodyLimit = positiveInteger('bodyLimit', options.bodyLimit, serverBodyLimit)
   const limits: SoapLimits = {
     maxDepth: positiveInteger('maxDepth', options.maxDepth, DEFAULTS.maxDepth),

@@ -1,35 +1,77 @@
-/** Public types with no runtime code. */
-import type { SoapCall } from './call'
-import type { SoapFault, SoapFaultOptions } from './fault'
-import type { SoapOperationHooks } from './hooks'
+/**
+ * The public types, in one place, with no runtime code. This file imports
+ * only modules that import nothing back: the element view (xml/element.ts),
+ * the fault (soap/fault.ts) and the schema-to-type mapping (infer.ts).
+ */
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import type { Infer } from './infer'
-import type { SoapWsdlOptions } from './wsdl'
+import type { SoapFault, SoapFaultOptions } from './soap/fault'
 
-/** An attribute of a decoded element. Namespace declarations are not listed. */
-export interface XmlAttribute {
-  /** The name as written, prefix included. */
-  readonly name: string
-  readonly prefix: string
-  readonly localName: string
-  /** The attribute's namespace URI; `''` for an unprefixed attribute. */
-  readonly namespace: string
-  readonly value: string
+export type { XmlAttribute, XmlElement } from './xml/element'
+
+// ---------------------------------------------------------------- hooks ---
+
+/** The SOAP hooks, in the order they run (docs/hooks.md). */
+export type SoapHookName = 'onEnvelope' | 'onOperation' | 'preValidation' | 'preHandler' | 'onResult' | 'onFault'
+
+/** A hook of every stage but `onFault`. End the request with `reply.send()` / `reply.soap()`, or by throwing (a `SoapFault` is sent as it is). */
+export type SoapHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown
+
+/** An `onFault` hook: it sees the fault about to be sent; it may answer otherwise with `reply`, or throw another fault. */
+export type SoapFaultHook = (request: FastifyRequest, reply: FastifyReply, fault: SoapFault) => Promise<unknown> | unknown
+
+export type SoapHookFunction<Name extends SoapHookName> = Name extends 'onFault' ? SoapFaultHook : SoapHook
+
+/** Hooks given with an operation's declaration: a function or a list, per stage (onEnvelope and onFault belong to the scope). */
+export type SoapOperationHooks = {
+  readonly [Name in Exclude<SoapHookName, 'onEnvelope' | 'onFault'>]?: SoapHook | readonly SoapHook[]
 }
 
-/**
- * An element of a header block or of the Body's payload, as the decoder saw it:
- * plain data, made from the decoded tree (lib/tree.ts) when it is asked for.
- */
-export interface XmlElement {
-  /** The name as written, prefix included. */
+// ------------------------------------------------------------ operations ---
+
+/** What a handler or hook learns of the operation it runs for. */
+export interface SoapOperationInfo {
   readonly name: string
-  readonly prefix: string
-  readonly localName: string
-  /** The element's namespace URI; `''` when it has none. */
-  readonly namespace: string
-  readonly attributes: readonly XmlAttribute[]
-  /** Child elements and text (CDATA sections included), in document order; adjacent text is joined. */
-  readonly children: ReadonlyArray<XmlElement | string>
+  readonly service: string
+  /** The action URI (SOAPAction in 1.1, the `action` parameter in 1.2). */
+  readonly action: string
+  /** The input element as `{namespace}localName`; undefined when the operation takes an empty Body. */
+  readonly element: string | undefined
+  readonly oneWay: boolean
+}
+
+/** A handler's second argument: the request, the reply, the decoded headers, a signal, and a maker of the operation's declared faults. */
+export interface SoapCall {
+  readonly request: FastifyRequest
+  readonly reply: FastifyReply
+  readonly operation: SoapOperationInfo
+  /** `request.soap`. */
+  readonly soap: NonNullable<FastifyRequest['soap']>
+  /** The header blocks the operation's header schema names, decoded and validated. */
+  readonly headers: unknown
+  readonly log: FastifyBaseLogger
+  /**
+   * Aborted when the client goes away before the answer is complete, or when
+   * the operation's `timeout` passes: hand it to what the handler waits on.
+   */
+  readonly signal: AbortSignal
+  /**
+   * A fault the operation declares under `faults`, with `detail` written by
+   * that fault's schema (checked against it first). Throw what it returns.
+   */
+  fault (name: string, detail: unknown, options: Omit<SoapFaultOptions, 'detail'>): SoapFault
+}
+
+/** The `wsdl` key of a service declaration (docs/wsdl.md). */
+export interface SoapWsdlOptions {
+  /** The endpoint URL written in the ports; by default taken from each request (Host; X-Forwarded-Proto and -Host under trustProxy). */
+  readonly address?: string
+  /** Serve each namespace's schema at `?xsd=<prefix>`, imported by the WSDL, instead of inline in `wsdl:types`. Default false. */
+  readonly splitSchemas?: boolean
+  /** A hand-written WSDL, served as given instead of the generated one. */
+  readonly document?: string
+  /** With `document`: the schemas it imports, served at `?xsd=<name>`. */
+  readonly schemas?: Readonly<Record<string, string>>
 }
 
 // ------------------------------------------------------------- services ---

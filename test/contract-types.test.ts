@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
-import { main, typeName } from '../lib/cli'
+import { main, typeName } from '../lib/contract/cli'
 
 const ROOT = join(__dirname, '..', '..')
 const CONTRACTS = join(ROOT, 'test', 'fixtures', 'contracts')
@@ -29,7 +29,7 @@ test('Issue 7 types: the command writes test/types/contract-ocpp.ts for the OCPP
   const { status, out, err } = await run(['types', OCPP])
   t.assert.strictEqual(err, '')
   t.assert.strictEqual(status, 0)
-  t.assert.strictEqual(out, await readFile(GENERATED, 'utf8'), 'regenerate with: node dist/lib/cli.js types test/fixtures/contracts/ocpp16/OCPP_CentralSystemService_1.6.wsdl --out test/types/contract-ocpp.ts')
+  t.assert.strictEqual(out, await readFile(GENERATED, 'utf8'), 'regenerate with: node dist/lib/contract/cli.js types test/fixtures/contracts/ocpp16/OCPP_CentralSystemService_1.6.wsdl --out test/types/contract-ocpp.ts')
   t.assert.match(out, /^export type Operations = ContractOperations<typeof schemas>$/m)
   t.assert.match(out, /^export type AuthorizeHeaders = Infer<typeof schemas\["Authorize"\]\['headers'\]>$/m)
 })

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { readContract, type ContractSource } from '../lib/index'
-import { bindContract } from '../lib/contract'
+import { bindContract } from '../lib/contract/read'
 import { envelope, MEDIA, SOAP11_ENV } from './helper'
 
 const K = 'urn:k'

@@ -144,7 +144,7 @@ const NOT_WELL_FORMED: Array<[string, string]> = [
   ['an unquoted attribute', envelope('1.2', '<m:A xmlns:m="urn:x" a=1/>')],
   ['a duplicate attribute', envelope('1.2', '<m:A xmlns:m="urn:x" a="1" a="2"/>')],
   ['a duplicate expanded attribute name', envelope('1.2', '<m:A xmlns:m="urn:x" xmlns:n="urn:x" m:a="1" n:a="2"/>')],
-  // Past 8 attributes on one element, uniqueness is checked another way (lib/xml-reader.ts #unique).
+  // Past 8 attributes on one element, uniqueness is checked another way (lib/xml/reader.ts #unique).
   ['a duplicate attribute among many', envelope('1.2', `<m:A xmlns:m="urn:x" ${MANY} a3="again"/>`)],
   ['a duplicate expanded attribute name among many', envelope('1.2', `<m:A xmlns:m="urn:x" xmlns:n="urn:x" ${MANY} m:a="1" n:a="2"/>`)],
   ['an unbound element prefix', envelope('1.2', '<m:A/>')],
@@ -241,7 +241,7 @@ for (const [name, body] of STRUCTURE) {
 }
 
 // A message with the last message's markup is decoded from the last one's tree
-// (lib/envelope.ts, shapes): what its text holds is still checked.
+// (lib/soap/envelope.ts, shapes): what its text holds is still checked.
 for (const [name, body] of NOT_WELL_FORMED) {
   const run = /<m:A xmlns:m="urn:x">([^<]*)<\/m:A>/.exec(body)
   if (run === null) continue

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+/**
+ * `fastify-soap types <contract.wsdl>`: writes the TypeScript of a contract's
+ * handlers (docs/contract-first.md, "Types"). The file holds the operations'
+ * schemas, exactly as the server reads them, `as const`, and the handler
+ * types inferred from them by the same `Infer` code-first services use.
+ */
+import { writeFile } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { readContract } from './read'
+
+const USAGE = `usage: fastify-soap types <contract.wsdl> [--service <name>] [--binding <name>] [--out <file.ts>]
+
+Writes the TypeScript types of the contract's handlers, for
+app.soap.contract<Operations>({ ... }). Without --out, to standard output.`
+
+/** A TypeScript identifier made of an operation's name: letters and digits kept, the first letter upper case. */
+export function typeName (operation: string): string {
+  const words = operation.split(/[^A-Za-z0-9]+/).filter((w) => w !== '')
+  const name = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('')
+  return /^[0-9]/.test(name) || name === '' ? `Op${name}` : name
+}
+
+/** The module `types` writes for a contract. */
+export async function contractTypes (options: { wsdl: string, service?: string, binding?: string }): Promise<string> {
+  const contract = await readContract(options)
+  const lines = [
+    `// Written by \`fastify-soap types\` from ${basename(options.wsdl).replace(/[\r\n]/g, ' ')}: the ${contract.name} service,`,
+    `// binding${contract.bindings.length > 1 ? 's' : ''} ${contract.bindings.map((b) => `${b.name} (SOAP ${b.version})`).join(', ')}. Written again when the contract changes; not edited.`,
+    "import type { ContractOperations, Infer } from 'fastify-soap'",
+    '',
+    '/** The schemas each operation is read and written by. */',
+    `export const schemas = ${JSON.stringify(Object.fromEntries(Object.entries(contract.operations).map(([name, op]) => {
+      const { action, ...schemas } = op
+      return [name, schemas]
+    })), null, 2)} as const`,
+    '',
+    '/** The handlers of `app.soap.contract<Operations>({ operations })`. */',
+    'export type Operations = ContractOperations<typeof schemas>',
+    ''
+  ]
+  const taken = new Set<string>(['Operations'])
+  for (const [name, op] of Object.entries(contract.operations)) {
+    let base = typeName(name)
+    while (taken.has(base)) base += '_'
+    taken.add(base)
+    const ref = `typeof schemas[${JSON.stringify(name)}]`
+    if (op.input !== undefined) lines.push(`export type ${base}Input = Infer<${ref}['input']>`)
+    if (op.output !== undefined) lines.push(`export type ${base}Output = Infer<${ref}['output']>`)
+    if (op.headers !== undefined) lines.push(`export type ${base}Headers = Infer<${ref}['headers']>`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+/** Runs the command with its arguments; resolves to the exit status. */
+export async function main (args: readonly string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  const [command, ...rest] = args
+  if (command === '--help' || command === '-h') {
+    out(USAGE + '\n')
+    return 0
+  }
+  if (command !== 'types') {
+    err(USAGE)
+    return 2
+  }
+  const options: { wsdl?: string, service?: string, binding?: string, out?: string } = {}
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]
+    const flag = /^--(service|binding|out)$/.exec(arg)
+    if (flag !== null && rest[i + 1] !== undefined) {
+      options[flag[1] as 'service' | 'binding' | 'out'] = rest[++i]
+    } else if (!arg.startsWith('-') && options.wsdl === undefined) {
+      options.wsdl = arg
+    } else {
+      err(`fastify-soap: unexpected argument ${arg}\n${USAGE}`)
+      return 2
+    }
+  }
+  if (options.wsdl === undefined) {
+    err(USAGE)
+    return 2
+  }
+  let text: string
+  try {
+    text = await contractTypes({ wsdl: options.wsdl, service: options.service, binding: options.binding })
+  } catch (e) {
+    err((e as Error).message)
+    return 1
+  }
+  if (options.out === undefined) out(text)
+  else await writeFile(options.out, text)
+  return 0
+}
+
+/* c8 ignore next 3 -- the process's own entry; test/contract-types.test.ts runs main() in process and the file as a process */
+if (require.main === module) {
+  main(process.argv.slice(2), (text) => process.stdout.write(text), (text) => process.stderr.write(text + '\n')).then((status) => { process.exitCode = status }, (e) => { process.stderr.write(`fastify-soap: ${String(e)}\n`); process.exitCode = 1 })
+}

@@ -1,0 +1,384 @@
+/**
+ * Contract first, part 3: a WSDL 1.1 read into a service declaration
+ * (docs/contract-first.md). The binding chosen gives the operations, their
+ * elements (document/literal, wrapped or bare) or parts (rpc/literal), header
+ * blocks, faults and actions; their schemas come from lib/contract/xsd.ts.
+ * The user's handlers are bound by operation name, and the result is
+ * compiled and served as a code-first service is, the WSDL as given.
+ */
+import type { Element as DomElement } from '@xmldom/xmldom'
+import { ContractDocuments, WSDL_NS, type ContractResolver } from './documents'
+import { childElements, SchemaModel, type QName } from './xsd'
+import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
+import type { SoapOperationHooks } from '../types'
+import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../service/declaration'
+import { KnownKeys } from '../service/keys'
+
+const SOAP11_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap/'
+const SOAP12_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/'
+
+type Schema = Record<string, unknown>
+
+/** One operation of a contract: the schemas a code-first operation would declare. */
+export interface ContractOperation {
+  readonly input?: JsonSchema
+  readonly output?: JsonSchema
+  readonly headers?: JsonSchema
+  readonly faults?: Readonly<Record<string, JsonSchema>>
+  readonly action: string
+}
+
+export interface Contract {
+  /** The service's name: the wsdl:service's, or the binding's when there is none. */
+  readonly name: string
+  readonly namespace: string
+  /** The bindings served, `{namespace}localName`, and their SOAP versions. */
+  readonly bindings: ReadonlyArray<{ readonly name: string, readonly version: '1.1' | '1.2' }>
+  readonly operations: Readonly<Record<string, ContractOperation>>
+  /** The WSDL and the documents it imports, as served: the address left as lib/wsdl/xsd.ts's placeholder. */
+  readonly wsdl: { readonly document: string, readonly schemas: Readonly<Record<string, string>> }
+}
+
+/** Where the contract comes from, and which part of it to serve. */
+export interface ContractSource {
+  /** The WSDL's file: a path, or a `file:` URL. */
+  readonly wsdl?: string | URL
+  /** The WSDL itself, instead of `wsdl`. */
+  readonly document?: string | Uint8Array
+  /** With `document`: the directory its relative imports are read from. */
+  readonly base?: string
+  /** Gives documents named by absolute URL; without it, such an import is an error. */
+  readonly resolver?: ContractResolver
+  /** The wsdl:service to serve, when the WSDL has several. */
+  readonly service?: string
+  /** The wsdl:binding to serve (a WSDL with no service, or a service whose ports bind different portTypes). */
+  readonly binding?: string
+}
+
+function attr (node: DomElement, name: string): string | undefined {
+  return node.hasAttribute(name) ? node.getAttribute(name) as string : undefined
+}
+
+function key (name: QName): string {
+  return `{${name[0]}}${name[1]}`
+}
+
+function children (node: DomElement, namespace: string, localName: string): DomElement[] {
+  return childElements(node).filter((c) => c.namespaceURI === namespace && c.localName === localName)
+}
+
+interface BindingInfo {
+  readonly node: DomElement
+  readonly name: QName
+  readonly version: '1.1' | '1.2'
+  readonly soap: string
+  readonly style: string
+  readonly portType: QName
+}
+
+/** The named WSDL components of every definitions element a contract loads. */
+class WsdlModel {
+  readonly messages = new Map<string, DomElement>()
+  readonly portTypes = new Map<string, DomElement>()
+  readonly bindings = new Map<string, DomElement>()
+  readonly services = new Map<string, DomElement>()
+
+  constructor (readonly schemas: SchemaModel, definitions: readonly DomElement[]) {
+    for (const d of definitions) {
+      const tns = attr(d, 'targetNamespace') ?? ''
+      for (const child of childElements(d)) {
+        if (child.namespaceURI !== WSDL_NS) continue
+        const map = child.localName === 'message' ? this.messages : child.localName === 'portType' ? this.portTypes : child.localName === 'binding' ? this.bindings : child.localName === 'service' ? this.services : undefined
+        map?.set(`{${tns}}${attr(child, 'name') as string}`, child)
+      }
+    }
+  }
+
+  get (map: Map<string, DomElement>, what: string, name: QName, where: string): DomElement {
+    const found = map.get(key(name))
+    if (found === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the ${what} ${key(name)} is not defined`)
+    return found
+  }
+
+  /** A binding's SOAP extension, or undefined for another binding (HTTP GET/POST, MIME). */
+  soapBinding (node: DomElement, name: QName): BindingInfo | undefined {
+    for (const [soap, version] of [[SOAP11_BINDING_NS, '1.1'], [SOAP12_BINDING_NS, '1.2']] as const) {
+      const ext = children(node, soap, 'binding')[0]
+      if (ext === undefined) continue
+      return { node, name, version, soap, style: attr(ext, 'style') ?? 'document', portType: this.schemas.qname(node, attr(node, 'type') as string) }
+    }
+    return undefined
+  }
+}
+
+/** Finds a component by local name or `{namespace}localName`. */
+function byName (map: Map<string, DomElement>, name: string): Array<[string, DomElement]> {
+  return [...map].filter(([k]) => k === name || k.endsWith(`}${name}`))
+}
+
+/** The bindings to serve: the option's, or the SOAP ports of the one service. */
+function chooseBindings (model: WsdlModel, source: ContractSource, where: string): { bindings: BindingInfo[], service: DomElement | undefined } {
+  const soapOf = (k: string, node: DomElement): BindingInfo | undefined => model.soapBinding(node, [k.slice(1, k.indexOf('}')), k.slice(k.indexOf('}') + 1)])
+  if (source.binding !== undefined) {
+    const found = byName(model.bindings, source.binding)
+    if (found.length !== 1) throw new SOAP_ERR_CONTRACT_INVALID(where, `${found.length === 0 ? 'no' : 'more than one'} wsdl:binding is named ${source.binding} (there are ${[...model.bindings.keys()].join(', ')})`)
+    const info = soapOf(...found[0])
+    if (info === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the binding ${found[0][0]} is no SOAP 1.1 or 1.2 binding`)
+    const service = [...model.services.values()].find((s) => children(s, WSDL_NS, 'port').some((p) => key(model.schemas.qname(p, attr(p, 'binding') as string)) === found[0][0]))
+    return { bindings: [info], service }
+  }
+  let services = [...model.services]
+  if (source.service !== undefined) {
+    services = byName(model.services, source.service)
+    if (services.length !== 1) throw new SOAP_ERR_CONTRACT_INVALID(where, `${services.length === 0 ? 'no' : 'more than one'} wsdl:service is named ${source.service} (there are ${[...model.services.keys()].join(', ') || 'none'})`)
+  }
+  if (services.length === 0) {
+    const soap = [...model.bindings].map(([k, node]) => soapOf(k, node)).filter((b) => b !== undefined)
+    if (soap.length === 1) return { bindings: soap, service: undefined }
+    throw new SOAP_ERR_CONTRACT_INVALID(where, `the WSDL has no wsdl:service and ${soap.length === 0 ? 'no' : 'several'} SOAP bindings: choose one with "binding" (${[...model.bindings.keys()].join(', ')})`)
+  }
+  if (services.length > 1) throw new SOAP_ERR_CONTRACT_INVALID(where, `the WSDL has several services: choose one with "service" (${services.map(([k]) => k).join(', ')})`)
+  const service = services[0][1]
+  const bindings: BindingInfo[] = []
+  for (const port of children(service, WSDL_NS, 'port')) {
+    const name = model.schemas.qname(port, attr(port, 'binding') as string)
+    const info = soapOf(key(name), model.get(model.bindings, 'binding', name, where))
+    if (info !== undefined && !bindings.some((b) => key(b.name) === key(info.name))) bindings.push(info)
+  }
+  if (bindings.length === 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `the service ${services[0][0]} has no SOAP port`)
+  const portTypes = new Set(bindings.map((b) => key(b.portType)))
+  if (portTypes.size > 1) throw new SOAP_ERR_CONTRACT_INVALID(where, `the ports of ${services[0][0]} bind several portTypes (${[...portTypes].join(', ')}): choose one binding with "binding" (${bindings.map((b) => key(b.name)).join(', ')})`)
+  return { bindings, service }
+}
+
+/** The parts of a message, by name. */
+function partsOf (model: WsdlModel, message: QName, where: string): Map<string, DomElement> {
+  const node = model.get(model.messages, 'message', message, where)
+  return new Map(children(node, WSDL_NS, 'part').map((p) => [attr(p, 'name') as string, p]))
+}
+
+/** The one extension element of a binding's wsdl:input or wsdl:output. */
+function bodyOf (io: DomElement | undefined, soap: string): DomElement | undefined {
+  return io === undefined ? undefined : children(io, soap, 'body')[0]
+}
+
+function checkLiteral (node: DomElement | undefined, what: string, where: string): void {
+  if (node !== undefined && attr(node, 'use') === 'encoded') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`SOAP encoding (use="encoded" on ${what}): only literal bindings are served`, where)
+}
+
+interface Direction {
+  readonly schema: Schema | undefined
+  readonly headers: Map<string, Schema>
+}
+
+/** The Body content and header blocks of one direction of an operation. */
+function direction (model: WsdlModel, binding: BindingInfo, style: string, operation: string, message: QName, io: DomElement | undefined, response: boolean, where: string): Direction {
+  const parts = partsOf(model, message, where)
+  const body = bodyOf(io, binding.soap)
+  checkLiteral(body, `${where} ${response ? 'output' : 'input'}`, where)
+  const headers = new Map<string, Schema>()
+  const headerParts = new Set<string>()
+  for (const header of io === undefined ? [] : children(io, binding.soap, 'header')) {
+    checkLiteral(header, `a header of ${where}`, where)
+    const headerMessage = model.schemas.qname(header, attr(header, 'message') as string)
+    const partName = attr(header, 'part') as string
+    const part = partsOf(model, headerMessage, where).get(partName)
+    if (part === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the header part ${partName} is not in message ${key(headerMessage)}`)
+    if (key(headerMessage) === key(message)) headerParts.add(partName)
+    const element = attr(part, 'element')
+    if (element === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the header part ${partName} typed with type= (a header block must be an element)`, where)
+    const name = model.schemas.qname(part, element)
+    let property = name[1]
+    for (let n = 2; headers.has(property); n++) property = `${name[1]}${n}`
+    headers.set(property, model.schemas.topElement(name, `${where} header ${partName}`).schema)
+  }
+  const listed = body === undefined ? undefined : attr(body, 'parts')
+  const bodyParts = listed !== undefined
+    ? listed.split(/\s+/).filter((p) => p !== '').map((p) => {
+      const part = parts.get(p)
+      if (part === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `soap:body names the part ${p}, which message ${key(message)} does not have`)
+      return part
+    })
+    : [...parts.entries()].filter(([n]) => !headerParts.has(n)).map(([, p]) => p)
+
+  if (style === 'rpc') {
+    // rpc/literal: a wrapper named after the operation (its response: + "Response") in soap:body's namespace, one unqualified accessor per part.
+    const namespace = body === undefined ? '' : attr(body, 'namespace') ?? ''
+    const properties: Schema = {}
+    for (const part of bodyParts) {
+      const partName = attr(part, 'name') as string
+      const type = attr(part, 'type')
+      if (type === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the rpc part ${partName} given by element= (rpc/literal parts name a type, WS-I BP R2203)`, where)
+      const typed = model.schemas.namedType(model.schemas.qname(part, type), `${where} part ${partName}`)
+      properties[partName] = { ...typed, xml: { ...(typed.xml as object | undefined), namespace: '' } }
+    }
+    const schema: Schema = { type: 'object', properties, additionalProperties: false, xml: { name: response ? `${operation}Response` : operation, namespace } }
+    // A part carries a value, or xsi:nil: every accessor is written (WS-I BP R2211 lets none be left out).
+    if (bodyParts.length > 0) schema.required = bodyParts.map((p) => attr(p, 'name') as string)
+    return { schema, headers }
+  }
+  if (bodyParts.length === 0) return { schema: undefined, headers }
+  if (bodyParts.length > 1) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`a document/literal message with ${bodyParts.length} Body parts (WS-I BP R2201: at most one)`, where)
+  const part = bodyParts[0]
+  const element = attr(part, 'element')
+  if (element === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the document part ${attr(part, 'name') as string} typed with type= (document/literal parts name an element, WS-I BP R2204)`, where)
+  return { schema: elementObject(model, model.schemas.qname(part, element), 'Body element', where), headers }
+}
+
+/** A global element as an object schema: one of simple type is an object whose text is `$value`, as simple content is. */
+function elementObject (model: WsdlModel, name: QName, what: string, where: string): Schema {
+  const top = model.schemas.topElement(name, where)
+  if (top.schema.nullable === true) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the nillable ${what} ${key(name)} (the codec reads and writes it as an object, never nil)`, where)
+  if (!top.simple) return top.schema
+  const { xml, ...value } = top.schema
+  if (value.type === 'array') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${what} ${key(name)} of a list type`, where)
+  return { type: 'object', properties: { $value: { ...value, xml: { text: true } } }, required: ['$value'], additionalProperties: false, xml }
+}
+
+function headersSchema (headers: Map<string, Schema>): JsonSchema | undefined {
+  if (headers.size === 0) return undefined
+  // Header blocks are optional: a contract rarely says a client must send one, and clients leave them out.
+  return { type: 'object', properties: Object.fromEntries(headers), additionalProperties: false }
+}
+
+/** Reads a WSDL and what it imports into the operations of one service. */
+export async function readContract (source: ContractSource): Promise<Contract> {
+  const file = source.wsdl instanceof URL ? source.wsdl.href : source.wsdl
+  if ((file === undefined) === (source.document === undefined)) throw new SOAP_ERR_CONTRACT_INVALID('(source)', 'give either "wsdl" (a file) or "document" (the WSDL itself)')
+  if (source.resolver !== undefined && typeof source.resolver !== 'function') throw new SOAP_ERR_CONTRACT_INVALID(String(file), '"resolver" must be a function')
+  const where = file ?? '(document)'
+  const schemas = new SchemaModel()
+  const documents = new ContractDocuments(schemas, source.resolver)
+  if (file !== undefined) await documents.load({ file: typeof file === 'string' && file.startsWith('file:') ? new URL(file).pathname : file })
+  else await documents.load({ text: source.document as string, base: source.base })
+  const model = new WsdlModel(schemas, documents.definitions)
+  const { bindings, service } = chooseBindings(model, source, where)
+  for (const b of bindings) {
+    for (const op of children(b.node, WSDL_NS, 'operation')) {
+      for (const io of childElements(op)) for (const ext of childElements(io)) checkLiteral(ext, `binding ${key(b.name)} operation ${attr(op, 'name') as string}`, `binding ${key(b.name)}`)
+    }
+  }
+  const main = bindings[0]
+  const tns = attr(documents.definitions[0], 'targetNamespace') ?? ''
+  const portType = model.get(model.portTypes, 'portType', main.portType, where)
+  const operations: Record<string, ContractOperation> = {}
+  for (const op of children(portType, WSDL_NS, 'operation')) {
+    const name = attr(op, 'name') as string
+    const at = `operation ${name}`
+    if (Object.hasOwn(operations, name)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the overloaded operation ${name} (two operations of one name)`, at)
+    const input = children(op, WSDL_NS, 'input')[0]
+    const output = children(op, WSDL_NS, 'output')[0]
+    if (input === undefined || (output !== undefined && childElements(op).indexOf(output) < childElements(op).indexOf(input))) {
+      throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${input === undefined ? 'notification' : 'solicit-response'} operation ${name} (the server would send first)`, at)
+    }
+    const bound = children(main.node, WSDL_NS, 'operation').find((o) => attr(o, 'name') === name)
+    if (bound === undefined) throw new SOAP_ERR_CONTRACT_INVALID(at, `the binding ${key(main.name)} does not bind it`)
+    const soapOperation = children(bound, main.soap, 'operation')[0]
+    const style = (soapOperation === undefined ? undefined : attr(soapOperation, 'style')) ?? main.style
+    const inputs = direction(model, main, style, name, schemas.qname(input, attr(input, 'message') as string), children(bound, WSDL_NS, 'input')[0], false, at)
+    const outputs = output === undefined ? undefined : direction(model, main, style, name, schemas.qname(output, attr(output, 'message') as string), children(bound, WSDL_NS, 'output')[0], true, at)
+    if (outputs !== undefined && outputs.schema === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED('an output message with no Body part (the codec answers a request-response operation with an element)', at)
+    const faults: Record<string, JsonSchema> = {}
+    for (const fault of children(op, WSDL_NS, 'fault')) {
+      const faultName = attr(fault, 'name') as string
+      const parts = [...partsOf(model, schemas.qname(fault, attr(fault, 'message') as string), at).values()]
+      const element = parts.length === 1 ? attr(parts[0], 'element') : undefined
+      if (element === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the fault ${faultName}, whose message is not one part naming an element (WS-I BP R2205)`, at)
+      faults[faultName] = elementObject(model, schemas.qname(parts[0], element), 'fault detail element', `${at} fault ${faultName}`)
+    }
+    // The action: the first binding's that gives one; none gives the code-first default.
+    let action: string | undefined
+    for (const b of bindings) {
+      const o = children(b.node, WSDL_NS, 'operation').find((x) => attr(x, 'name') === name)
+      const soapAction = o === undefined ? undefined : children(o, b.soap, 'operation').map((x) => attr(x, 'soapAction')).find((a) => a !== undefined && a !== '')
+      action ??= soapAction
+    }
+    operations[name] = {
+      input: inputs.schema,
+      output: outputs?.schema,
+      headers: headersSchema(inputs.headers),
+      faults: Object.keys(faults).length === 0 ? undefined : faults,
+      action: action ?? (/[/:#]$/.test(tns) ? tns + name : `${tns}/${name}`)
+    }
+  }
+
+  // The served ports' addresses become the live one.
+  const addresses: Array<{ node: DomElement, attribute: string }> = []
+  for (const port of service === undefined ? [] : children(service, WSDL_NS, 'port')) {
+    const bindingName = key(schemas.qname(port, attr(port, 'binding') as string))
+    if (!bindings.some((b) => key(b.name) === bindingName)) continue
+    for (const address of childElements(port)) {
+      if ((address.namespaceURI === SOAP11_BINDING_NS || address.namespaceURI === SOAP12_BINDING_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
+    }
+  }
+  return {
+    name: service === undefined ? main.name[1] : attr(service, 'name') as string,
+    namespace: tns,
+    bindings: bindings.map((b) => ({ name: key(b.name), version: b.version })),
+    operations,
+    wsdl: documents.serve(addresses)
+  }
+}
+
+// -------------------------------------------------------------- serving ---
+
+/** A handler of a contract's operation, or the handler with the operation's own hooks and timeout. */
+export type ContractHandler = ((input: never, call: never) => unknown) | {
+  readonly handler: (input: never, call: never) => unknown
+  readonly hooks?: SoapOperationHooks
+  readonly timeout?: number
+}
+
+export interface ContractDefinition extends ContractSource {
+  readonly path: string
+  /** A handler for every operation of the binding, by operation name. */
+  readonly operations: Readonly<Record<string, ContractHandler>>
+  /** The endpoint URL written in the served WSDL's ports; by default the one each request came to. */
+  readonly address?: string
+  readonly understoodHeaders?: readonly string[]
+  readonly strictAction?: boolean
+  readonly validateOutput?: boolean
+  readonly timeout?: number
+}
+
+const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout'])
+
+const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
+
+/** Checks a contract definition's own keys, before its WSDL is read. */
+export function checkDefinition (definition: ContractDefinition): void {
+  if (typeof definition !== 'object' || definition === null) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', 'must be an object')
+  const unknown = DEFINITION_KEYS.unknownIn(definition)
+  if (unknown !== undefined) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', `unknown key "${unknown}" (one of ${DEFINITION_KEYS.list})`)
+}
+
+/** The service declaration of a contract, its operations bound to the user's handlers. */
+export function bindContract (contract: Contract, definition: ContractDefinition): ServiceDeclaration {
+  const where = contract.name
+  const given: unknown = definition.operations
+  if (typeof given !== 'object' || given === null) throw new SOAP_ERR_CONTRACT_INVALID(where, '"operations" must map operation names to handlers')
+  const unknown = Object.keys(given).filter((name) => !Object.hasOwn(contract.operations, name))
+  if (unknown.length > 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `the contract has no operation ${unknown.join(', ')} (it has ${Object.keys(contract.operations).join(', ')})`)
+  const missing = Object.keys(contract.operations).filter((name) => !Object.hasOwn(given, name))
+  if (missing.length > 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `no handler for ${missing.join(', ')}: every operation of the binding needs one`)
+  const operations: Record<string, OperationDeclaration> = {}
+  for (const [name, op] of Object.entries(contract.operations)) {
+    const bound = (given as Record<string, unknown>)[name]
+    const own = typeof bound === 'function' ? { handler: bound } : bound
+    if (typeof own !== 'object' || own === null || HANDLER_KEYS.unknownIn(own) !== undefined) {
+      throw new SOAP_ERR_CONTRACT_INVALID(where, `operation ${name} must be a handler, or { handler, hooks, timeout }`)
+    }
+    const declared: Record<string, unknown> = { ...own, action: op.action }
+    for (const k of ['input', 'output', 'headers', 'faults'] as const) if (op[k] !== undefined) declared[k] = op[k]
+    operations[name] = declared as unknown as OperationDeclaration
+  }
+  const declaration: Record<string, unknown> = {
+    path: definition.path,
+    namespace: contract.namespace === '' ? 'urn:unknown' : contract.namespace,
+    name: contract.name,
+    operations,
+    wsdl: { ...contract.wsdl, ...(definition.address === undefined ? {} : { address: definition.address }) }
+  }
+  for (const k of ['understoodHeaders', 'strictAction', 'validateOutput', 'timeout'] as const) if (definition[k] !== undefined) declaration[k] = definition[k]
+  return declaration as unknown as ServiceDeclaration
+}

@@ -1,0 +1,665 @@
+/**
+ * Contract first, part 2: the XML Schemas of a WSDL read into the JSON
+ * Schemas the codec follows (docs/contract-first.md, "The mapping"). Only
+ * what an operation reaches is translated, once per named type; a construct
+ * the codec cannot carry is SOAP_ERR_CONTRACT_UNSUPPORTED, naming it and the
+ * place that reaches it.
+ */
+import type { Element as DomElement } from '@xmldom/xmldom'
+import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
+import { XML_NS } from '../namespaces'
+
+export const XS_NS = 'http://www.w3.org/2001/XMLSchema'
+export const SOAP_ENCODING_NAMESPACES: ReadonlySet<string> = new Set([
+  'http://schemas.xmlsoap.org/soap/encoding/',
+  'http://www.w3.org/2003/05/soap-encoding'
+])
+export const SOAP11_ENVELOPE_NS = 'http://schemas.xmlsoap.org/soap/envelope/'
+
+type Schema = Record<string, unknown>
+
+/** What a schema document says of the names it declares. */
+export interface SchemaContext {
+  readonly targetNamespace: string
+  readonly elementQualified: boolean
+  readonly attributeQualified: boolean
+  /** A schema with no target namespace included into one that has one: its unprefixed references mean the includer's namespace. */
+  readonly chameleon: boolean
+  /** The file it came from, for messages. */
+  readonly file: string
+}
+
+interface Component {
+  readonly node: DomElement
+  readonly context: SchemaContext
+}
+
+export type QName = readonly [namespace: string, localName: string]
+
+function key (namespace: string, localName: string): string {
+  return `{${namespace}}${localName}`
+}
+
+/** An element's children that are elements, in document order. */
+export function childElements (node: DomElement): DomElement[] {
+  const out: DomElement[] = []
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+    if (child.nodeType === 1) out.push(child as DomElement)
+  }
+  return out
+}
+
+function xs (node: DomElement, localName: string): DomElement[] {
+  return childElements(node).filter((c) => c.namespaceURI === XS_NS && c.localName === localName)
+}
+
+function attr (node: DomElement, name: string): string | undefined {
+  return node.hasAttribute(name) ? node.getAttribute(name) as string : undefined
+}
+
+const KINDS = ['element', 'complexType', 'simpleType', 'group', 'attributeGroup', 'attribute'] as const
+type Kind = typeof KINDS[number]
+
+// XML Schema built-in types, by JSON type.
+const STRING_TYPES = new Set(['string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'ID', 'IDREF', 'ENTITY', 'anyURI', 'QName', 'NOTATION', 'base64Binary', 'hexBinary', 'duration', 'gYear', 'gYearMonth', 'gMonth', 'gMonthDay', 'gDay', 'anySimpleType', 'NMTOKENS', 'IDREFS', 'ENTITIES'])
+const INTEGER_BOUNDS: Readonly<Record<string, readonly [number | undefined, number | undefined]>> = {
+  integer: [undefined, undefined],
+  long: [undefined, undefined],
+  int: [-2147483648, 2147483647],
+  short: [-32768, 32767],
+  byte: [-128, 127],
+  nonNegativeInteger: [0, undefined],
+  positiveInteger: [1, undefined],
+  nonPositiveInteger: [undefined, 0],
+  negativeInteger: [undefined, -1],
+  unsignedLong: [0, undefined],
+  unsignedInt: [0, 4294967295],
+  unsignedShort: [0, 65535],
+  unsignedByte: [0, 255]
+}
+// Lexical forms of the types the codec carries as strings, checked as XML Schema would.
+const TIME_ZONE = '(Z|[+-][0-9]{2}:[0-9]{2})?'
+const PATTERNS: Readonly<Record<string, string>> = {
+  decimal: '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$',
+  date: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}${TIME_ZONE}$`,
+  dateTime: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`,
+  time: `^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`
+}
+
+/** The simple type of a value: a scalar JSON Schema, or an xs:list of one. */
+interface Simple {
+  readonly schema: Schema
+  readonly list: boolean
+  /** A list's item count facets: minItems, maxItems. */
+  readonly counts?: Schema
+}
+
+/** The content of a complex type, gathered before it becomes an object schema. */
+class Content {
+  readonly properties = new Map<string, Schema>()
+  readonly required: string[] = []
+  /** Property → `{namespace}localName` (elements) or `@{namespace}localName` (attributes). */
+  readonly names = new Map<string, string>()
+  readonly presence: Schema[] = []
+  any = false
+  anyAttribute = false
+  text: Simple | undefined
+
+  /** The property of an XML name, or a new one: the local name, numbered when taken by another name. */
+  property (xmlKey: string, localName: string): { property: string, known: boolean } {
+    for (const [property, name] of this.names) if (name === xmlKey) return { property, known: true }
+    let property = localName
+    for (let n = 2; this.properties.has(property) || property === '$value' || property === '$any'; n++) property = `${localName}${n}`
+    this.names.set(property, xmlKey)
+    return { property, known: false }
+  }
+}
+
+/** The global components of every schema a contract loads, and their translation. */
+export class SchemaModel {
+  private readonly components: Record<Kind, Map<string, Component>> = {
+    element: new Map(), complexType: new Map(), simpleType: new Map(), group: new Map(), attributeGroup: new Map(), attribute: new Map()
+  }
+
+  /** Heads of substitution groups: their members may stand in for them, which the codec cannot read. */
+  private readonly heads = new Set<string>()
+  /** Named types being translated, to find a recursive one. */
+  private readonly stack: string[] = []
+  private readonly translated = new Map<string, Schema>()
+  readonly namespaces = new Set<string>()
+
+  /** Adds the global declarations of one `xs:schema` element. */
+  add (schema: DomElement, context: SchemaContext): void {
+    this.namespaces.add(context.targetNamespace)
+    for (const child of childElements(schema)) {
+      if (child.namespaceURI !== XS_NS) continue
+      if (child.localName === 'redefine' || child.localName === 'override') {
+        throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`xs:${child.localName}`, context.file)
+      }
+      if (!(KINDS as readonly string[]).includes(child.localName as string)) continue
+      const name = attr(child, 'name') as string
+      this.components[child.localName as Kind].set(key(context.targetNamespace, name), { node: child, context })
+      const head = attr(child, 'substitutionGroup')
+      if (head !== undefined) this.heads.add(key(...this.qname(child, head, context)))
+    }
+  }
+
+  /** A QName written in a schema or WSDL attribute, resolved against the namespaces in scope there. */
+  qname (node: DomElement, value: string, context?: SchemaContext): QName {
+    const colon = value.indexOf(':')
+    const prefix = colon === -1 ? null : value.slice(0, colon)
+    const local = colon === -1 ? value : value.slice(colon + 1)
+    // xmldom finds the default namespace under '', not null; the xml prefix is bound everywhere.
+    const namespace = prefix === 'xml' ? XML_NS : node.lookupNamespaceURI(prefix ?? '')
+    if (namespace === null && prefix !== null) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the undeclared prefix in "${value}"`, context?.file ?? 'the WSDL')
+    const ns = namespace ?? ''
+    return [ns === '' && context?.chameleon === true ? context.targetNamespace : ns, local]
+  }
+
+  private find (kind: Kind, name: QName, where: string): Component {
+    const found = this.components[kind].get(key(...name))
+    if (found === undefined) {
+      if (SOAP_ENCODING_NAMESPACES.has(name[0])) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the SOAP encoding ${kind} ${key(...name)} (encoded types have no literal form)`, where)
+      throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${kind} ${key(...name)}, which no schema of the contract declares`, where)
+    }
+    return found
+  }
+
+  /** A global element, as a top-level one: its schema (with `xml.name` and `xml.namespace`). */
+  topElement (name: QName, where: string): { schema: Schema, simple: boolean } {
+    const { node, context } = this.find('element', name, where)
+    this.checkElement(node, name, where)
+    const { schema, simple } = this.elementType(node, context, `${where} > element ${key(...name)}`)
+    return { schema: { ...schema, xml: { ...(schema.xml as object), name: name[1], namespace: name[0] } }, simple }
+  }
+
+  /** A named type as the content of an element named elsewhere (rpc/literal parts). */
+  namedType (name: QName, where: string): Schema {
+    return this.typeByName(name, where).schema
+  }
+
+  private checkElement (node: DomElement, name: QName, where: string): void {
+    if (this.heads.has(key(...name))) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the substitution group headed by element ${key(...name)}`, where)
+    if (attr(node, 'abstract') === 'true') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)}`, where)
+  }
+
+  /** The value schema of an element declaration: its type, named or anonymous, and nillable. */
+  private elementType (node: DomElement, context: SchemaContext, where: string): { schema: Schema, simple: boolean } {
+    const typeName = attr(node, 'type')
+    let result: { schema: Schema, simple: boolean }
+    if (typeName !== undefined) {
+      result = this.typeByName(this.qname(node, typeName, context), where)
+    } else {
+      const complex = xs(node, 'complexType')[0]
+      const simple = xs(node, 'simpleType')[0]
+      if (complex !== undefined) result = { schema: this.complexType(complex, context, where), simple: false }
+      else if (simple !== undefined) result = this.simpleResult(this.simpleType(simple, context, where))
+      else result = { schema: this.anyContent(), simple: false }
+    }
+    const fixed = attr(node, 'fixed')
+    let schema = result.schema
+    if (fixed !== undefined && result.simple && !Array.isArray(schema.items)) schema = { ...schema, const: lexical(schema, fixed, where) }
+    if (attr(node, 'nillable') === 'true') {
+      // nil is one more value: an enumeration or a fixed value takes null too.
+      schema = { ...schema, nullable: true }
+      if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null]
+      if (schema.const !== undefined) {
+        schema.enum = [schema.const, null]
+        delete schema.const
+      }
+    }
+    return { schema, simple: result.simple }
+  }
+
+  private simpleResult (simple: Simple): { schema: Schema, simple: boolean } {
+    return { schema: simple.list ? { type: 'array', items: simple.schema, ...simple.counts, xml: { list: true } } : simple.schema, simple: true }
+  }
+
+  /** xs:anyType: any attributes, any child elements (kept raw). */
+  private anyContent (): Schema {
+    return { type: 'object', properties: { $any: { type: 'array', items: { type: 'object' }, xml: { any: true } } }, additionalProperties: false, xml: { anyAttribute: true } }
+  }
+
+  private typeByName (name: QName, where: string): { schema: Schema, simple: boolean } {
+    if (name[0] === XS_NS) {
+      if (name[1] === 'anyType') return { schema: this.anyContent(), simple: false }
+      return this.simpleResult(builtin(name[1], where))
+    }
+    const id = key(...name)
+    const known = this.translated.get(id)
+    if (known !== undefined) return { schema: known, simple: this.components.simpleType.has(key(...name)) }
+    if (this.components.simpleType.has(key(...name))) {
+      const { node, context } = this.find('simpleType', name, where)
+      return this.simpleResult(this.simpleType(node, context, `${where} > type ${key(...name)}`))
+    }
+    const { node, context } = this.find('complexType', name, where)
+    if (this.stack.includes(id)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the recursive type ${key(...name)} (a type that contains itself has no JSON Schema without $ref, which the codec does not follow)`, where)
+    if (attr(node, 'abstract') === 'true') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract type ${key(...name)}`, where)
+    this.stack.push(id)
+    try {
+      const schema = this.complexType(node, context, `${where} > type ${key(...name)}`)
+      this.translated.set(id, schema)
+      return { schema, simple: false }
+    } finally {
+      this.stack.pop()
+    }
+  }
+
+  // ------------------------------------------------------------ complex ---
+
+  /** An object schema from a complex type. Every element names its namespace, so the schema is the same wherever it is used. */
+  private complexType (node: DomElement, context: SchemaContext, where: string): Schema {
+    const content = new Content()
+    this.complexContent(node, context, content, where)
+    return objectSchema(content)
+  }
+
+  private complexContent (node: DomElement, context: SchemaContext, content: Content, where: string): void {
+    for (const child of childElements(node)) {
+      if (child.namespaceURI !== XS_NS) continue
+      switch (child.localName) {
+        case 'sequence': case 'all': case 'choice': case 'group':
+          this.particle(child, context, content, false, false, where)
+          break
+        case 'attribute': case 'attributeGroup': case 'anyAttribute':
+          this.attribute(child, context, content, where)
+          break
+        case 'complexContent':
+          this.derived(child, context, content, false, where)
+          break
+        case 'simpleContent':
+          this.derived(child, context, content, true, where)
+          break
+        // xs:annotation and xs:assert are no content.
+      }
+    }
+  }
+
+  /** complexContent or simpleContent: an extension adds to its base, a restriction restates it. */
+  private derived (node: DomElement, context: SchemaContext, content: Content, simple: boolean, where: string): void {
+    const derivation = childElements(node).find((c) => c.namespaceURI === XS_NS && (c.localName === 'extension' || c.localName === 'restriction')) as DomElement
+    const base = this.qname(derivation, attr(derivation, 'base') as string, context)
+    const extension = derivation.localName === 'extension'
+    if (SOAP_ENCODING_NAMESPACES.has(base[0])) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the SOAP encoding type ${key(...base)} as a base (encoded arrays and structs have no literal form)`, where)
+    if (simple) {
+      if (base[0] === XS_NS || this.components.simpleType.has(key(...base))) {
+        // The text of simple content is one scalar: a list type's text is read as the string it is.
+        const text = this.typeByName(base, where).schema
+        content.text = { schema: text.type === 'array' ? { type: 'string' } : text, list: false }
+      } else {
+        this.baseContent(base, content, where)
+      }
+      if (!extension && content.text !== undefined) content.text = { schema: restrict(content.text.schema, derivation, where), list: false }
+      for (const child of childElements(derivation)) {
+        if (child.namespaceURI === XS_NS && ['attribute', 'attributeGroup', 'anyAttribute'].includes(child.localName as string)) this.attribute(child, context, content, where)
+      }
+      return
+    }
+    if (extension && !(base[0] === XS_NS && base[1] === 'anyType')) this.baseContent(base, content, where)
+    // A restriction restates the particles it keeps; the base's attributes are inherited unless prohibited.
+    if (!extension && !(base[0] === XS_NS && base[1] === 'anyType')) {
+      const inherited = new Content()
+      this.baseContent(base, inherited, where)
+      for (const [property, name] of inherited.names) {
+        if (!name.startsWith('@')) continue
+        const own = content.property(name, property)
+        content.properties.set(own.property, inherited.properties.get(property) as Schema)
+        if (inherited.required.includes(property)) content.required.push(own.property)
+      }
+      content.anyAttribute ||= inherited.anyAttribute
+    }
+    this.complexContent(derivation, context, content, where)
+  }
+
+  /** A base type's content, gathered into `content`; a type derived from itself is refused. */
+  private baseContent (base: QName, content: Content, where: string): void {
+    const { node, context } = this.find('complexType', base, where)
+    if (this.stack.includes(key(...base))) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the recursive type ${key(...base)}`, where)
+    this.stack.push(key(...base))
+    try {
+      this.complexContent(node, context, content, `${where} > base ${key(...base)}`)
+    } finally {
+      this.stack.pop()
+    }
+  }
+
+  /** A model group or element particle; `optional` and `repeated` come from the groups around it. */
+  private particle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): void {
+    const min = attr(node, 'minOccurs') ?? '1'
+    const max = attr(node, 'maxOccurs') ?? '1'
+    if (max === '0') return
+    const isOptional = optional || min === '0'
+    const isRepeated = repeated || max === 'unbounded' || Number(max) > 1
+    switch (node.localName) {
+      case 'element':
+        this.elementParticle(node, context, content, optional, repeated, where)
+        return
+      case 'any':
+        content.any = true
+        return
+      case 'group': {
+        const group = this.find('group', this.qname(node, attr(node, 'ref') as string, context), where)
+        for (const child of childElements(group.node)) {
+          if (child.namespaceURI === XS_NS && child.localName !== 'annotation') this.particle(child, group.context, content, isOptional, isRepeated, `${where} > group ${attr(node, 'ref') as string}`)
+        }
+        return
+      }
+      case 'choice':
+        this.choice(node, context, content, isOptional, isRepeated, where)
+        return
+      case 'sequence': case 'all':
+        for (const child of childElements(node)) {
+          if (child.namespaceURI === XS_NS && child.localName !== 'annotation') this.particle(child, context, content, isOptional, isRepeated, where)
+        }
+    }
+  }
+
+  /**
+   * A choice: every branch's elements are optional. When each branch is one
+   * element, which of them may be present is said with `oneOf`.
+   */
+  private choice (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): void {
+    const branches = childElements(node).filter((c) => c.namespaceURI === XS_NS && c.localName !== 'annotation')
+    const before = new Set(content.properties.keys())
+    const single: string[] = []
+    for (const branch of branches) {
+      const had = new Set(content.properties.keys())
+      this.particle(branch, context, content, true, repeated, where)
+      const added = [...content.properties.keys()].filter((p) => !had.has(p))
+      if (branch.localName === 'element' && (attr(branch, 'minOccurs') ?? '1') !== '0' && added.length === 1) single.push(added[0])
+    }
+    if (repeated || single.length !== branches.length || single.some((p) => before.has(p)) || single.length < 2) return
+    content.presence.push(optional ? { not: { anyOf: pairs(single) } } : { oneOf: single.map((p) => present([p])) })
+  }
+
+  private elementParticle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): void {
+    let name: QName
+    let declaration: Component
+    const ref = attr(node, 'ref')
+    if (ref !== undefined) {
+      name = this.qname(node, ref, context)
+      declaration = this.find('element', name, where)
+      this.checkElement(declaration.node, name, where)
+    } else {
+      const form = attr(node, 'form')
+      const qualified = form === undefined ? context.elementQualified : form === 'qualified'
+      name = [qualified ? context.targetNamespace : '', attr(node, 'name') as string]
+      declaration = { node, context }
+    }
+    const min = Number(attr(node, 'minOccurs') ?? '1')
+    const max = attr(node, 'maxOccurs') ?? '1'
+    const { property, known } = content.property(key(...name), name[1])
+    const { schema } = this.elementType(declaration.node, declaration.context, `${where} > element ${name[1]}`)
+    const named: Schema = property === name[1] ? { namespace: name[0] } : { name: name[1], namespace: name[0] }
+    const list = (schema.xml as Schema | undefined)?.list === true
+    if (known) {
+      // The same element named twice (in a sequence, or in two branches of a choice): an array of its values.
+      const earlier = content.properties.get(property) as Schema
+      if (earlier.type !== 'array' || list) content.properties.set(property, { type: 'array', items: withoutXml(earlier), xml: earlier.xml })
+      const at = content.required.indexOf(property)
+      if (at !== -1) content.required.splice(at, 1)
+      return
+    }
+    if (!repeated && max === '1') {
+      content.properties.set(property, { ...schema, xml: { ...(schema.xml as object | undefined), ...named } })
+      if (!optional && min > 0) content.required.push(property)
+      return
+    }
+    if (list) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the repeated list element ${name[1]} (an array of xs:list values)`, where)
+    // A repeated element: an array of its values, as many as its own occurrences allow when no group repeats it.
+    const array: Schema = { type: 'array', items: withoutXml(schema), xml: named }
+    if (!optional && min > 0) array.minItems = min
+    if (!repeated && max !== 'unbounded') array.maxItems = Number(max)
+    content.properties.set(property, array)
+  }
+
+  private attribute (node: DomElement, context: SchemaContext, content: Content, where: string): void {
+    if (node.localName === 'anyAttribute') {
+      // The codec passes over attributes of other namespaces anyway: the wildcard matters when it takes unqualified ones.
+      const namespaces = (attr(node, 'namespace') ?? '##any').split(/\s+/)
+      if (namespaces.includes('##any') || namespaces.includes('##local')) content.anyAttribute = true
+      return
+    }
+    if (node.localName === 'attributeGroup') {
+      const group = this.find('attributeGroup', this.qname(node, attr(node, 'ref') as string, context), where)
+      for (const child of childElements(group.node)) {
+        if (child.namespaceURI === XS_NS && ['attribute', 'attributeGroup', 'anyAttribute'].includes(child.localName as string)) this.attribute(child, group.context, content, `${where} > attributeGroup ${attr(node, 'ref') as string}`)
+      }
+      return
+    }
+    const use = attr(node, 'use')
+    let name: QName
+    let declaration: Component
+    const ref = attr(node, 'ref')
+    if (ref !== undefined) {
+      name = this.qname(node, ref, context)
+      // xml:lang and its kin are read by no codec: the reader passes over the xml namespace.
+      if (name[0] === XML_NS) return
+      if (name[0] === SOAP11_ENVELOPE_NS) return
+      declaration = this.find('attribute', name, where)
+    } else {
+      const form = attr(node, 'form')
+      const qualified = form === undefined ? context.attributeQualified : form === 'qualified'
+      name = [qualified ? context.targetNamespace : '', attr(node, 'name') as string]
+      declaration = { node, context }
+    }
+    const { property, known } = content.property(`@${key(...name)}`, name[1])
+    if (use === 'prohibited') {
+      content.properties.delete(property)
+      content.names.delete(property)
+      const at = content.required.indexOf(property)
+      if (at !== -1) content.required.splice(at, 1)
+      return
+    }
+    const typeName = attr(declaration.node, 'type')
+    const inline = xs(declaration.node, 'simpleType')[0]
+    const simple = typeName !== undefined
+      ? this.typeByName(this.qname(declaration.node, typeName, declaration.context), where)
+      : inline !== undefined ? this.simpleResult(this.simpleType(inline, declaration.context, where)) : { schema: { type: 'string' }, simple: true }
+    const schema: Schema = { ...simple.schema }
+    const fixed = attr(declaration.node, 'fixed') ?? attr(node, 'fixed')
+    if (fixed !== undefined && schema.type !== 'array') schema.const = lexical(schema, fixed, where)
+    const xml: Schema = { ...(schema.xml as object | undefined), attribute: true }
+    if (name[0] !== '') xml.namespace = name[0]
+    if (property !== name[1]) xml.name = name[1]
+    content.properties.set(property, { ...schema, xml })
+    if (use === 'required' && !known) content.required.push(property)
+  }
+
+  // ------------------------------------------------------------- simple ---
+
+  private simpleType (node: DomElement, context: SchemaContext, where: string): Simple {
+    const restriction = xs(node, 'restriction')[0]
+    if (restriction !== undefined) {
+      const baseName = attr(restriction, 'base')
+      const base = baseName !== undefined
+        ? this.simpleByName(this.qname(restriction, baseName, context), where)
+        : this.simpleType(xs(restriction, 'simpleType')[0], context, where)
+      if (base.list) return { schema: base.schema, list: true, counts: listCounts(base.counts ?? {}, restriction, where) }
+      return { schema: restrict(base.schema, restriction, where), list: false }
+    }
+    const list = xs(node, 'list')[0]
+    if (list !== undefined) {
+      const itemName = attr(list, 'itemType')
+      const item = itemName !== undefined ? this.simpleByName(this.qname(list, itemName, context), where) : this.simpleType(xs(list, 'simpleType')[0], context, where)
+      if (item.list) throw new SOAP_ERR_CONTRACT_UNSUPPORTED('a list of lists', where)
+      return { schema: item.schema, list: true }
+    }
+    // A union is read as its lexical form: a string, or the enumerations of its members when they all are.
+    const union = xs(node, 'union')[0]
+    const members: Simple[] = []
+    for (const name of (attr(union, 'memberTypes') ?? '').split(/\s+/).filter((n) => n !== '')) members.push(this.simpleByName(this.qname(union, name, context), where))
+    for (const inline of xs(union, 'simpleType')) members.push(this.simpleType(inline, context, where))
+    if (members.every((m) => !m.list && m.schema.type === 'string' && Array.isArray(m.schema.enum))) {
+      return { schema: { type: 'string', enum: [...new Set(members.flatMap((m) => m.schema.enum as string[]))] }, list: false }
+    }
+    return { schema: { type: 'string' }, list: false }
+  }
+
+  private simpleByName (name: QName, where: string): Simple {
+    if (name[0] === XS_NS) return builtin(name[1], where)
+    const { node, context } = this.find('simpleType', name, where)
+    return this.simpleType(node, context, `${where} > type ${key(...name)}`)
+  }
+}
+
+/** A schema that holds when the properties are present (naming them in `properties` too, as Ajv's strict mode asks). */
+function present (properties: readonly string[]): Schema {
+  return { properties: Object.fromEntries(properties.map((p) => [p, true])), required: properties }
+}
+
+function pairs (properties: readonly string[]): Schema[] {
+  const out: Schema[] = []
+  for (let i = 0; i < properties.length; i++) {
+    for (let j = i + 1; j < properties.length; j++) out.push(present([properties[i], properties[j]]))
+  }
+  return out
+}
+
+function withoutXml (schema: Schema): Schema {
+  const out = { ...schema }
+  delete out.xml
+  return out
+}
+
+function objectSchema (content: Content): Schema {
+  const properties: Schema = {}
+  for (const [property, schema] of content.properties) properties[property] = schema
+  if (content.text !== undefined) properties.$value = { ...content.text.schema, xml: { text: true } }
+  if (content.any) properties.$any = { type: 'array', items: { type: 'object' }, xml: { any: true } }
+  const schema: Schema = { type: 'object', properties, additionalProperties: false }
+  const required = content.text !== undefined ? [...content.required, '$value'] : content.required
+  if (required.length > 0) schema.required = [...new Set(required)]
+  if (content.anyAttribute) schema.xml = { anyAttribute: true }
+  // Several choices: all their rules hold, said without allOf (which the codec does not take) as not-any-not.
+  if (content.presence.length === 1) Object.assign(schema, content.presence[0])
+  else if (content.presence.length > 1) schema.not = { anyOf: content.presence.map((rule) => ({ not: rule })) }
+  return schema
+}
+
+/** A built-in XML Schema simple type. */
+function builtin (name: string, where: string): Simple {
+  if (name === 'boolean') return { schema: { type: 'boolean' }, list: false }
+  if (name === 'float' || name === 'double') return { schema: { type: 'number' }, list: false }
+  const bounds = INTEGER_BOUNDS[name]
+  if (bounds !== undefined) {
+    const schema: Schema = { type: 'integer' }
+    if (bounds[0] !== undefined) schema.minimum = bounds[0]
+    if (bounds[1] !== undefined) schema.maximum = bounds[1]
+    return { schema, list: false }
+  }
+  const pattern = PATTERNS[name]
+  if (pattern !== undefined) return { schema: { type: 'string', pattern }, list: false }
+  if (name === 'NMTOKENS' || name === 'IDREFS' || name === 'ENTITIES') return { schema: { type: 'string' }, list: true }
+  if (STRING_TYPES.has(name)) return { schema: { type: 'string' }, list: false }
+  throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the type xs:${name}, which is no XML Schema built-in type`, where)
+}
+
+/** A value written in the schema (an enumeration, a fixed value) as the JSON value of its type. */
+function lexical (schema: Schema, text: string, where: string): unknown {
+  const value = text.trim()
+  if (schema.type === 'integer' || schema.type === 'number') {
+    const n = Number(value)
+    if (value === '' || !Number.isFinite(n)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the value "${text}" of a ${String(schema.type)} type`, where)
+    return n
+  }
+  if (schema.type === 'boolean') return value === 'true' || value === '1'
+  return text
+}
+
+const FACET_NUMBERS: Readonly<Record<string, string>> = { minInclusive: 'minimum', maxInclusive: 'maximum', minExclusive: 'exclusiveMinimum', maxExclusive: 'exclusiveMaximum' }
+
+/** A simple type's facets added to its base's schema. */
+function restrict (base: Schema, restriction: DomElement, where: string): Schema {
+  const schema: Schema = { ...base }
+  const enumeration: unknown[] = []
+  const patterns: string[] = []
+  for (const facet of childElements(restriction)) {
+    if (facet.namespaceURI !== XS_NS) continue
+    const value = attr(facet, 'value') as string
+    const name = facet.localName as string
+    if (name === 'enumeration') enumeration.push(lexical(schema, value, where))
+    else if (name === 'pattern') patterns.push(value)
+    else if (schema.type === 'string' && (name === 'length' || name === 'minLength' || name === 'maxLength')) {
+      // Lengths count code points in XML Schema, as Ajv does.
+      if (name !== 'maxLength') schema.minLength = Math.max(Number(value), Number(schema.minLength ?? 0))
+      if (name !== 'minLength') schema.maxLength = Math.min(Number(value), Number(schema.maxLength ?? Infinity))
+    } else if ((schema.type === 'integer' || schema.type === 'number') && FACET_NUMBERS[name] !== undefined) {
+      schema[FACET_NUMBERS[name]] = lexical(schema, value, where)
+    } else if (schema.type === 'integer' && name === 'totalDigits') {
+      const limit = 10 ** Number(value) - 1
+      if (Number.isSafeInteger(limit)) {
+        schema.maximum = Math.min(limit, Number(schema.maximum ?? limit))
+        schema.minimum = Math.max(-limit, Number(schema.minimum ?? -limit))
+      }
+    }
+    // whiteSpace is lexical, which the codec's reading already is; fractionDigits and totalDigits on a decimal
+    // (a string here), and bounds on strings (dates, decimals), are described in docs/contract-first.md as unchecked.
+  }
+  if (enumeration.length > 0) schema.enum = enumeration
+  if (patterns.length > 0) {
+    const own = `^(?:${patterns.map((p) => `(?:${regex(p, where)})`).join('|')})$`
+    // An earlier step's pattern still holds: both are kept, as lookahead.
+    schema.pattern = base.pattern === undefined ? own : `^(?=${String(base.pattern).replace(/^\^|\$$/g, '')}$)${own.slice(1)}`
+  }
+  return schema
+}
+
+/** The facets of a list type count its items: they become minItems and maxItems; the items keep their own schema. */
+function listCounts (base: Schema, restriction: DomElement, where: string): Schema {
+  const counts: Schema = { ...base }
+  for (const facet of childElements(restriction)) {
+    if (facet.namespaceURI !== XS_NS || facet.localName === 'annotation' || facet.localName === 'whiteSpace') continue
+    const value = Number(attr(facet, 'value'))
+    if (facet.localName === 'length' || facet.localName === 'minLength') counts.minItems = Math.max(value, Number(counts.minItems ?? 0))
+    if (facet.localName === 'length' || facet.localName === 'maxLength') counts.maxItems = Math.min(value, Number(counts.maxItems ?? Infinity))
+    if (!['length', 'minLength', 'maxLength'].includes(facet.localName as string)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the facet xs:${facet.localName as string} on a list type`, where)
+  }
+  return counts
+}
+
+/**
+ * An XML Schema regular expression as an ECMAScript one (with the `u` flag
+ * Ajv uses). The two agree but for a few points, handled here: XML Schema has
+ * no anchors (a `^` or `$` outside a class is itself), lets `\-` be escaped
+ * anywhere, and has name escapes (`\i`, `\c`), block names and class
+ * subtraction, which are refused.
+ */
+function regex (pattern: string, where: string): string {
+  const refuse = (what: string): never => {
+    throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the pattern "${pattern}" (${what})`, where)
+  }
+  let out = ''
+  let inClass = false
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? ''
+      if ('iIcC'.includes(next) && next !== '') refuse(`XML Schema's \\${next} has no ECMAScript form`)
+      if ((next === 'p' || next === 'P') && pattern.startsWith('{Is', i + 2)) refuse('Unicode block escapes have no ECMAScript form')
+      // A letter or digit makes an escape (\\d, \\n, \\p{L}); other characters escaped are themselves,
+      // and ECMAScript's `u` flag takes that only for its own syntax characters (and `-` in a class).
+      out += /[A-Za-z0-9]/.test(next) || '^$\\.*+?()[]{}|/'.includes(next) || (next === '-' && inClass) ? c + next : next
+      i++
+    } else if (c === '[') {
+      if (inClass) refuse('class subtraction has no ECMAScript form')
+      inClass = true
+      out += c
+      if (pattern[i + 1] === '^') { out += '^'; i++ }
+    } else if (c === ']') {
+      inClass = false
+      out += c
+    } else if (!inClass && (c === '^' || c === '$')) {
+      out += '\\' + c
+    } else {
+      out += c
+    }
+  }
+  try {
+    // eslint-disable-next-line no-new -- the pattern is only checked here
+    new RegExp(out, 'u')
+  } catch {
+    refuse('it is no regular expression ECMAScript can run')
+  }
+  return out
+}

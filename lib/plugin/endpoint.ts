@@ -1,0 +1,198 @@
+/**
+ * The SOAP scope: an encapsulated (not fastify-plugin wrapped) plugin that owns
+ * the content-type parsers, the error handler, the 405 answers and the user's
+ * SOAP routes, so that routes outside it keep their own (STYLE.md: mercurius).
+ */
+import type Ajv from 'ajv'
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify'
+import { parseContentType, versionOfMediaType } from '../soap/content-type'
+import { SOAP_ERR_DECODE_EMPTY, SOAP_ERR_SERVICE_INVALID } from '../errors'
+import { SoapFault, renderFault, toSoapFault } from '../soap/fault'
+import type { SoapScope } from '../service/hooks'
+import type { SoapVersion } from '../namespaces'
+import type { ResolvedOptions } from '../options'
+import { buildAnswerLog, noteAnswer } from './logging'
+import { buildGetContext, buildParser } from './parser'
+import { getHandler, serviceHandler } from '../service/pipeline'
+import { compileService, type Service, type ServiceDeclaration } from '../service/compile'
+import { describeRoute } from '../wsdl/wsdl'
+
+/** On each Fastify instance that registers the plugin or is registered under it: its SOAP scope (hooks, understood headers), linked to its parent's. */
+export const kSoapScope: unique symbol = Symbol('fastify-soap.scope')
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    [kSoapScope]?: SoapScope
+  }
+}
+
+export interface EndpointOptions {
+  readonly soap: ResolvedOptions
+  /** Plain routes (the `routes` option). */
+  readonly routes?: FastifyPluginAsync
+  /** A declared service, compiled with this Ajv instance. */
+  readonly service?: { readonly declaration: ServiceDeclaration, readonly ajv: Ajv }
+}
+
+const MEDIA_TYPES = ['application/soap+xml', 'text/xml'] as const
+
+/** The plugin's own decoding and media type errors: raised once the whole body has been read. */
+function isOwnUndecodable (code: string): boolean {
+  return code.startsWith('SOAP_ERR_DECODE_') || code.startsWith('SOAP_ERR_CT_')
+}
+
+function faultVersion (request: FastifyRequest): SoapVersion {
+  if (request.soap !== null) return request.soap.version
+  const header = request.headers['content-type']
+  return (header === undefined ? undefined : versionOfMediaType(parseContentType(header).mediaType)?.version) ?? '1.2'
+}
+
+function buildErrorHandler (soap: ResolvedOptions) {
+  const { faultFormatter } = soap
+  function sendFault (request: FastifyRequest, reply: FastifyReply, fault: SoapFault): FastifyReply {
+    if (faultFormatter !== undefined) {
+      try {
+        const formatted = faultFormatter(fault, request)
+        if (!(formatted instanceof SoapFault)) throw new TypeError('faultFormatter must return a SoapFault')
+        fault = formatted
+      } catch (err) {
+        request.log.error({ err }, 'fastify-soap: faultFormatter failed; the fault is sent as it was')
+      }
+    }
+    noteAnswer(request, { fault: fault.faultCode, reason: fault.message })
+    const { status, contentType, body } = renderFault(fault, faultVersion(request))
+    return reply.code(status).header('content-type', contentType).send(body)
+  }
+
+  return function soapErrorHandler (thrown: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    // Anything may be thrown, null included.
+    const error = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as Partial<FastifyError>
+    const code = typeof error.code === 'string' ? error.code : ''
+    if (thrown instanceof SoapFault || isOwnUndecodable(code)) {
+      // Fastify closes the connection after a parser error in case the body was
+      // not all read; the plugin's own errors come after the whole body was.
+      reply.removeHeader('connection')
+    }
+    if (isOwnUndecodable(code) || code.startsWith('FST_ERR_CTP_')) {
+      request.log.debug({ err: error }, 'fastify-soap: request not decoded')
+      noteAnswer(request, { error: code })
+      if (code === 'SOAP_ERR_CT_ENCODING') reply.header('accept-encoding', 'identity')
+      return reply.code(error.statusCode as number).header('content-length', '0').send()
+    }
+    return sendFault(request, reply, toSoapFault(thrown, request.log))
+  }
+}
+
+/**
+ * The scope's first hook. It answers a POST with no body at all, which never
+ * reaches the content-type parser (PROTOCOL.md "Decoding": an empty body is a 400).
+ */
+function onSoapRequest (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const headers = request.headers
+  if (request.method === 'POST' && headers['transfer-encoding'] === undefined &&
+    (headers['content-length'] === undefined || headers['content-length'] === '0')) {
+    done(new SOAP_ERR_DECODE_EMPTY())
+  } else {
+    done()
+  }
+}
+
+/** Hands the parsed request's context the response it is answered on. */
+function respondsOn (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  request.soap?.respondsOn(reply.raw)
+  done()
+}
+
+export async function endpoint (instance: FastifyInstance, { soap, routes, service }: EndpointOptions): Promise<void> {
+  // A service's understood header blocks are known at ready(), when its scope's are.
+  const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
+  const parse = buildParser(soap, understood)
+  instance.removeAllContentTypeParsers()
+  instance.addContentTypeParser(
+    MEDIA_TYPES as unknown as string[],
+    { parseAs: 'buffer', bodyLimit: soap.bodyLimit },
+    (request, body, done) => {
+      let parsed
+      try {
+        parsed = parse(request, body as Buffer)
+      } catch (err) {
+        done(err as Error, undefined)
+        return
+      }
+      done(null, parsed)
+    }
+  )
+  instance.setErrorHandler(buildErrorHandler(soap))
+  instance.addHook('onRequest', onSoapRequest)
+  const logAnswer = buildAnswerLog(soap)
+  if (logAnswer !== undefined) instance.addHook('onResponse', logAnswer)
+
+  // PROTOCOL.md "Other answers": a method a SOAP path does not serve gets 405 with Allow.
+  const methodsByUrl = new Map<string, Set<string>>()
+  let collecting = true
+  const collect = (url: string, route: RouteOptions): void => {
+    const methods = methodsByUrl.get(url) ?? new Set<string>()
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(method)
+    methodsByUrl.set(url, methods)
+  }
+  instance.addHook('onRoute', (route: RouteOptions & { routePath?: string }) => {
+    if (!collecting) return
+    collect(route.url, route)
+    // A '/' route under a prefix is served with and without the trailing slash.
+    if (route.routePath === '' && route.prefixTrailingSlash !== 'no-slash' && route.url !== '/') collect(route.url + '/', route)
+  })
+
+  if (routes !== undefined) {
+    // Your routes' `request.soap.signal` follows the response they answer on.
+    instance.addHook('preValidation', respondsOn)
+    await instance.register(routes)
+  }
+  if (service !== undefined) serviceRoutes(instance, soap, service.declaration, service.ajv, understood as Set<string>)
+
+  collecting = false
+  const supported = instance.supportedMethods
+  for (const [url, methods] of methodsByUrl) {
+    const others = supported.filter((method) => !methods.has(method))
+    if (others.length === 0) continue
+    const allow = [...methods].sort().join(', ')
+    const relative = url.slice(instance.prefix.length)
+    instance.route({
+      method: others,
+      url: relative,
+      // '/' is the prefix's trailing-slash variant; '' is the prefix itself
+      prefixTrailingSlash: relative === '/' ? 'slash' : 'both',
+      onRequest: async (_request, reply) => reply.code(405).header('allow', allow).header('content-length', '0').send(),
+      handler: async () => undefined
+    })
+  }
+}
+
+/**
+ * A service's routes: POST at its path, and GET at `<path>/<Operation>` for
+ * the operations that opt in. The service is compiled at `ready()`, when
+ * every hook and understood header of its scopes is known.
+ */
+function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv, understood: Set<string>): void {
+  const path: unknown = declaration?.path
+  if (typeof path !== 'string' || !path.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
+  type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
+  let post: Handler | undefined
+  let compiled: Service | undefined
+  const gets = new Map<string, Handler>()
+  const context = buildGetContext(soap)
+  instance.addHook('onReady', async function compileSoapService () {
+    const service = compileService(ajv, declaration, instance[kSoapScope] as SoapScope, soap)
+    for (const key of service.understood) understood.add(key)
+    post = serviceHandler(service)
+    compiled = service
+    for (const op of service.operations) if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
+  })
+  instance.post(path, (request, reply) => (post as Handler)(request, reply))
+  // PROTOCOL.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
+  if ((declaration as { wsdl?: unknown }).wsdl !== false) instance.get(path, describeRoute(() => compiled as Service))
+  const operations: unknown = declaration.operations
+  if (typeof operations !== 'object' || operations === null) return
+  for (const [name, op] of Object.entries(operations)) {
+    if ((op as { get?: unknown } | null)?.get === true) instance.get(`${path}/${name}`, (request, reply) => (gets.get(name) as Handler)(request, reply))
+  }
+}

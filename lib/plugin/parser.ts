@@ -1,0 +1,117 @@
+/**
+ * The content-type parser: media type, charset, envelope and header blocks, in
+ * that order. Throws the errors that mean 400 (cannot decode) or 415, then the
+ * fault a decoded envelope has earned (VersionMismatch, Sender, MustUnderstand),
+ * so that it is answered before any hook or handler runs; returns `request.soap`.
+ */
+import type { FastifyRequest } from 'fastify'
+import * as xpath from 'xpath'
+import { decodeText } from '../soap/charset'
+import { requestAction, requestMediaType } from '../soap/content-type'
+import { SoapContext, type DecodedTree } from '../service/context'
+import { EnvelopeDecoder } from '../soap/envelope'
+import { SoapFault } from '../soap/fault'
+import { notUnderstood, processHeaders } from '../soap/headers'
+import { SOAP_ERR_CT_DUPLICATE, SOAP_ERR_CT_ENCODING } from '../errors'
+import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from '../namespaces'
+import type { ResolvedOptions } from '../options'
+import { ENVELOPE_PREFIX, UPGRADE_BLOCK, escapeAttribute } from '../soap/writer'
+import { XmlTree } from '../xml/tree'
+
+function versionMismatchFault (found: string): SoapFault {
+  return new SoapFault({
+    code: 'VersionMismatch',
+    reason: `The envelope namespace ${found === '' ? '(none)' : found} is not the one the media type names`,
+    headers: UPGRADE_BLOCK
+  })
+}
+
+function mustUnderstandFault (version: SoapVersion, missing: ReadonlyArray<{ namespace: string, localName: string }>): SoapFault {
+  let headers: string | undefined
+  if (version === '1.2') {
+    headers = ''
+    for (const block of missing) {
+      headers += `<${ENVELOPE_PREFIX}:NotUnderstood qname="nu:${escapeAttribute(block.localName)}" xmlns:nu="${escapeAttribute(block.namespace)}"/>`
+    }
+  }
+  return new SoapFault({
+    code: 'MustUnderstand',
+    reason: 'One or more mandatory SOAP header blocks not understood',
+    headers
+  })
+}
+
+function contentTypeLines (raw: string[]): number {
+  let count = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]
+    if (name.length === 12 && name.toLowerCase() === 'content-type') count++
+  }
+  return count
+}
+
+/**
+ * `understood` is the set of header blocks the endpoint understands: the
+ * option's for plain routes; a service's own, filled in at `ready()`.
+ */
+export function buildParser (options: ResolvedOptions, understood: ReadonlySet<string> = options.understoodHeaders): (request: FastifyRequest, body: Buffer) => SoapContext {
+  const { roles, maxXPathElements } = options
+  const decoder = new EnvelopeDecoder(options.limits)
+  const select11 = xpath.useNamespaces({ ...xpathNamespaces('1.1'), ...options.namespaces })
+  const select12 = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
+
+  return function parseSoap (request, body) {
+    // Node keeps the first of several Content-Type lines and drops the rest; a
+    // message that says two things about its own type is refused (RFC 9110 §5.3).
+    if (contentTypeLines(request.raw.rawHeaders) > 1) throw new SOAP_ERR_CT_DUPLICATE()
+    const coding = request.headers['content-encoding']
+    if (coding !== undefined && coding.toLowerCase() !== 'identity') throw new SOAP_ERR_CT_ENCODING(JSON.stringify(coding))
+    const media = requestMediaType(request.headers['content-type'])
+    const { text, encoding } = decodeText(body, media.charset)
+    const envelope = media.version.envelope
+    const decoded = decoder.decode(text, envelope, encoding, media.charset !== undefined)
+    if (decoded.mismatch) throw versionMismatchFault(decoded.namespace)
+
+    const version = media.version.version
+    const headers = processHeaders(decoded.tree, decoded.headerNodes, version, envelope, roles)
+    const context = new SoapContext({
+      version,
+      namespace: envelope,
+      action: requestAction(media.action, request.headers),
+      hasHeader: decoded.hasHeader,
+      decoded: { tree: decoded.tree, headers: headers.blocks, bodyNodes: decoded.bodyNodes },
+      source: text,
+      elements: decoded.elements,
+      select: envelope === SOAP12_ENV ? select12 : select11,
+      maxXPathElements
+    })
+    request.soap = context
+    const sender = decoded.senderFault ?? headers.senderFault
+    if (sender !== undefined) throw new SoapFault({ code: 'Sender', reason: sender })
+    const missing = notUnderstood(headers.blocks, understood)
+    if (missing.length !== 0) throw mustUnderstandFault(version, missing)
+    return context
+  }
+}
+
+const EMPTY_12 = `<env:Envelope xmlns:env="${SOAP12_ENV}"><env:Body/></env:Envelope>`
+const EMPTY_TREE: DecodedTree = { tree: new XmlTree(EMPTY_12, new Int32Array(0), new Int32Array(0), [], []), headers: [], bodyNodes: [] }
+
+/**
+ * `request.soap` for an operation invoked by GET (SOAP 1.2 Part 2 §6.4, the
+ * SOAP Response MEP): a SOAP 1.2 exchange with no request envelope.
+ */
+export function buildGetContext (options: ResolvedOptions): () => SoapContext {
+  const select = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
+  return () => new SoapContext({
+    version: '1.2',
+    namespace: SOAP12_ENV,
+    action: undefined,
+    hasHeader: false,
+    decoded: EMPTY_TREE,
+    source: EMPTY_12,
+    elements: 2,
+    select,
+    maxXPathElements: options.maxXPathElements
+  })
+}

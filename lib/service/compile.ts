@@ -1,0 +1,283 @@
+/**
+ * Registration: a service declaration checked and compiled once, at
+ * `ready()`: each operation's element, action, codec, validators and
+ * writers, and the dispatch tables (PROTOCOL.md "Dispatch"). A bad
+ * declaration is a coded error that names the problem.
+ */
+import type Ajv from 'ajv'
+import type { ValidateFunction } from 'ajv'
+import { compileElement } from './codec'
+import {
+  SOAP_ERR_SERVICE_DUPLICATE,
+  SOAP_ERR_SERVICE_HANDLER,
+  SOAP_ERR_SERVICE_INVALID,
+  SOAP_ERR_HOOK_INVALID
+} from '../errors'
+import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapScope } from './hooks'
+import { fail, hasNullable, prefixesFor, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
+import { KnownKeys } from './keys'
+import { compile } from './validation'
+import { isXmlText } from '../soap/writer'
+import { isNCName } from '../xml/reader'
+import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
+import { wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
+
+export type { JsonSchema, OperationDeclaration, ServiceDeclaration }
+
+/** A top-level element of an operation's messages, for its description (lib/wsdl/wsdl.ts). */
+export interface ElementDescription {
+  readonly name: string
+  readonly namespace: string
+  readonly shape: ObjectShape
+  readonly schema: JsonSchema
+}
+
+export interface OperationDescription {
+  readonly input: ElementDescription | undefined
+  readonly output: ElementDescription | undefined
+  /** The header blocks: an object schema whose properties are the blocks. */
+  readonly headers: { readonly shape: ObjectShape, readonly schema: JsonSchema } | undefined
+  readonly faults: ReadonlyMap<string, ElementDescription>
+}
+
+export interface FaultWriter {
+  readonly write: (value: unknown) => string
+  readonly validate: ValidateFunction
+}
+
+export interface Operation {
+  readonly info: SoapOperationInfo
+  readonly namespace: string
+  readonly localName: string | undefined
+  readonly input: ObjectShape | undefined
+  readonly validateInput: ValidateFunction | undefined
+  readonly headers: ObjectShape | undefined
+  readonly validateHeaders: ValidateFunction | undefined
+  readonly writeOutput: ((value: unknown) => string) | undefined
+  readonly validateOutput: ValidateFunction | undefined
+  readonly faults: ReadonlyMap<string, FaultWriter>
+  /** For an operation invoked by GET, its input's fields by query parameter name; undefined otherwise. */
+  readonly queryFields: ReadonlyMap<string, Field> | undefined
+  readonly timeout: number
+  readonly hooks: HookLists
+  readonly handler: (input: unknown, call: unknown) => unknown
+  readonly description: OperationDescription
+  /** Elements (`{namespace}localName`) whose content a fault must not repeat. */
+  readonly redact: ReadonlySet<string>
+}
+
+export interface Service {
+  readonly name: string
+  readonly namespace: string
+  readonly path: string
+  readonly operations: readonly Operation[]
+  /**
+   * By the Body's first child: its namespace, then its local name. Two maps,
+   * not one keyed by `{namespace}localName`: no key is built for each request.
+   */
+  readonly byElement: ReadonlyMap<string, ReadonlyMap<string, Operation>>
+  /** By action URI. */
+  readonly byAction: ReadonlyMap<string, Operation>
+  readonly strictAction: boolean
+  /** Header blocks the service understands: the option, the scopes', and every operation's header schemas. */
+  readonly understood: ReadonlySet<string>
+  /** The hooks of the stage before dispatch, which belong to the scope, not to an operation. */
+  readonly onEnvelope: HookLists['onEnvelope']
+  readonly onFault: HookLists['onFault']
+  /** How `GET <path>?wsdl` is answered; false when it is not. */
+  readonly wsdl: SoapWsdlOptions | false
+}
+
+const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
+const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl'])
+const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler'])
+
+function isObject (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function objectShape (schema: unknown, where: string, namespace: string): ObjectShape {
+  const shape = shapeOf(schema, where, namespace)
+  if (shape.kind !== 'object' || shape.nullable) fail(where, 'must be an object schema (type "object", not nullable)')
+  return shape
+}
+
+/** The writer of a top-level element and its validator. */
+function writer (ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string): { write: (value: unknown) => string, validate: ValidateFunction, element: ElementDescription } {
+  const xml = xmlOf(schema, where)
+  const namespace = xml.namespace ?? tns
+  const shape = objectShape(schema, where, namespace)
+  const validate = compile(ajv, schema, where)
+  const element = { name: xml.name ?? name, namespace, shape, schema }
+  const write = compileElement(shape, element.name, namespace, prefixesFor(shape, namespace, schema, where), hasNullable(shape))
+  return { write, validate, element }
+}
+
+function milliseconds (value: unknown, fallback: number, name: string, what: string): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new SOAP_ERR_SERVICE_INVALID(name, `${what} must be a non-negative integer of milliseconds`)
+  return value
+}
+
+/** What a service takes from the plugin's options. */
+export interface ServiceOptions {
+  readonly understoodHeaders: ReadonlySet<string>
+  readonly redact: ReadonlySet<string>
+}
+
+function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number, validateOutputs: boolean, redact: ReadonlySet<string>): Operation {
+  const service = declaration.name
+  const tns = declaration.namespace
+  const raw: unknown = declaration.operations[name]
+  const where = `${service}.${name}`
+  if (!isNCName(name)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation name "${name}" is not an XML NCName`)
+  if (!isObject(raw)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name} must be an object`)
+  const unknown = OPERATION_KEYS.unknownIn(raw)
+  if (unknown !== undefined) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: unknown key "${unknown}" (one of ${OPERATION_KEYS.list})`)
+  const op = raw as unknown as OperationDeclaration
+  if (typeof op.handler !== 'function') throw new SOAP_ERR_SERVICE_HANDLER(service, name)
+  if (op.hooks !== undefined) {
+    if (!isObject(op.hooks)) throw new SOAP_ERR_HOOK_INVALID(`${where}: "hooks" must be an object`)
+    for (const key of Object.keys(op.hooks)) {
+      if (key === 'onEnvelope' || key === 'onFault' || !(HOOK_NAMES as readonly string[]).includes(key)) {
+        throw new SOAP_ERR_HOOK_INVALID(`${where}: "${key}" is not an operation hook: use onOperation, preValidation, preHandler or onResult (onEnvelope and onFault belong to the scope)`)
+      }
+    }
+  }
+  if (op.action !== undefined && (typeof op.action !== 'string' || op.action === '' || !isXmlText(op.action))) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "action" must be a non-empty string of characters XML can carry`)
+  const action = op.action ?? (/[/:#]$/.test(tns) ? tns + name : `${tns}/${name}`)
+
+  let input: ObjectShape | undefined
+  let validateInput: ValidateFunction | undefined
+  let namespace = tns
+  let localName: string | undefined
+  if (op.input !== undefined) {
+    const xml = xmlOf(op.input, `${where}.input`)
+    namespace = xml.namespace ?? tns
+    localName = xml.name ?? name
+    input = objectShape(op.input, `${where}.input`, namespace)
+    validateInput = compile(ajv, op.input, `${where}.input`)
+  }
+
+  let writeOutput: Operation['writeOutput']
+  let validateOutput: ValidateFunction | undefined
+  let output: ElementDescription | undefined
+  if (op.output !== undefined) {
+    const out = writer(ajv, op.output, `${name}Response`, tns, `${where}.output`)
+    writeOutput = out.write
+    output = out.element
+    if (validateOutputs) validateOutput = out.validate
+  }
+
+  let headers: ObjectShape | undefined
+  let validateHeaders: ValidateFunction | undefined
+  if (op.headers !== undefined) {
+    headers = objectShape(op.headers, `${where}.headers`, tns)
+    if (headers.attributes.length !== 0) fail(`${where}.headers`, 'header blocks are elements: no property may be an attribute')
+    validateHeaders = compile(ajv, op.headers, `${where}.headers`)
+  }
+
+  const faults = new Map<string, FaultWriter>()
+  const faultElements = new Map<string, ElementDescription>()
+  if (op.faults !== undefined) {
+    if (!isObject(op.faults)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faults" must map fault names to schemas`)
+    for (const fault of Object.keys(op.faults)) {
+      if (!isNCName(fault)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: fault name "${fault}" is not an XML NCName`)
+      const { write, validate, element } = writer(ajv, op.faults[fault], fault, tns, `${where}.faults.${fault}`)
+      faults.set(fault, { write, validate })
+      faultElements.set(fault, element)
+    }
+  }
+
+  if (op.get !== undefined && typeof op.get !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "get" must be a boolean`)
+
+  return {
+    info: Object.freeze({ name, service, action, element: localName === undefined ? undefined : `{${namespace}}${localName}`, oneWay: writeOutput === undefined }),
+    namespace,
+    localName,
+    input,
+    validateInput,
+    headers,
+    validateHeaders,
+    writeOutput,
+    validateOutput,
+    faults,
+    queryFields: op.get === true ? queryFieldsOf(input, where) : undefined,
+    timeout: milliseconds(op.timeout, serviceTimeout, service, `operation ${name}: "timeout"`),
+    hooks: hookLists(scope, op.hooks, where),
+    handler: op.handler as Operation['handler'],
+    description: {
+      input: input === undefined ? undefined : { name: localName as string, namespace, shape: input, schema: op.input as JsonSchema },
+      output,
+      headers: headers === undefined ? undefined : { shape: headers, schema: op.headers as JsonSchema },
+      faults: faultElements
+    },
+    redact
+  }
+}
+
+/**
+ * An operation invoked by GET takes its input from the query string: flat,
+ * scalar values only, each parameter named as its element or attribute.
+ */
+function queryFieldsOf (input: ObjectShape | undefined, where: string): ReadonlyMap<string, Field> {
+  const fields = new Map<string, Field>()
+  for (const field of input?.elements ?? []) {
+    if (field.shape.kind !== 'scalar' || field.wrapped) fail(`${where}.input/properties/${field.property}`, 'an operation invoked by GET takes scalar (or repeated scalar) values only')
+    fields.set(field.name, field)
+  }
+  for (const field of input?.attributes ?? []) if (!fields.has(field.name)) fields.set(field.name, field)
+  return fields
+}
+
+export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope: SoapScope, options: ServiceOptions): Service {
+  // The endpoint has checked that the declaration is an object with a path (lib/plugin/endpoint.ts).
+  const name = typeof declaration.name === 'string' && isNCName(declaration.name) ? declaration.name : undefined
+  if (name === undefined) throw new SOAP_ERR_SERVICE_INVALID(String(declaration.name), '"name" must be an XML NCName')
+  const unknown = SERVICE_KEYS.unknownIn(declaration)
+  if (unknown !== undefined) throw new SOAP_ERR_SERVICE_INVALID(name, `unknown key "${unknown}" (one of ${SERVICE_KEYS.list})`)
+  if (typeof declaration.namespace !== 'string' || declaration.namespace === '' || !isXmlText(declaration.namespace)) throw new SOAP_ERR_SERVICE_INVALID(name, '"namespace" must be a non-empty URI')
+  if (!isObject(declaration.operations) || Object.keys(declaration.operations).length === 0) throw new SOAP_ERR_SERVICE_INVALID(name, '"operations" must name at least one operation')
+  for (const flag of ['strictAction', 'validateOutput'] as const) {
+    if (declaration[flag] !== undefined && typeof declaration[flag] !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(name, `"${flag}" must be a boolean`)
+  }
+  const own = declaration.understoodHeaders ?? []
+  if (!Array.isArray(own) || !own.every((q) => typeof q === 'string' && QNAME_KEY.test(q))) {
+    throw new SOAP_ERR_SERVICE_INVALID(name, '"understoodHeaders" must be an array of "{namespace}localName" strings')
+  }
+  const timeout = milliseconds(declaration.timeout, 0, name, '"timeout"')
+
+  const operations: Operation[] = []
+  const byElement = new Map<string, Map<string, Operation>>()
+  const byAction = new Map<string, Operation>()
+  const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope)])
+  for (const operationName of Object.keys(declaration.operations)) {
+    const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact)
+    if (op.localName !== undefined) {
+      let inNamespace = byElement.get(op.namespace)
+      if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())
+      const other = inNamespace.get(op.localName)
+      if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the input element ${op.info.element as string}`)
+      inNamespace.set(op.localName, op)
+    }
+    const other = byAction.get(op.info.action)
+    if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the action ${op.info.action}`)
+    byAction.set(op.info.action, op)
+    for (const field of op.headers?.elements ?? []) understood.add(`{${field.namespace}}${field.name}`)
+    operations.push(op)
+  }
+  const scopeHooks = hookLists(scope, undefined, name)
+  return {
+    name,
+    namespace: declaration.namespace,
+    path: declaration.path,
+    operations,
+    byElement,
+    byAction,
+    strictAction: declaration.strictAction === true,
+    understood,
+    onEnvelope: scopeHooks.onEnvelope,
+    onFault: scopeHooks.onFault,
+    wsdl: wsdlOptions(name, declaration.wsdl)
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * A service declaration as the runtime reads it, before it is checked and
+ * compiled (service/compile.ts): code-first services and contracts both end
+ * up as one. The public, typed form is in types.ts.
+ */
+import { SOAP_ERR_SERVICE_INVALID } from '../errors'
+import type { SoapOperationHooks, SoapWsdlOptions } from '../types'
+import { KnownKeys } from './keys'
+
+const XSD_NAME = /^[A-Za-z0-9._-]{1,64}$/
+const WSDL_KEYS = new KnownKeys(['address', 'splitSchemas', 'document', 'schemas'])
+
+/** A JSON Schema, as the codec reads it (docs/services.md). */
+export type JsonSchema = Readonly<Record<string, unknown>>
+
+/** The parts of a declaration the runtime needs; the public, typed form is in lib/types.ts. */
+export interface OperationDeclaration {
+  readonly input?: JsonSchema
+  readonly output?: JsonSchema
+  readonly headers?: JsonSchema
+  readonly faults?: Readonly<Record<string, JsonSchema>>
+  readonly action?: string
+  readonly get?: boolean
+  readonly timeout?: number
+  readonly hooks?: SoapOperationHooks
+  readonly handler: (input: never, call: never) => unknown
+}
+
+export interface ServiceDeclaration {
+  readonly path: string
+  readonly namespace: string
+  readonly name: string
+  readonly operations: Readonly<Record<string, OperationDeclaration>>
+  readonly understoodHeaders?: readonly string[]
+  readonly strictAction?: boolean
+  readonly validateOutput?: boolean
+  readonly timeout?: number
+  readonly wsdl?: unknown
+}
+
+/** Checks the `wsdl` key of a declaration, at `ready()`. */
+export function wsdlOptions (service: string, value: unknown): SoapWsdlOptions | false {
+  if (value === undefined || value === true) return {}
+  if (value === false) return false
+  const bad = (problem: string): never => { throw new SOAP_ERR_SERVICE_INVALID(service, `"wsdl" ${problem}`) }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) bad('must be false, true or an object')
+  const options = value as Record<string, unknown>
+  const unknown = WSDL_KEYS.unknownIn(options)
+  if (unknown !== undefined) bad(`has an unknown key "${unknown}" (one of ${WSDL_KEYS.list})`)
+  let address: string | undefined
+  if (options.address !== undefined) {
+    let url: URL | undefined
+    try { url = new URL(String(options.address)) } catch {}
+    if (typeof options.address !== 'string' || url === undefined || !['http:', 'https:'].includes(url.protocol)) bad('.address must be an absolute http or https URL')
+    // Written as the URL parser serialises it: no white space or control character survives.
+    address = (url as URL).href
+  }
+  if (options.splitSchemas !== undefined && typeof options.splitSchemas !== 'boolean') bad('.splitSchemas must be a boolean')
+  if (options.document !== undefined && (typeof options.document !== 'string' || options.document === '')) bad('.document must be a non-empty string')
+  if (options.schemas !== undefined) {
+    if (options.document === undefined) bad('.schemas goes with .document (a generated WSDL has its own)')
+    if (typeof options.schemas !== 'object' || options.schemas === null) bad('.schemas must map names to XML Schema documents')
+    for (const [name, text] of Object.entries(options.schemas as object)) {
+      if (!XSD_NAME.test(name) || typeof text !== 'string') bad(`.schemas: "${name}" must be a name of letters, digits, ".", "_" or "-" mapped to a string`)
+    }
+  }
+  return (address === undefined ? options : { ...options, address }) as SoapWsdlOptions
+}

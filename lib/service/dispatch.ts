@@ -1,0 +1,34 @@
+/**
+ * Stage 4: dispatch (PROTOCOL.md "Dispatch"). The operation is the Body's
+ * first child element, looked up by namespace and local name; the
+ * action routes an empty Body and, with `strictAction`, must agree with the
+ * element. Every miss is a Sender (1.1: Client) fault naming what was received.
+ */
+import type { SoapContext } from './context'
+import { SoapFault } from '../soap/fault'
+import type { Operation, Service } from './compile'
+
+function senderFault (reason: string): SoapFault {
+  return new SoapFault({ code: 'Sender', reason })
+}
+
+export function dispatch (service: Service, soap: SoapContext): Operation {
+  const { tree, bodyNodes } = soap.decoded
+  const action = soap.action
+  if (bodyNodes.length === 0) {
+    const op = action === undefined ? undefined : service.byAction.get(action)
+    if (op === undefined) {
+      throw senderFault(`The Body is empty and ${action === undefined ? 'no action was given' : `no operation of ${service.name} has the action ${action}`}`)
+    }
+    if (op.info.element !== undefined) throw senderFault(`Operation ${op.info.name} expects the element ${op.info.element}; the Body is empty`)
+    return op
+  }
+  const first = tree.name(bodyNodes[0])
+  const op = service.byElement.get(first.namespace)?.get(first.localName)
+  if (op === undefined) throw senderFault(`No operation of ${service.name} takes the element {${first.namespace}}${first.localName}`)
+  if (bodyNodes.length > 1) throw senderFault(`The Body holds ${bodyNodes.length} elements; operation ${op.info.name} takes one`)
+  if (service.strictAction && action !== undefined && action !== op.info.action) {
+    throw senderFault(`The action ${action} does not match operation ${op.info.name}, whose action is ${op.info.action}`)
+  }
+  return op
+}

@@ -1,0 +1,208 @@
+/**
+ * Stage 6b: the pipeline, the only file that knows the whole order
+ * (docs/hooks.md):
+ *
+ *   onEnvelope → dispatch → onOperation → read input and headers →
+ *   preValidation → validate → preHandler → handler → onResult →
+ *   validate output → write → 200 (or 202 for a one-way operation)
+ *
+ * and, when any of them throws, onFault → the fault. A stage with no hook
+ * costs a null check.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Call } from './call'
+import { InputProblem, locate, readChild, readElement, readScalar, startChildren } from './codec'
+import type { SoapContext } from './context'
+import { dispatch } from './dispatch'
+import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from '../errors'
+import { invalidInputFault, toSoapFault, type SoapFault } from '../soap/fault'
+import { answered, runHooks } from './hooks'
+import type { SoapFaultHook } from '../types'
+import { versionInfo } from '../namespaces'
+import type { Field, ScalarShape } from './schema'
+import type { Operation, Service } from './compile'
+import { writeEnvelope } from '../soap/writer'
+import { problemsOf } from './validation'
+
+type InputReader = (op: Operation, request: FastifyRequest) => unknown
+
+/** A value the codec refused, as a Sender fault; the value itself is left out for a redacted element. */
+function readProblem<T> (op: Operation, where: string, read: () => T): T {
+  try {
+    return read()
+  } catch (err) {
+    if (!(err instanceof InputProblem)) throw err
+    const message = err.elements.some((element) => op.redact.has(element)) ? err.unquoted : err.message
+    throw invalidInputFault([{ path: err.path, message }], where)
+  }
+}
+
+/** The input of a POST: the operation element, read by the input schema. */
+const bodyInput: InputReader = (op, request) => {
+  const { tree, bodyNodes } = (request.soap as SoapContext).decoded
+  if (op.input === undefined || bodyNodes.length === 0) return undefined
+  const shape = op.input
+  return readProblem(op, 'input', () => readElement(shape, tree, bodyNodes[0]))
+}
+
+/**
+ * The input of a GET (SOAP 1.2 Web Method feature): query parameters named
+ * as the input's elements or attributes, read by the same scalar rules.
+ */
+const queryInput: InputReader = (op, request) => {
+  const fields = op.queryFields as ReadonlyMap<string, Field>
+  const query = request.query as Record<string, string | string[]>
+  return readProblem(op, 'input', () => {
+    const out: Record<string, unknown> = {}
+    for (const field of fields.values()) if (field.array) out[field.property] = []
+    for (const name of Object.keys(query)) {
+      const field = fields.get(name)
+      if (field === undefined) throw new InputProblem(`unexpected query parameter ${name}`)
+      const raw = query[name]
+      const values = Array.isArray(raw) ? raw : [raw]
+      const type = (field.shape as ScalarShape).type
+      if (!field.array && values.length > 1) throw locate(new InputProblem(`query parameter ${name} is given more than once`), field.property)
+      const read: unknown[] = []
+      for (const value of values) {
+        try {
+          read.push(readScalar(type, value))
+        } catch (err) {
+          if (err instanceof InputProblem) err.elements.push(`{${field.namespace}}${field.name}`)
+          throw field.array ? locate(err, field.property, read.length) : locate(err, field.property)
+        }
+      }
+      out[field.property] = field.array ? read : read[0]
+    }
+    return op.input === undefined ? undefined : out
+  })
+}
+
+function readHeaders (op: Operation, soap: SoapContext): unknown {
+  const shape = op.headers
+  if (shape === undefined) return undefined
+  const out: Record<string, unknown> = {}
+  const { tree, headers } = soap.decoded
+  return readProblem(op, 'header', () => {
+    startChildren(shape, out)
+    // Only blocks meant for this node are processed (SOAP 1.2 Part 1 §2.6; SOAP 1.1 §4.2.2).
+    for (const block of headers) {
+      if (block.targeted) readChild(shape, tree, block.node, out, true, 'Header')
+    }
+    return out
+  })
+}
+
+function validate (op: Operation, soap: SoapContext): void {
+  if (op.validateInput !== undefined && !op.validateInput(soap.input)) {
+    throw invalidInputFault(problemsOf(op.validateInput.errors), 'input')
+  }
+  if (op.validateHeaders !== undefined && !op.validateHeaders(soap.headerValues)) {
+    throw invalidInputFault(problemsOf(op.validateHeaders.errors), 'header')
+  }
+}
+
+/** The handler, raced against the operation's `timeout`, whose signal it gets. */
+async function invokeTimed (op: Operation, request: FastifyRequest, reply: FastifyReply, input: unknown): Promise<unknown> {
+  const controller = new AbortController()
+  const call = new Call(request, reply, op, controller.signal)
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new SOAP_ERR_OPERATION_TIMEOUT(op.info.name, op.timeout)
+      controller.abort(error)
+      reject(error)
+    }, op.timeout)
+  })
+  try {
+    return await Promise.race([(async () => await op.handler(input, call))(), expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function runOperation (op: Operation, readInput: InputReader, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const soap = request.soap as SoapContext
+  const hooks = op.hooks
+  soap.operation = op.info
+  if (hooks.onOperation !== null && await runHooks(hooks.onOperation, request, reply)) return reply
+  soap.input = readInput(op, request)
+  soap.headerValues = readHeaders(op, soap)
+  if (hooks.preValidation !== null && await runHooks(hooks.preValidation, request, reply)) return reply
+  validate(op, soap)
+  if (hooks.preHandler !== null && await runHooks(hooks.preHandler, request, reply)) return reply
+  soap.result = op.timeout === 0
+    ? await op.handler(soap.input, new Call(request, reply, op, undefined))
+    : await invokeTimed(op, request, reply, soap.input)
+  if (answered(soap.result, reply)) return reply
+  if (hooks.onResult !== null && await runHooks(hooks.onResult, request, reply)) return reply
+  if (op.writeOutput === undefined) return reply.code(202).header('content-length', '0').send()
+  if (op.validateOutput !== undefined && !op.validateOutput(soap.result)) {
+    const problem = problemsOf(op.validateOutput.errors)[0]
+    throw new SOAP_ERR_OUTPUT_INVALID(problem.path, problem.message)
+  }
+  const version = versionInfo(soap.version)
+  const body = op.writeOutput(soap.result)
+  const headers = soap.responseHeaders
+  return reply
+    .header('content-type', version.contentType)
+    .send(writeEnvelope(version, body, headers.length === 0 ? undefined : headers.join('')))
+}
+
+async function runFault (hooks: readonly SoapFaultHook[], thrown: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  let fault: SoapFault = toSoapFault(thrown, request.log)
+  try {
+    for (const hook of hooks) {
+      if (answered(await hook(request, reply, fault), reply)) return reply
+    }
+  } catch (err) {
+    fault = toSoapFault(err, request.log)
+  }
+  throw fault
+}
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
+
+/**
+ * A route handler running `stages`, with the service's onEnvelope hooks first
+ * and its onFault hooks on whatever they throw. `runOperation` is the one
+ * async step: the entry itself adds no promise of its own.
+ */
+function entry (service: Service, stages: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>): Handler {
+  const { onEnvelope, onFault } = service
+  const run: Handler = onEnvelope === null
+    ? stages
+    : async (request, reply) => await runHooks(onEnvelope, request, reply) ? reply : await stages(request, reply)
+  if (onFault === null) return run
+  const fault = async (err: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    if (reply.sent) throw err
+    return await runFault(onFault, err, request, reply)
+  }
+  return function soapFaults (request, reply) {
+    let running
+    try {
+      running = run(request, reply)
+    } catch (err) {
+      return fault(err, request, reply)
+    }
+    return running.catch((err: unknown) => fault(err, request, reply))
+  }
+}
+
+/** The handler of a service's POST route. */
+export function serviceHandler (service: Service): Handler {
+  const run = entry(service, (request, reply) => runOperation(dispatch(service, request.soap as SoapContext), bodyInput, request, reply))
+  return function soapPost (request, reply) {
+    (request.soap as SoapContext).respondsOn(reply.raw)
+    return run(request, reply)
+  }
+}
+
+/** The handler of an operation's GET route; `context` makes its `request.soap`. */
+export function getHandler (service: Service, op: Operation, context: () => SoapContext): Handler {
+  const run = entry(service, (request, reply) => runOperation(op, queryInput, request, reply))
+  return function soapGet (request, reply) {
+    const soap = request.soap = context()
+    soap.respondsOn(reply.raw)
+    return run(request, reply)
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * Registration: a JSON Schema read once into the XML shape the codec follows
+ * (docs/services.md, "The mapping"). Every construct outside the supported set
+ * is refused here, at `ready()`, with the schema path that holds it, so that
+ * nothing is silently dropped at run time.
+ */
+import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
+import { XML_NS, XMLNS_NS, XSI_NS } from '../namespaces'
+import { KnownKeys } from './keys'
+import { isXmlText } from '../soap/writer'
+import { isNCName } from '../xml/reader'
+
+export type ScalarType = 'string' | 'integer' | 'number' | 'boolean'
+
+export interface ScalarShape {
+  readonly kind: 'scalar'
+  readonly type: ScalarType
+  readonly nullable: boolean
+}
+
+export interface ObjectShape {
+  readonly kind: 'object'
+  readonly nullable: boolean
+  /** Child elements, in schema (property) order. */
+  readonly elements: readonly Field[]
+  readonly attributes: readonly Field[]
+  /** Child elements by namespace, then local name (a wrapped array by its wrapper's): no key is built per element read. */
+  readonly elementsByName: NamedFields
+  /** Attributes by namespace, then local name. */
+  readonly attributesByName: NamedFields
+  /** The property holding the element's text (`xml.text`): then there are no child elements. */
+  readonly text: Field | undefined
+  /** The property collecting child elements no other field names, as raw elements (`xml.any`). */
+  readonly any: Field | undefined
+  /** Whether attributes without a namespace that no field names are passed over (`xml.anyAttribute`) rather than refused. */
+  readonly anyAttribute: boolean
+}
+
+/** Fields by namespace URI, then local name. */
+export type NamedFields = ReadonlyMap<string, ReadonlyMap<string, Field>>
+
+/** The field named `{namespace}localName`, if any. */
+export function fieldNamed (fields: NamedFields, namespace: string, localName: string): Field | undefined {
+  return fields.get(namespace)?.get(localName)
+}
+
+export type Shape = ScalarShape | ObjectShape
+
+/** One property of an object: an element (possibly repeated or wrapped), or an attribute. */
+export interface Field {
+  readonly property: string
+  readonly name: string
+  readonly namespace: string
+  readonly attribute: boolean
+  readonly array: boolean
+  /** A wrapped array: one element named after the property, holding one `item` element per entry. */
+  readonly wrapped: boolean
+  readonly itemName: string
+  readonly itemNamespace: string
+  /** An array written as one element (or attribute) holding its items separated by spaces (`xml.list`, xs:list). */
+  readonly list: boolean
+  /** For an array, the items' shape. */
+  readonly shape: Shape
+}
+
+/** The `xml` keyword of OpenAPI, as far as the codec reads it. */
+export interface XmlKeyword {
+  readonly name?: string
+  readonly namespace?: string
+  readonly prefix?: string
+  readonly attribute?: boolean
+  readonly wrapped?: boolean
+  /** The property is the element's text (simple content beside attributes). */
+  readonly text?: boolean
+  /** The property (an array of objects) collects the child elements no other property names, as raw elements. */
+  readonly any?: boolean
+  /** On an object: attributes no property names are passed over. */
+  readonly anyAttribute?: boolean
+  /** The property (an array of scalars) is one element or attribute holding its items separated by spaces. */
+  readonly list?: boolean
+}
+
+/** Keywords that change the XML the codec must read or write, and which it does not support. */
+const UNSUPPORTED = ['$ref', 'allOf', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
+/** Combinators the codec accepts when they only say which properties are present (an XSD choice): they change no XML. */
+const PRESENCE = ['anyOf', 'oneOf', 'not']
+const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list'])
+const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean'])
+const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([XML_NS, XMLNS_NS, XSI_NS])
+
+type Schema = Record<string, unknown>
+
+export function fail (where: string, problem: string): never {
+  throw new SOAP_ERR_SERVICE_SCHEMA(where, problem)
+}
+
+function isObject (value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The `xml` keyword of a schema, checked. */
+export function xmlOf (schema: Schema, where: string): XmlKeyword {
+  const xml = schema.xml
+  if (xml === undefined) return {}
+  if (!isObject(xml)) fail(where, '"xml" must be an object')
+  const unknown = XML_KEYS.unknownIn(xml)
+  if (unknown !== undefined) fail(where, `"xml.${unknown}" is not supported (one of ${XML_KEYS.list})`)
+  if (xml.name !== undefined && (typeof xml.name !== 'string' || !isNCName(xml.name))) fail(where, '"xml.name" must be an XML NCName')
+  // '' is no namespace: an unqualified local element (elementFormDefault="unqualified").
+  if (xml.namespace !== undefined && (typeof xml.namespace !== 'string' || !isXmlText(xml.namespace))) fail(where, '"xml.namespace" must be a URI, or "" for no namespace')
+  // The XML and xmlns namespaces cannot be declared; xsi attributes are the codec's own (nil, type).
+  if (RESERVED_NAMESPACES.has(xml.namespace as string)) fail(where, `"xml.namespace" cannot be the reserved namespace ${String(xml.namespace)}`)
+  // xsi is the prefix the writer binds for xsi:nil.
+  if (xml.prefix !== undefined && (typeof xml.prefix !== 'string' || !isNCName(xml.prefix) || /^xml/i.test(xml.prefix) || xml.prefix === 'xsi')) fail(where, '"xml.prefix" must be an NCName other than "xsi", not starting with "xml"')
+  if (xml.prefix !== undefined && xml.namespace === '') fail(where, '"xml.prefix" cannot go with no namespace')
+  for (const flag of ['attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list'] as const) {
+    if (xml[flag] !== undefined && typeof xml[flag] !== 'boolean') fail(where, `"xml.${flag}" must be a boolean`)
+  }
+  return xml as XmlKeyword
+}
+
+/** The schema's type, with `null` (from a type list or `nullable: true`) taken out. */
+function typeOf (schema: Schema, where: string): { type: string, nullable: boolean } {
+  let types: unknown[]
+  if (Array.isArray(schema.type)) {
+    types = schema.type
+  } else if (schema.type !== undefined) {
+    types = [schema.type]
+  } else if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    // An enum without a type: all its values must be of one scalar type.
+    types = [...new Set(schema.enum.filter((v) => v !== null).map((v) => Number.isInteger(v) ? 'integer' : typeof v))]
+    if (schema.enum.includes(null)) types.push('null')
+  } else {
+    fail(where, 'a schema needs a "type"')
+  }
+  const nullable = types.includes('null') || schema.nullable === true
+  const rest = types.filter((t) => t !== 'null')
+  if (rest.length !== 1 || typeof rest[0] !== 'string') fail(where, `type ${JSON.stringify(schema.type ?? rest)} is not one of string, integer, number, boolean, object, array (optionally with "null")`)
+  return { type: rest[0], nullable }
+}
+
+function checkKeywords (schema: Schema, where: string): void {
+  for (const keyword of UNSUPPORTED) {
+    if (schema[keyword] !== undefined) fail(where, `"${keyword}" is not supported by the XML codec`)
+  }
+  for (const keyword of PRESENCE) {
+    if (schema[keyword] !== undefined && !isPresenceOnly(schema[keyword])) fail(where, `"${keyword}" is supported only to say which properties are present (its schemas may hold "required", "properties" of true, "anyOf", "oneOf" and "not", nothing else)`)
+  }
+}
+
+/** A schema (or a list of them) that only says which properties are present. */
+function isPresenceOnly (value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0 && value.every(isPresenceOnly)
+  if (!isObject(value)) return false
+  return Object.keys(value).every((key) => key === 'required' || (PRESENCE.includes(key) && isPresenceOnly(value[key])) ||
+    // `properties` of `true` only name what `required` lists (Ajv's strict mode asks for it).
+    (key === 'properties' && isObject(value.properties) && Object.values(value.properties).every((v) => v === true)))
+}
+
+/** Reads a schema (not an array) as a shape. `inherited` is the namespace its child elements default to. */
+export function shapeOf (schema: unknown, where: string, inherited: string): Shape {
+  if (!isObject(schema)) fail(where, 'a schema must be an object')
+  checkKeywords(schema, where)
+  const { type, nullable } = typeOf(schema, where)
+  if (SCALARS.has(type)) return { kind: 'scalar', type: type as ScalarType, nullable }
+  if (type === 'array') fail(where, 'an array must be the value of a property (it becomes repeated elements)')
+  if (type !== 'object') fail(where, `type "${type}" is not supported`)
+  const ap = schema.additionalProperties
+  if (ap !== undefined && ap !== false) fail(where, '"additionalProperties" must be false or absent (XML has no element for an unnamed property)')
+  const properties = schema.properties ?? {}
+  if (!isObject(properties)) fail(where, '"properties" must be an object')
+  const elements: Field[] = []
+  const attributes: Field[] = []
+  const elementsByName = new Map<string, Map<string, Field>>()
+  const attributesByName = new Map<string, Map<string, Field>>()
+  let text: Field | undefined
+  let any: Field | undefined
+  for (const property of Object.keys(properties)) {
+    const field = fieldOf(property, properties[property], `${where}/properties/${property}`, inherited)
+    const xml = xmlOf(properties[property] as Schema, where)
+    if (xml.text === true) {
+      if (text !== undefined) fail(`${where}/properties/${property}`, `"xml.text" is already property ${text.property}: an element has one text`)
+      text = field
+      continue
+    }
+    if (xml.any === true) {
+      if (any !== undefined) fail(`${where}/properties/${property}`, `"xml.any" is already property ${any.property}`)
+      any = field
+      continue
+    }
+    const byName = field.attribute ? attributesByName : elementsByName
+    const named = byName.get(field.namespace) ?? new Map<string, Field>()
+    if (named.has(field.name)) fail(`${where}/properties/${property}`, `two properties are both the XML ${field.attribute ? 'attribute' : 'element'} {${field.namespace}}${field.name}`)
+    named.set(field.name, field)
+    byName.set(field.namespace, named);
+    (field.attribute ? attributes : elements).push(field)
+  }
+  if (text !== undefined && (elements.length !== 0 || any !== undefined)) fail(where, `property ${text.property} is the element's text ("xml.text"): the element can have no child elements`)
+  const anyAttribute = xmlOf(schema, where).anyAttribute === true
+  return { kind: 'object', nullable, elements, attributes, elementsByName, attributesByName, text, any, anyAttribute }
+}
+
+function fieldOf (property: string, schema: unknown, where: string, inherited: string): Field {
+  if (!isObject(schema)) fail(where, 'a schema must be an object')
+  checkKeywords(schema, where)
+  // Ajv passes over a property named "__proto__" (it never validates it), so it
+  // cannot be one here either; the XML element may still be called that, through xml.name.
+  if (property === '__proto__') fail(where, 'a property cannot be named "__proto__": name it otherwise, with "xml": { "name": "__proto__" }')
+  const xml = xmlOf(schema, where)
+  const name = xml.name ?? property
+  const { type, nullable } = typeOf(schema, where)
+  if (xml.text !== true && xml.any !== true && !isNCName(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)
+  if (xml.anyAttribute === true && type !== 'object') fail(where, '"xml.anyAttribute" applies to objects only')
+  if ([xml.attribute, xml.text, xml.any].filter((flag) => flag === true).length > 1) fail(where, '"xml.attribute", "xml.text" and "xml.any" exclude one another')
+  if (xml.text === true) {
+    if (!SCALARS.has(type) || nullable) fail(where, 'the text ("xml.text") must be a string, integer, number or boolean, and cannot be null')
+    if (xml.name !== undefined || xml.namespace !== undefined || xml.prefix !== undefined) fail(where, 'the text ("xml.text") has no name or namespace')
+    return { property, name, namespace: '', attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: '', list: false, shape: { kind: 'scalar', type: type as ScalarType, nullable: false } }
+  }
+  if (xml.any === true) {
+    const items = schema.items
+    if (type !== 'array' || nullable || !isObject(items) || items.type !== 'object' || Object.keys(items).some((key) => key !== 'type')) fail(where, '"xml.any" goes on an array of { "type": "object" } (raw elements)')
+    if (xml.name !== undefined || xml.namespace !== undefined || xml.prefix !== undefined || xml.wrapped !== undefined || xml.list !== undefined) fail(where, '"xml.any" elements keep their own names')
+    return { property, name, namespace: '', attribute: false, array: true, wrapped: false, itemName: name, itemNamespace: '', list: false, shape: { kind: 'scalar', type: 'string', nullable: false } }
+  }
+  if (xml.list === true) {
+    const items = schema.items
+    if (type !== 'array' || nullable || !isObject(items)) fail(where, '"xml.list" goes on an array of strings, integers, numbers or booleans')
+    const item = typeOf(items, `${where}/items`)
+    if (!SCALARS.has(item.type) || item.nullable || items.xml !== undefined) fail(`${where}/items`, 'the items of "xml.list" are strings, integers, numbers or booleans, not null, with no "xml"')
+    if (xml.wrapped !== undefined) fail(where, '"xml.list" and "xml.wrapped" exclude one another')
+    const shape: ScalarShape = { kind: 'scalar', type: item.type as ScalarType, nullable: false }
+    const namespace = xml.attribute === true ? xml.namespace ?? '' : xml.namespace ?? inherited
+    return { property, name, namespace, attribute: xml.attribute === true, array: true, wrapped: false, itemName: name, itemNamespace: namespace, list: true, shape }
+  }
+  if (xml.attribute === true) {
+    if (!SCALARS.has(type) || nullable) fail(where, 'an attribute must be a string, integer, number or boolean, and cannot be null')
+    if (name === 'xmlns' && xml.namespace === undefined) fail(where, 'an attribute cannot be named "xmlns" (it would be a namespace declaration)')
+    // Attributes are unqualified unless they name a namespace (attributeFormDefault="unqualified").
+    const shape: ScalarShape = { kind: 'scalar', type: type as ScalarType, nullable: false }
+    return { property, name, namespace: xml.namespace ?? '', attribute: true, array: false, wrapped: false, itemName: name, itemNamespace: '', list: false, shape }
+  }
+  const namespace = xml.namespace ?? inherited
+  if (type !== 'array') {
+    if (xml.wrapped !== undefined) fail(where, '"xml.wrapped" applies to arrays only')
+    return { property, name, namespace, attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: namespace, list: false, shape: shapeOf(schema, where, namespace) }
+  }
+  if (nullable) fail(where, 'an array cannot be null (send no element, or an empty wrapper)')
+  const items = schema.items
+  if (!isObject(items)) fail(where, 'an array needs one "items" schema')
+  const itemXml = xmlOf(items, `${where}/items`)
+  if (itemXml.attribute === true) fail(`${where}/items`, 'array items cannot be attributes')
+  const wrapped = xml.wrapped === true
+  const itemNamespace = itemXml.namespace ?? namespace
+  const itemName = itemXml.name ?? name
+  const itemType = typeOf(items, `${where}/items`).type
+  if (itemType === 'array') fail(`${where}/items`, 'an array of arrays has no XML form: wrap the inner array in an object')
+  if (!wrapped && (itemName !== name || itemNamespace !== namespace)) fail(`${where}/items`, '"xml.name" and "xml.namespace" on items apply to wrapped arrays only: set them on the property instead')
+  return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, list: false, shape: shapeOf(items, `${where}/items`, itemNamespace) }
+}
+
+/** Every namespace an element of this shape tree may be in, with the prefix the schema asks for, if any. */
+export function collectNamespaces (shape: Shape, into: Map<string, string | undefined>, schemaPrefixes: Map<string, string>): void {
+  if (shape.kind !== 'object') return
+  for (const field of [...shape.elements, ...shape.attributes]) {
+    if (field.namespace !== '') into.set(field.namespace, into.get(field.namespace) ?? schemaPrefixes.get(field.namespace))
+    if (field.array && field.wrapped) into.set(field.itemNamespace, into.get(field.itemNamespace) ?? schemaPrefixes.get(field.itemNamespace))
+    collectNamespaces(field.shape, into, schemaPrefixes)
+  }
+}
+
+/** Whether any element of the tree may be written as `xsi:nil`. */
+export function hasNullable (shape: Shape): boolean {
+  if (shape.nullable) return true
+  if (shape.kind !== 'object') return false
+  return shape.elements.some((field) => hasNullable(field.shape))
+}
+
+/** The `xml.prefix` values a schema tree asks for, by namespace. */
+export function prefixesOf (schema: unknown, inherited: string, into: Map<string, string>, where: string): void {
+  if (!isObject(schema)) return
+  const xml = xmlOf(schema, where)
+  const namespace = xml.namespace ?? inherited
+  if (xml.prefix !== undefined) {
+    const known = into.get(namespace)
+    if (known !== undefined && known !== xml.prefix) fail(where, `namespace ${namespace} is given two prefixes, ${known} and ${xml.prefix}`)
+    for (const [ns, p] of into) {
+      if (p === xml.prefix && ns !== namespace) fail(where, `prefix ${xml.prefix} is given to two namespaces, ${ns} and ${namespace}`)
+    }
+    into.set(namespace, xml.prefix)
+  }
+  if (isObject(schema.properties)) {
+    for (const [property, child] of Object.entries(schema.properties)) prefixesOf(child, namespace, into, `${where}/properties/${property}`)
+  }
+  if (isObject(schema.items)) prefixesOf(schema.items, namespace, into, `${where}/items`)
+}
+
+const TNS_PREFIX = 'tns'
+
+/** Namespace prefixes for a writer: the schema's own `xml.prefix` choices, else tns, ns1, ns2... */
+export function prefixesFor (shape: ObjectShape, root: string, schema: unknown, where: string): ReadonlyMap<string, string> {
+  const asked = new Map<string, string>()
+  prefixesOf(schema, root, asked, where)
+  const found = new Map<string, string | undefined>(root === '' ? [] : [[root, asked.get(root)]])
+  collectNamespaces(shape, found, asked)
+  const taken = new Set(asked.values())
+  const prefixes = new Map<string, string>()
+  let n = 0
+  for (const [namespace, prefix] of found) {
+    let chosen = prefix
+    if (chosen === undefined) {
+      chosen = namespace === root && !taken.has(TNS_PREFIX) ? TNS_PREFIX : `ns${++n}`
+      while (taken.has(chosen)) chosen = `ns${++n}`
+    }
+    taken.add(chosen)
+    prefixes.set(namespace, chosen)
+  }
+  return prefixes
+}

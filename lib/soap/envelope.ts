@@ -1,0 +1,344 @@
+/**
+ * Stage 2b: the envelope decoder. One strict, streaming pass over the text
+ * (lib/xml/reader.ts: XML 1.0 and Namespaces well-formedness) that enforces every rule of
+ * PROTOCOL.md "Decoding" and every limit of "Limits" as it goes, and builds
+ * the header blocks and the Body's payload as a compact tree (lib/xml/tree.ts).
+ * No DOM is built here; no DTD is read, no entity is expanded, nothing is fetched.
+ */
+import type { Encoding } from './charset'
+import {
+  SOAP_ERR_DECODE_DTD,
+  SOAP_ERR_DECODE_LIMIT,
+  SOAP_ERR_DECODE_PI,
+  SOAP_ERR_DECODE_STRUCTURE,
+  SOAP_ERR_DECODE_XML
+} from '../errors'
+import { SOAP12_ENV } from '../namespaces'
+import type { SoapLimits } from './limits'
+import { TreeBuilder, type XmlTree } from '../xml/tree'
+import { Markup, XmlReader, XmlReadError, declaresNamespace, disallowedAt, isWhitespace, type XmlAttributeEvent, type XmlHandler } from '../xml/reader'
+
+export interface DecodedEnvelope {
+  /** The Envelope's namespace as found. */
+  readonly namespace: string
+  /** True when that namespace is not the media type's: a VersionMismatch fault, not a 400. */
+  readonly mismatch: boolean
+  /** Whether a Header element was present (it may be empty). */
+  readonly hasHeader: boolean
+  /** The header blocks and the Body's children. */
+  readonly tree: XmlTree
+  /** The header blocks' offsets in `tree`. */
+  readonly headerNodes: readonly number[]
+  /** The offsets of the Body's child elements in `tree`. */
+  readonly bodyNodes: readonly number[]
+  /** The first problem with the envelope itself that earns a Sender fault rather than a 400. */
+  readonly senderFault: string | undefined
+  /** How many elements the message holds, the Envelope included. */
+  readonly elements: number
+}
+
+// Where the decoder stands among the Envelope's children.
+const BEFORE_HEADER = 0
+const IN_HEADER = 1
+const AFTER_HEADER = 2
+const IN_BODY = 3
+const AFTER_BODY = 4
+
+const UTF8 = /^(utf-?8|us-ascii|ascii)$/i
+const UTF16 = /^utf-?16(le|be)?$/i
+
+function isSpaceCode (code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
+}
+
+function limit (name: keyof SoapLimits, value: number): never {
+  throw new SOAP_ERR_DECODE_LIMIT(name, value)
+}
+
+/**
+ * Messages up to this many characters are remembered by their markup (see
+ * `Shape`): what the decoder keeps from one message to the next stays small.
+ */
+export const SHAPE_LENGTH = 65536
+/** How many shapes a decoder keeps, the newest first: an endpoint's clients call a few operations in turn. */
+export const SHAPES = 4
+
+/**
+ * A message decoded whose markup can be recognised again: what it was
+ * decoded as, and against what (a message's decoding depends on its media
+ * type's envelope namespace and charset, and on its markup). Its markup's
+ * pieces are slices of the message, which its tree keeps anyway.
+ */
+interface Shape {
+  readonly markup: Markup
+  readonly expected: string
+  readonly encoding: Encoding
+  readonly charsetDeclared: boolean
+  /** For each text run, its node in the tree, or -1 for white space between the Envelope's children. */
+  readonly textNodes: readonly number[]
+  /** How many integers the tree's nodes take. */
+  readonly length: number
+  readonly decoded: DecodedEnvelope
+}
+
+function hasEncodingStyle (attributes: readonly XmlAttributeEvent[], env: string): boolean {
+  for (const a of attributes) {
+    if (a.local === 'encodingStyle' && a.uri === env) return true
+  }
+  return false
+}
+
+/**
+ * Decodes envelopes. One decoder (and its reader) serves every request of a
+ * plugin instance: decoding is synchronous, and its state is reset by each
+ * `decode()`. The reader calls the handler methods below; nothing else should.
+ */
+export class EnvelopeDecoder implements XmlHandler {
+  readonly #limits: SoapLimits
+  readonly #reader: XmlReader
+  readonly #tree = new TreeBuilder()
+
+  // The state of the decode in progress, reset by `decode()`.
+  #expected = ''
+  #is12 = false
+  #encoding: Encoding = 'utf-8'
+  #charsetDeclared = false
+  #depth = 0
+  #elements = 0
+  #attributes = 0
+  #declarations = 0
+  #textRun = 0
+  #section = BEFORE_HEADER
+  #namespace = ''
+  #mismatch = false
+  #hasHeader = false
+  #senderFault: string | undefined
+  #source = ''
+  #headerNodes: number[] = []
+  #bodyNodes: number[] = []
+  /** Each text run's node, while the message can make a shape (`#shaping`): each run starts a text node of its own. */
+  #textNodes: number[] = []
+  #shaping = false
+  /** The last messages with a shape, the newest first, and where the text runs of the message in hand are. */
+  readonly #shapes: Shape[] = []
+  readonly #runs: number[] = []
+
+  /** With `shapes` false, every message is read anew (for measuring the reader). */
+  constructor (limits: SoapLimits, readonly shapes = true) {
+    this.#limits = limits
+    this.#reader = new XmlReader(this)
+  }
+
+  /**
+   * Decodes `source`, expected to be a SOAP envelope in namespace `expected`.
+   * Throws a `SOAP_ERR_DECODE_*` error when the text cannot be decoded.
+   */
+  decode (source: string, expected: string, encoding: Encoding, charsetDeclared = false): DecodedEnvelope {
+    const shapes = this.#shapes
+    for (let i = 0; i < shapes.length; i++) {
+      const shape = shapes[i]
+      if (shape.expected === expected && shape.encoding === encoding && shape.charsetDeclared === charsetDeclared) {
+        const decoded = this.#again(source, shape)
+        if (decoded !== undefined) return decoded
+      }
+    }
+    this.#expected = expected
+    this.#is12 = expected === SOAP12_ENV
+    this.#encoding = encoding
+    this.#charsetDeclared = charsetDeclared
+    this.#depth = 0
+    this.#elements = 0
+    this.#attributes = 0
+    this.#declarations = 0
+    this.#textRun = 0
+    this.#section = BEFORE_HEADER
+    this.#namespace = ''
+    this.#mismatch = false
+    this.#hasHeader = false
+    this.#senderFault = undefined
+    this.#source = source
+    const headerNodes: number[] = this.#headerNodes = []
+    const bodyNodes: number[] = this.#bodyNodes = []
+    const textNodes: number[] = this.#textNodes = []
+    const shaping = this.#shaping = this.shapes && source.length <= SHAPE_LENGTH
+    const tree = this.#tree
+    tree.reset(source)
+    let decoded: DecodedEnvelope
+    let length: number
+    try {
+      this.#reader.read(source, shaping)
+      if (!this.#mismatch && this.#section !== AFTER_BODY) throw new SOAP_ERR_DECODE_STRUCTURE('no Body')
+      length = tree.length
+      decoded = {
+        namespace: this.#namespace,
+        mismatch: this.#mismatch,
+        hasHeader: this.#hasHeader,
+        tree: tree.finish(),
+        headerNodes,
+        bodyNodes,
+        senderFault: this.#senderFault,
+        elements: this.#elements
+      }
+    } catch (err) {
+      tree.release()
+      if (err instanceof XmlReadError) throw new SOAP_ERR_DECODE_XML(err.message)
+      throw err
+    } finally {
+      // Nothing of the message is kept past it but its shape: the next may be decoded from that.
+      this.#source = ''
+      this.#namespace = ''
+      this.#senderFault = undefined
+    }
+    const runs = this.#reader.plainRuns
+    if (this.#shaping && !decoded.mismatch && runs !== undefined) {
+      shapes.unshift({ markup: Markup.of(source, runs), expected, encoding, charsetDeclared, textNodes, length, decoded })
+      if (shapes.length > SHAPES) shapes.pop()
+    }
+    return decoded
+  }
+
+  /**
+   * `source` decoded as `shape`'s message was, if it has the same
+   * markup (`Markup.match`) and its text runs keep every rule the decoder
+   * applies to text: all characters allowed, none longer than the limit,
+   * only white space between the Envelope's children. Else undefined, and
+   * the message is decoded anew.
+   */
+  #again (source: string, shape: Shape): DecodedEnvelope | undefined {
+    const runs = this.#runs
+    if (!shape.markup.match(source, runs) || disallowedAt(source) !== -1) return undefined
+    const maxTextLength = this.#limits.maxTextLength
+    const textNodes = shape.textNodes
+    for (let k = 0; k < textNodes.length; k++) {
+      const from = runs[2 * k]
+      const to = runs[2 * k + 1]
+      if (to - from > maxTextLength) return undefined
+      if (textNodes[k] === -1 && !isWhitespace(source.slice(from, to))) return undefined
+    }
+    const last = shape.decoded
+    return {
+      namespace: last.namespace,
+      mismatch: false,
+      hasHeader: last.hasHeader,
+      tree: this.#tree.again(source, last.tree, shape.length, textNodes, runs),
+      headerNodes: last.headerNodes,
+      bodyNodes: last.bodyNodes,
+      senderFault: last.senderFault,
+      elements: last.elements
+    }
+  }
+
+  xmlDecl (version: string, declared: string | undefined): void {
+    if (version !== '1.0') throw new SOAP_ERR_DECODE_XML(`XML version ${version} is not 1.0`)
+    // A charset in the Content-Type outranks the declaration (RFC 7303 §3.2);
+    // without one, the declaration must name what the bytes were read as.
+    if (declared !== undefined && !this.#charsetDeclared) {
+      const family = UTF16.test(declared) ? 'utf-16' : UTF8.test(declared) ? 'utf-8' : undefined
+      if (family === undefined || (family === 'utf-8') !== (this.#encoding === 'utf-8')) {
+        throw new SOAP_ERR_DECODE_XML(`declared encoding ${declared} does not match the body's ${this.#encoding}`)
+      }
+    }
+  }
+
+  doctype (): void {
+    throw new SOAP_ERR_DECODE_DTD()
+  }
+
+  processingInstruction (target: string): void {
+    throw new SOAP_ERR_DECODE_PI(target)
+  }
+
+  openTagStart (name: string): void {
+    const { maxDepth, maxElements, maxNameLength } = this.#limits
+    if (++this.#depth > maxDepth) limit('maxDepth', maxDepth)
+    if (++this.#elements > maxElements) limit('maxElements', maxElements)
+    if (name.length > maxNameLength) limit('maxNameLength', maxNameLength)
+    this.#attributes = 0
+    this.#textRun = 0
+  }
+
+  attribute (attr: XmlAttributeEvent): void {
+    const limits = this.#limits
+    if (++this.#attributes > limits.maxAttributes) limit('maxAttributes', limits.maxAttributes)
+    if (attr.name.length > limits.maxNameLength) limit('maxNameLength', limits.maxNameLength)
+    if (attr.value.length > limits.maxAttributeLength) limit('maxAttributeLength', limits.maxAttributeLength)
+    if (declaresNamespace(attr)) {
+      if (++this.#declarations > limits.maxNamespaceDeclarations) limit('maxNamespaceDeclarations', limits.maxNamespaceDeclarations)
+      if (attr.value.length > limits.maxNamespaceLength) limit('maxNamespaceLength', limits.maxNamespaceLength)
+      // A namespace name with surrounding white space is no URI reference, and
+      // some parsers trim it while others do not: refuse it rather than guess.
+      const value = attr.value
+      if (value !== '' && (isSpaceCode(value.charCodeAt(0)) || isSpaceCode(value.charCodeAt(value.length - 1)))) throw new SOAP_ERR_DECODE_XML(`namespace name of ${attr.name} has surrounding whitespace`)
+    }
+  }
+
+  openTag (name: string, prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[]): void {
+    const depth = this.#depth
+    const expected = this.#expected
+    if (depth === 1) {
+      if (local !== 'Envelope') throw new SOAP_ERR_DECODE_STRUCTURE(`the document element is ${name}, not Envelope`)
+      this.#namespace = uri
+      this.#mismatch = uri !== expected
+      if (!this.#mismatch && this.#is12 && hasEncodingStyle(attributes, expected)) this.#senderFault = 'env:encodingStyle is not allowed on Envelope'
+      return
+    }
+    if (this.#mismatch) return // the version check comes before the structure check
+    if (depth === 2) {
+      if (uri === expected && local === 'Header' && this.#section === BEFORE_HEADER) {
+        this.#section = IN_HEADER
+        this.#hasHeader = true
+      } else if (uri === expected && local === 'Body' && this.#section < IN_BODY) {
+        this.#section = IN_BODY
+      } else {
+        throw new SOAP_ERR_DECODE_STRUCTURE(`unexpected ${name} in Envelope`)
+      }
+      if (this.#is12 && this.#senderFault === undefined && hasEncodingStyle(attributes, expected)) {
+        this.#senderFault = `env:encodingStyle is not allowed on ${local}`
+      }
+      return
+    }
+    const p = this.#tree.open(name, prefix, local, uri, attributes)
+    if (depth === 3) (this.#section === IN_HEADER ? this.#headerNodes : this.#bodyNodes).push(p)
+  }
+
+  closeTag (): void {
+    if (!this.#mismatch) {
+      if (this.#depth >= 3) {
+        this.#tree.close()
+      } else if (this.#depth === 2) {
+        this.#section = this.#section === IN_HEADER ? AFTER_HEADER : AFTER_BODY
+      }
+    }
+    this.#depth--
+    this.#textRun = 0
+  }
+
+  text (text: string): void {
+    if (!this.#counted(text.length)) return
+    if (this.#depth > 2) {
+      this.#tree.text(text)
+    } else if (!isWhitespace(text)) {
+      throw new SOAP_ERR_DECODE_STRUCTURE(this.#depth === 1 ? 'text in Envelope' : 'text in Header or Body')
+    }
+  }
+
+  sourceText (from: number, to: number): void {
+    // A run that continues the text before it (after a comment) joins its node: no shape.
+    if (this.#textRun !== 0) this.#shaping = false
+    // Between the Envelope's children, the text is checked as a string.
+    if (this.#depth <= 2) {
+      this.text(this.#source.slice(from, to))
+      if (this.#shaping) this.#textNodes.push(-1)
+    } else if (this.#counted(to - from)) {
+      const p = this.#tree.sourceText(from, to)
+      if (this.#shaping) this.#textNodes.push(p)
+    }
+  }
+
+  /** Counts text against its limit; whether to go on with it (after a version mismatch, only counted). */
+  #counted (length: number): boolean {
+    const maxTextLength = this.#limits.maxTextLength
+    if ((this.#textRun += length) > maxTextLength) limit('maxTextLength', maxTextLength)
+    return !this.#mismatch
+  }
+}

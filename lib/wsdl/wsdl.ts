@@ -1,0 +1,229 @@
+/**
+ * Description, part 2: the WSDL 1.1 document of a declared service, and the
+ * `GET <path>?wsdl` / `?xsd=<name>` route that serves it (PROTOCOL.md "GET").
+ *
+ * Document/literal throughout (WS-I Basic Profile 1.1): one message part per
+ * Body, naming the operation's element; a SOAP 1.1 and a SOAP 1.2 binding
+ * whose soapAction is the action dispatch accepts; a port for each whose
+ * address is the live endpoint's. The documents are built on the first
+ * request, then kept; only the address changes from one request to the next.
+ */
+import { createHash } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Field, ObjectShape } from '../service/schema'
+import type { ElementDescription, Operation, Service } from '../service/compile'
+import type { SoapWsdlOptions } from '../types'
+import { ADDRESS, Prefixes, SchemaSet, XS_NS, node, render, type XmlNode } from './xsd'
+
+const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
+const SOAP11_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap/'
+const SOAP12_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/'
+const HTTP_TRANSPORT = 'http://schemas.xmlsoap.org/soap/http'
+
+/** A rendered document, cut where the endpoint's address goes. */
+type Template = readonly string[]
+
+export interface Description {
+  readonly wsdl: Template
+  readonly xsd: ReadonlyMap<string, Template>
+}
+
+function cut (text: string): Template {
+  return text.split(ADDRESS)
+}
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+function messages (service: Service, schemas: SchemaSet, faultMessage: FaultMessages): XmlNode[] {
+  const out: XmlNode[] = []
+  const written = new Set<string>()
+  const part = (name: string, element: string): XmlNode => node('wsdl:part', { name, element })
+  for (const op of service.operations) {
+    const { input, output, headers } = op.description
+    const where = `${service.name}.${op.info.name}`
+    out.push(node('wsdl:message', { name: `${op.info.name}Request` }, input === undefined ? [] : [part('parameters', schemas.topElement(input.name, input.namespace, input.shape, input.schema, `${where}.input`))]))
+    if (output !== undefined) out.push(node('wsdl:message', { name: `${op.info.name}Response` }, [part('parameters', schemas.topElement(output.name, output.namespace, output.shape, output.schema, `${where}.output`))]))
+    if (headers !== undefined) {
+      const properties = headers.schema.properties as Record<string, Readonly<Record<string, unknown>>>
+      const parts = headers.shape.elements.map((field) =>
+        part(headerPart(headers.shape, field), schemas.topField(field, properties[field.property], `${where}.headers/properties/${field.property}`)))
+      out.push(node('wsdl:message', { name: `${op.info.name}Headers` }, parts))
+    }
+    for (const [name, fault] of faultsOf(op)) {
+      const element = schemas.topElement(fault.name, fault.namespace, fault.shape, fault.schema, `${where}.faults.${name}`)
+      const message = faultMessage(op, name)
+      if (written.has(message)) continue
+      written.add(message)
+      out.push(node('wsdl:message', { name: message }, [part('detail', element)]))
+    }
+  }
+  return out
+}
+
+/** The name of a fault's message: `<Fault>Fault`, or `<Op><Fault>Fault` when operations give one fault name different elements. */
+type FaultMessages = (op: Operation, fault: string) => string
+
+function faultMessages (service: Service): FaultMessages {
+  const elements = new Map<string, Set<string>>()
+  for (const op of service.operations) {
+    for (const [name, fault] of faultsOf(op)) {
+      const set = elements.get(name) ?? new Set<string>()
+      set.add(`{${fault.namespace}}${fault.name}`)
+      elements.set(name, set)
+    }
+  }
+  return (op, fault) => (elements.get(fault) as Set<string>).size === 1 ? `${fault}Fault` : `${op.info.name}${fault}Fault`
+}
+
+/** A header block's part name: its element's local name (an NCName), numbered when two blocks share one. */
+function headerPart (shape: ObjectShape, field: Field): string {
+  const same = shape.elements.filter((f) => f.name === field.name)
+  return same.length === 1 ? field.name : `${field.name}${same.indexOf(field) + 1}`
+}
+
+/** Faults of an operation as WSDL can state them: a one-way operation has none (WSDL 1.1 §2.4.1). */
+function faultsOf (op: Operation): ReadonlyMap<string, ElementDescription> {
+  return op.info.oneWay ? NO_FAULTS : op.description.faults
+}
+
+const NO_FAULTS: ReadonlyMap<string, ElementDescription> = new Map()
+
+function portType (service: Service, faultMessage: FaultMessages): XmlNode {
+  return node('wsdl:portType', { name: service.name }, service.operations.map((op) => node('wsdl:operation', { name: op.info.name }, [
+    node('wsdl:input', { message: `tns:${op.info.name}Request` }),
+    ...(op.info.oneWay ? [] : [node('wsdl:output', { message: `tns:${op.info.name}Response` })]),
+    ...[...faultsOf(op).keys()].map((name) => node('wsdl:fault', { name, message: `tns:${faultMessage(op, name)}` }))
+  ])))
+}
+
+function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
+  const name = `${service.name}${soap === 'soap' ? 'Soap11' : 'Soap12'}`
+  const body = node(`${soap}:body`, { use: 'literal' })
+  const operation = (op: Operation): XmlNode => {
+    const shape = op.description.headers?.shape
+    const headers = shape?.elements.map((field) => node(`${soap}:header`, { message: `tns:${op.info.name}Headers`, part: headerPart(shape, field), use: 'literal' })) ?? []
+    return node('wsdl:operation', { name: op.info.name }, [
+      node(`${soap}:operation`, { soapAction: op.info.action, soapActionRequired: soap === 'soap12' ? 'false' : undefined, style: 'document' }),
+      node('wsdl:input', {}, [body, ...headers]),
+      ...(op.info.oneWay ? [] : [node('wsdl:output', {}, [body])]),
+      ...[...faultsOf(op).keys()].map((fault) => node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
+    ])
+  }
+  return node('wsdl:binding', { name, type: `tns:${service.name}` }, [
+    node(`${soap}:binding`, { style: 'document', transport: HTTP_TRANSPORT }),
+    ...service.operations.map(operation)
+  ])
+}
+
+/** Builds the WSDL and its schemas from a compiled service. Throws SOAP_ERR_WSDL_CONFLICT for what XSD cannot express. */
+export function describeService (service: Service, splitSchemas: boolean): Description {
+  const prefixes = new Prefixes(service.namespace)
+  const schemas = new SchemaSet(service.name, service.namespace, prefixes)
+  const faultMessage = faultMessages(service)
+  const messageNodes = messages(service, schemas, faultMessage)
+  const location = (namespace: string): string => `${ADDRESS}?xsd=${prefixes.of(namespace)}`
+  const xsd = new Map<string, Template>()
+  for (const schema of schemas.schemas(location)) xsd.set(schema.name, cut(XML_DECLARATION + render(schema.node)))
+  const types = splitSchemas
+    ? [node('xs:schema', { 'xmlns:xs': XS_NS }, schemas.schemas().map((s) => node('xs:import', { namespace: s.namespace, schemaLocation: location(s.namespace) })))]
+    : schemas.schemas().map((s) => s.node)
+  const definitions = node('wsdl:definitions', {
+    'xmlns:wsdl': WSDL_NS,
+    'xmlns:soap': SOAP11_BINDING_NS,
+    'xmlns:soap12': SOAP12_BINDING_NS,
+    'xmlns:xs': XS_NS,
+    ...prefixes.declarations(),
+    name: service.name,
+    targetNamespace: service.namespace
+  }, [
+    node('wsdl:types', {}, types),
+    ...messageNodes,
+    portType(service, faultMessage),
+    binding(service, 'soap'),
+    binding(service, 'soap12'),
+    node('wsdl:service', { name: service.name }, [
+      node('wsdl:port', { name: `${service.name}Soap11`, binding: `tns:${service.name}Soap11` }, [node('soap:address', { location: ADDRESS })]),
+      node('wsdl:port', { name: `${service.name}Soap12`, binding: `tns:${service.name}Soap12` }, [node('soap12:address', { location: ADDRESS })])
+    ])
+  ])
+  return { wsdl: cut(XML_DECLARATION + render(definitions)), xsd }
+}
+
+/**
+ * A hand-written WSDL and its schemas, served as given. A contract's
+ * (lib/contract/read.ts) hold the address placeholder where the live address goes;
+ * XML text can hold no U+0000, so a user's document never does.
+ */
+function given (options: SoapWsdlOptions): Description {
+  const xsd = new Map<string, Template>()
+  for (const [name, text] of Object.entries(options.schemas ?? {})) xsd.set(name, cut(text))
+  return { wsdl: cut(options.document as string), xsd }
+}
+
+// ------------------------------------------------------------------ route ---
+
+/** A host as Host or X-Forwarded-Host may carry it: a name or an IP literal, and an optional port. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,251}[A-Za-z0-9_])?)(?::[0-9]{1,5})?$/
+
+function addressOf (request: FastifyRequest): string | undefined {
+  const { protocol, host } = request
+  if ((protocol !== 'http' && protocol !== 'https') || typeof host !== 'string' || !HOST.test(host)) return undefined
+  // A parametric path's pattern is no address: the path the client asked for is.
+  const route = request.routeOptions.url as string
+  const query = request.url.indexOf('?')
+  const path = /[:*]/.test(route) ? (query === -1 ? request.url : request.url.slice(0, query)) : route
+  return `${protocol}://${host}${path}`
+}
+
+/** RFC 9110 §13.1.2: If-None-Match matches when it is `*` or lists the tag (weak comparison). */
+function matches (ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim()
+    return t === '*' || t === etag || t === `W/${etag}`
+  })
+}
+
+function empty (reply: FastifyReply, status: number): FastifyReply {
+  return reply.code(status).header('content-length', '0').send()
+}
+
+/**
+ * The handler of `GET <path>`: `?wsdl` (any case) gives the WSDL, `?xsd=<name>`
+ * a schema; anything else is 404. An address that cannot be made from the
+ * request (no Host, or one that is not a host) is a 400.
+ */
+export function describeRoute (compiled: () => Service) {
+  let description: Description | undefined
+  let failed = false
+  return async function soapDescription (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const service = compiled()
+    const options = service.wsdl as SoapWsdlOptions
+    const query = request.query as Record<string, unknown>
+    const xsdName = Object.hasOwn(query, 'xsd') ? query.xsd : undefined
+    const wantsWsdl = xsdName === undefined && Object.keys(query).some((key) => key.toLowerCase() === 'wsdl')
+    if (!wantsWsdl && typeof xsdName !== 'string') return empty(reply, 404)
+    if (failed) return empty(reply, 500)
+    if (description === undefined) {
+      try {
+        description = options.document === undefined ? describeService(service, options.splitSchemas === true) : given(options)
+      } catch (err) {
+        failed = true
+        request.log.error({ err }, 'fastify-soap: the WSDL cannot be written')
+        return empty(reply, 500)
+      }
+    }
+    const template = wantsWsdl ? description.wsdl : description.xsd.get(xsdName as string)
+    if (template === undefined) return empty(reply, 404)
+    let body = template[0]
+    if (template.length > 1) {
+      const address = options.address ?? addressOf(request)
+      if (address === undefined) return empty(reply, 400)
+      body = template.join(address.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`))
+    }
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
+    reply.header('etag', etag)
+    if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    return reply.header('content-type', 'text/xml; charset=utf-8').send(body)
+  }
+}

@@ -1,0 +1,334 @@
+/**
+ * Description, part 1: the XML Schema of a service's messages, generated from
+ * the same shapes the codec reads and writes (docs/wsdl.md, "The mapping"),
+ * so that the schema a client is given describes exactly the XML the codec
+ * writes and accepts.
+ *
+ * Each namespace gets one `xs:schema`. An element or attribute in another
+ * namespace than its parent's cannot be declared in place, so it is declared
+ * once, globally, in its own namespace's schema, and referenced (`ref`).
+ * Two different declarations of one global name cannot both be written:
+ * that is the one construct the codec maps and XSD cannot express.
+ */
+import { SOAP_ERR_WSDL_CONFLICT } from '../errors'
+import { escapeAttribute, escapeXml, replaceInvalidXmlChars } from '../soap/writer'
+import type { Field, ObjectShape, ScalarShape, ScalarType, Shape } from '../service/schema'
+
+export const XS_NS = 'http://www.w3.org/2001/XMLSchema'
+
+type Schema = Readonly<Record<string, unknown>>
+
+// ------------------------------------------------------------ XML nodes ---
+
+/** An element to be written; attributes keep their order, `undefined` ones are left out. */
+export interface XmlNode {
+  readonly name: string
+  readonly attributes: ReadonlyArray<readonly [string, string | undefined]>
+  readonly children: readonly XmlNode[] | string
+}
+
+export function node (name: string, attributes: Record<string, string | undefined> = {}, children: readonly XmlNode[] | string = []): XmlNode {
+  return { name, attributes: Object.entries(attributes), children }
+}
+
+/**
+ * Stands for the endpoint's address in a rendered document. XML 1.0 cannot
+ * carry U+0000, and every text written here has it replaced, so it marks
+ * nothing else.
+ */
+export const ADDRESS = '\u0000'
+
+/** Writes a node indented by two spaces a level. Text is escaped; ADDRESS passes through. */
+export function render (root: XmlNode, depth = 0): string {
+  const indent = '  '.repeat(depth)
+  let start = `${indent}<${root.name}`
+  for (const [name, value] of root.attributes) {
+    if (value !== undefined) start += ` ${name}="${escapeAttribute(value)}"`
+  }
+  if (typeof root.children === 'string') return `${start}>${escapeXml(root.children)}</${root.name}>\n`
+  if (root.children.length === 0) return `${start}/>\n`
+  let out = `${start}>\n`
+  for (const child of root.children) out += render(child, depth + 1)
+  return `${out}${indent}</${root.name}>\n`
+}
+
+// --------------------------------------------------------------- prefixes ---
+
+/** The prefix of every namespace a description names: `tns` for the target namespace, then ns1, ns2... */
+export class Prefixes {
+  readonly byNamespace = new Map<string, string>()
+  constructor (targetNamespace: string) {
+    this.byNamespace.set(targetNamespace, 'tns')
+  }
+
+  of (namespace: string): string {
+    let prefix = this.byNamespace.get(namespace)
+    if (prefix === undefined) {
+      prefix = `ns${this.byNamespace.size}`
+      this.byNamespace.set(namespace, prefix)
+    }
+    return prefix
+  }
+
+  qname (namespace: string, localName: string): string {
+    return `${this.of(namespace)}:${localName}`
+  }
+
+  /** `xmlns:` declarations for every namespace named so far. */
+  declarations (): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const [namespace, prefix] of this.byNamespace) out[`xmlns:${prefix}`] = namespace
+    return out
+  }
+}
+
+// ---------------------------------------------------------- simple types ---
+
+const SAFE = Number.MAX_SAFE_INTEGER
+const MAX_DOUBLE = '1.7976931348623157E308'
+/** ajv-formats' `date` is a full-date without a time zone; its `date-time` requires one. */
+const DATE_PATTERN = '[0-9]{4}-[0-9]{2}-[0-9]{2}'
+const DATE_TIME_PATTERN = '.+(Z|z|[+\\-][0-9]{2}:[0-9]{2})'
+
+function numberOf (schema: Schema, keyword: string): number | undefined {
+  const value = schema[keyword]
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+}
+
+/** The enum (or const) values that can be written in XML, as text. */
+function enumeration (schema: Schema): string[] | undefined {
+  const values = schema.enum ?? (Object.hasOwn(schema, 'const') ? [schema.const] : undefined)
+  if (!Array.isArray(values)) return undefined
+  return values.filter((v) => v !== null).map((v) => replaceInvalidXmlChars(String(v)))
+}
+
+function facet (name: string, value: string | number): XmlNode {
+  return node(`xs:${name}`, { value: String(value) })
+}
+
+/** An element's or attribute's simple type: a built-in type's QName, or an anonymous restriction. */
+/** The built-in type of a scalar, where XSD needs a type's name (a list's items, simple content's base): the facets stay Ajv's. */
+const BUILT_IN: Readonly<Record<ScalarType, string>> = { string: 'xs:string', integer: 'xs:long', number: 'xs:double', boolean: 'xs:boolean' }
+
+function simpleType (schema: Schema, type: ScalarType): string | XmlNode {
+  let base: string
+  const facets: XmlNode[] = []
+  const values = enumeration(schema)
+  if (type === 'boolean') {
+    // xs:boolean takes no enumeration facet: an enum of booleans is Ajv's alone to check.
+    return 'xs:boolean'
+  } else if (type === 'integer') {
+    base = 'xs:long'
+    const minimum = Math.max(-SAFE, Math.ceil(numberOf(schema, 'minimum') ?? -SAFE), Math.floor(numberOf(schema, 'exclusiveMinimum') ?? -SAFE - 1) + 1)
+    const maximum = Math.min(SAFE, Math.floor(numberOf(schema, 'maximum') ?? SAFE), Math.ceil(numberOf(schema, 'exclusiveMaximum') ?? SAFE + 1) - 1)
+    facets.push(facet('minInclusive', minimum), facet('maxInclusive', maximum))
+  } else if (type === 'number') {
+    base = 'xs:double'
+    const exclusiveMinimum = numberOf(schema, 'exclusiveMinimum')
+    const exclusiveMaximum = numberOf(schema, 'exclusiveMaximum')
+    // The bounds also keep out INF, -INF and NaN, which the codec refuses.
+    facets.push(exclusiveMinimum === undefined ? facet('minInclusive', numberOf(schema, 'minimum') ?? `-${MAX_DOUBLE}`) : facet('minExclusive', exclusiveMinimum))
+    facets.push(exclusiveMaximum === undefined ? facet('maxInclusive', numberOf(schema, 'maximum') ?? MAX_DOUBLE) : facet('maxExclusive', exclusiveMaximum))
+  } else if (schema.format === 'date' || schema.format === 'date-time') {
+    base = schema.format === 'date' ? 'xs:date' : 'xs:dateTime'
+    facets.push(facet('pattern', schema.format === 'date' ? DATE_PATTERN : DATE_TIME_PATTERN))
+    return node('xs:simpleType', {}, [node('xs:restriction', { base }, facets)])
+  } else {
+    base = 'xs:string'
+    const minLength = numberOf(schema, 'minLength')
+    const maxLength = numberOf(schema, 'maxLength')
+    if (minLength !== undefined && minLength > 0) facets.push(facet('minLength', minLength))
+    if (maxLength !== undefined) facets.push(facet('maxLength', maxLength))
+  }
+  if (values !== undefined) facets.unshift(...values.map((v) => facet('enumeration', v)))
+  if (facets.length === 0) return base
+  return node('xs:simpleType', {}, [node('xs:restriction', { base }, facets)])
+}
+
+function annotation (schema: Schema): XmlNode[] {
+  const text = typeof schema.description === 'string' ? schema.description : typeof schema.title === 'string' ? schema.title : undefined
+  return text === undefined ? [] : [node('xs:annotation', {}, [node('xs:documentation', {}, replaceInvalidXmlChars(text))])]
+}
+
+// ---------------------------------------------------------------- schemas ---
+
+/** The context of a top-level declaration: no schema, so never an element's namespace (which is never empty). */
+const TOP = ''
+
+interface Declaration {
+  readonly node: XmlNode
+  readonly text: string
+  readonly where: string
+}
+
+interface SchemaDocument {
+  readonly namespace: string
+  readonly imports: Set<string>
+  readonly elements: Map<string, Declaration>
+  readonly attributes: Map<string, Declaration>
+}
+
+function withoutAnnotations (declaration: XmlNode): XmlNode {
+  if (typeof declaration.children === 'string') return declaration
+  return { ...declaration, children: declaration.children.filter((c) => c.name !== 'xs:annotation').map(withoutAnnotations) }
+}
+
+function occurs (min: string | undefined, max: string | undefined): Record<string, string | undefined> {
+  return { minOccurs: min === '1' ? undefined : min, maxOccurs: max === '1' ? undefined : max }
+}
+
+/** The schemas of one service: its global elements by namespace, each declared once. */
+export class SchemaSet {
+  private readonly documents = new Map<string, SchemaDocument>()
+
+  constructor (readonly service: string, readonly targetNamespace: string, readonly prefixes: Prefixes) {
+    this.document(targetNamespace)
+  }
+
+  private document (namespace: string): SchemaDocument {
+    let doc = this.documents.get(namespace)
+    if (doc === undefined) {
+      this.prefixes.of(namespace)
+      doc = { namespace, imports: new Set(), elements: new Map(), attributes: new Map() }
+      this.documents.set(namespace, doc)
+    }
+    return doc
+  }
+
+  /** Declares a global element or attribute; the same declaration twice is one, two different ones cannot be written. */
+  private global (kind: 'element' | 'attribute', namespace: string, name: string, declaration: XmlNode, where: string): void {
+    const declarations = kind === 'element' ? this.document(namespace).elements : this.document(namespace).attributes
+    // Documentation is no part of the declaration: the first one's is kept.
+    const text = render(withoutAnnotations(declaration))
+    const known = declarations.get(name)
+    if (known === undefined) {
+      declarations.set(name, { node: declaration, text, where })
+    } else if (known.text !== text) {
+      throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the ${kind} {${namespace}}${name} is declared two different ways, at ${known.where} and at ${where}`)
+    }
+  }
+
+  /** A top-level element of a message (an operation's input or output, a fault's detail, a header block). */
+  topElement (name: string, namespace: string, shape: Shape, schema: Schema, where: string): string {
+    if (namespace === '') throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the element ${name} at ${where} is in no namespace: a top-level element needs one`)
+    this.global('element', namespace, name, this.elementBody(name, namespace, shape, schema, undefined, where), where)
+    return this.prefixes.qname(namespace, name)
+  }
+
+  /**
+   * A header block: a property of the `headers` schema, declared globally as
+   * its element (repeated or wrapped as any property is), for a message part.
+   */
+  topField (field: Field, schema: Schema, where: string): string {
+    this.field(TOP, field, schema, true, where)
+    return this.prefixes.qname(field.namespace, field.name)
+  }
+
+  /** An element named in the schema of `context`: declared in place when in that namespace, else globally and referenced. */
+  private element (context: string, name: string, namespace: string, min: string | undefined, max: string | undefined, body: (occurrence: Record<string, string | undefined> | undefined) => XmlNode, where: string): XmlNode {
+    // An element in no namespace is a local one, unqualified; a schema with a target namespace has no global one.
+    if (namespace === '') {
+      if (context === TOP) throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the header block ${name} at ${where} is in no namespace: a top-level element needs one`)
+      return body({ form: 'unqualified', ...occurs(min, max) })
+    }
+    if (namespace === context) return body(occurs(min, max))
+    this.global('element', namespace, name, body(undefined), where)
+    if (context !== TOP) this.document(context).imports.add(namespace)
+    return node('xs:element', { ref: this.prefixes.qname(namespace, name), ...occurs(min, max) })
+  }
+
+  private elementBody (name: string, namespace: string, shape: Shape, schema: Schema, occurrence: Record<string, string | undefined> | undefined, where: string): XmlNode {
+    const children = annotation(schema)
+    let type: string | undefined
+    if (shape.kind === 'scalar') {
+      const simple = simpleType(schema, shape.type)
+      if (typeof simple === 'string') type = simple; else children.push(simple)
+    } else {
+      children.push(this.complexType(namespace, shape, schema, where))
+    }
+    return node('xs:element', { name, ...occurrence, nillable: shape.nullable ? 'true' : undefined, type }, children)
+  }
+
+  private complexType (context: string, shape: ObjectShape, schema: Schema, where: string): XmlNode {
+    const properties = (schema.properties ?? {}) as Record<string, Schema>
+    const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
+    const sequence = shape.elements.map((field) => this.field(context, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
+    // xsi:nil carries no attribute: a nullable object's attributes are optional in XSD, whatever `required` says of the object.
+    const attributes = shape.attributes.map((field) => this.attribute(context, field, properties[field.property], required.has(field.property) && !shape.nullable, `${where}/properties/${field.property}`))
+    // Attributes the schema does not name are passed over by the codec, as lax wildcards are.
+    if (shape.anyAttribute) attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
+    if (shape.text !== undefined) {
+      // Simple content: the text's built-in type (its facets stay Ajv's to check).
+      const base = BUILT_IN[(shape.text.shape as ScalarShape).type]
+      return node('xs:complexType', {}, [node('xs:simpleContent', {}, [node('xs:extension', { base }, attributes)])])
+    }
+    // Elements the schema does not name: of other namespaces only, so that the content model stays deterministic (UPA).
+    if (shape.any !== undefined) sequence.push(node('xs:any', { namespace: shape.elements.length === 0 ? '##any' : '##other', processContents: 'lax', minOccurs: '0', maxOccurs: 'unbounded' }))
+    return node('xs:complexType', {}, [node('xs:sequence', {}, sequence), ...attributes])
+  }
+
+  /** An xs:list of the items' built-in type. */
+  private list (field: Field): XmlNode {
+    return node('xs:simpleType', {}, [node('xs:list', { itemType: BUILT_IN[(field.shape as ScalarShape).type] })])
+  }
+
+  private field (context: string, field: Field, schema: Schema, required: boolean, where: string): XmlNode {
+    if (field.list) {
+      return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => node('xs:element', { name: field.name, ...o }, [...annotation(schema), this.list(field)]), where)
+    }
+    if (!field.array) {
+      return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => this.elementBody(field.name, field.namespace, field.shape, schema, o, where), where)
+    }
+    // An absent unwrapped array reads as [], so only minItems makes its element required.
+    const items = schema.items as Schema
+    const min = String(numberOf(schema, 'minItems') ?? 0)
+    const max = String(numberOf(schema, 'maxItems') ?? 'unbounded')
+    if (!field.wrapped) {
+      return this.element(context, field.name, field.namespace, min, max, (o) => this.elementBody(field.name, field.namespace, field.shape, items, o, `${where}/items`), where)
+    }
+    return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => {
+      const item = this.element(field.namespace, field.itemName, field.itemNamespace, min, max, (io) => this.elementBody(field.itemName, field.itemNamespace, field.shape, items, io, `${where}/items`), `${where}/items`)
+      return node('xs:element', { name: field.name, ...o }, [...annotation(schema), node('xs:complexType', {}, [node('xs:sequence', {}, [item])])])
+    }, where)
+  }
+
+  private attribute (context: string, field: Field, schema: Schema, required: boolean, where: string): XmlNode {
+    const use = required ? 'required' : undefined
+    const body = (extra: Record<string, string | undefined>): XmlNode => {
+      const simple = field.list ? this.list(field) : simpleType(schema, (field.shape as { type: ScalarType }).type)
+      const children = annotation(schema)
+      if (typeof simple !== 'string') children.push(simple)
+      return node('xs:attribute', { name: field.name, ...extra, type: typeof simple === 'string' ? simple : undefined }, children)
+    }
+    // Attributes are unqualified unless they name a namespace (attributeFormDefault="unqualified").
+    if (field.namespace === '') return body({ use })
+    if (field.namespace === context) return body({ form: 'qualified', use })
+    this.global('attribute', field.namespace, field.name, body({}), where)
+    this.document(context).imports.add(field.namespace)
+    return node('xs:attribute', { ref: this.prefixes.qname(field.namespace, field.name), use })
+  }
+
+  /**
+   * One `xs:schema` per namespace, the target namespace's first. `location`
+   * gives an import its `schemaLocation` (schemas served apart), or none
+   * (schemas side by side in one `wsdl:types`).
+   */
+  schemas (location?: (namespace: string) => string): Array<{ readonly namespace: string, readonly name: string, readonly node: XmlNode }> {
+    const declarations = this.prefixes.declarations()
+    return [...this.documents.values()].map((doc) => {
+      const imports = [...doc.imports].map((namespace) => node('xs:import', { namespace, schemaLocation: location?.(namespace) }))
+      const globals = [...doc.elements.values(), ...doc.attributes.values()].map((d) => d.node)
+      return {
+        namespace: doc.namespace,
+        name: this.prefixes.of(doc.namespace),
+        node: node('xs:schema', {
+          'xmlns:xs': XS_NS,
+          ...declarations,
+          targetNamespace: doc.namespace,
+          elementFormDefault: 'qualified',
+          attributeFormDefault: 'unqualified'
+        }, [...imports, ...globals])
+      }
+    })
+  }
+}

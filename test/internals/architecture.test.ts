@@ -1,0 +1,147 @@
+/**
+ * The shape of lib/: each file belongs to one room (a subsystem), rooms are
+ * ranked, and imports flow one way, from a room to rooms ranked below it,
+ * type imports included; no file imports itself back through others (docs/architecture.md).
+ */
+import { test, type TestContext } from 'node:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, posix, relative } from 'node:path'
+
+const ROOT = join(__dirname, '..', '..', '..')
+const LIB = join(ROOT, 'lib')
+
+/** The rooms, lowest first. A file may import from its own room and from rooms ranked below it. */
+const ROOMS: ReadonlyArray<{ readonly room: string, readonly rank: number, readonly holds: (file: string) => boolean }> = [
+  { room: 'base', rank: 0, holds: (file) => file === 'namespaces.ts' || file === 'errors.ts' },
+  { room: 'xml', rank: 1, holds: (file) => file.startsWith('xml/') },
+  { room: 'soap', rank: 2, holds: (file) => file.startsWith('soap/') },
+  { room: 'types', rank: 3, holds: (file) => file === 'types.ts' || file === 'infer.ts' },
+  { room: 'service', rank: 4, holds: (file) => file.startsWith('service/') },
+  { room: 'wsdl', rank: 5, holds: (file) => file.startsWith('wsdl/') },
+  { room: 'contract', rank: 6, holds: (file) => file.startsWith('contract/') },
+  { room: 'plugin', rank: 7, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
+  { room: 'entry', rank: 8, holds: (file) => file === 'index.ts' }
+]
+
+function roomOf (file: string): { readonly room: string, readonly rank: number } | undefined {
+  return ROOMS.find((room) => room.holds(file))
+}
+
+function sources (dir: string): string[] {
+  const out: string[] = []
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) out.push(...sources(path)); else if (entry.name.endsWith('.ts')) out.push(path)
+  }
+  return out
+}
+
+// Every form a module names another in: import, import type, export … from, import('…'), require('…').
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g
+
+/** Each lib/ file (relative, with '/') and the lib/ files it imports. */
+function importGraph (files: ReadonlyMap<string, string>): Map<string, string[]> {
+  const graph = new Map<string, string[]>()
+  for (const [file, text] of files) {
+    const targets: string[] = []
+    for (const match of text.matchAll(SPECIFIER)) {
+      const target = posix.normalize(posix.join(posix.dirname(file), match[1]))
+      targets.push(target.endsWith('.ts') ? target : `${target.replace(/\.js$/, '')}.ts`)
+    }
+    graph.set(file, targets)
+  }
+  return graph
+}
+
+/** The imports that go up or across: to a room ranked the same or higher than the importer's own. */
+function upwardImports (graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const out: string[] = []
+  for (const [file, targets] of graph) {
+    const from = roomOf(file)
+    for (const target of targets) {
+      const to = roomOf(target)
+      if (from === undefined || to === undefined) continue
+      if (from.room !== to.room && to.rank >= from.rank) out.push(`${file} (${from.room}) imports ${target} (${to.room})`)
+    }
+  }
+  return out
+}
+
+/** Every cycle's files, one list per strongly connected component of more than one file (or a file importing itself). */
+function cycles (graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's strongly connected components; the graphs are small enough to recurse.
+  let index = 0
+  const indices = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const out: string[][] = []
+  const visit = (v: string): void => {
+    indices.set(v, index)
+    low.set(v, index)
+    index++
+    stack.push(v)
+    onStack.add(v)
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue
+      if (!indices.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number))
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) as number, indices.get(w) as number))
+      }
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component: string[] = []
+      let w: string
+      do {
+        w = stack.pop() as string
+        onStack.delete(w)
+        component.push(w)
+      } while (w !== v)
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(component.sort())
+    }
+  }
+  for (const v of graph.keys()) if (!indices.has(v)) visit(v)
+  return out
+}
+
+function libFiles (): Map<string, string> {
+  const files = new Map<string, string>()
+  for (const path of sources(LIB)) files.set(relative(LIB, path).split('\\').join('/'), readFileSync(path, 'utf8'))
+  return files
+}
+
+test('the checks find an upward import and a cycle', (t: TestContext) => {
+  const graph = importGraph(new Map([
+    ['xml/a.ts', "import type { B } from '../soap/b'"],
+    ['soap/b.ts', "import { C } from './c'\nexport { D } from './d'"],
+    ['soap/c.ts', "import { B } from './b.js'"],
+    ['soap/d.ts', "const x = require('../xml/a')"]
+  ]))
+  t.assert.deepStrictEqual(graph.get('soap/b.ts'), ['soap/c.ts', 'soap/d.ts'])
+  t.assert.deepStrictEqual(upwardImports(graph), ['xml/a.ts (xml) imports soap/b.ts (soap)'])
+  t.assert.deepStrictEqual(cycles(graph), [['soap/b.ts', 'soap/c.ts', 'soap/d.ts', 'xml/a.ts']])
+})
+
+test('every lib/ file belongs to a room', (t: TestContext) => {
+  const homeless = [...libFiles().keys()].filter((file) => roomOf(file) === undefined)
+  t.assert.deepStrictEqual(homeless, [])
+})
+
+test('lib/ imports flow one way: xml ← soap ← types ← service ← wsdl ← contract ← plugin ← index', (t: TestContext) => {
+  t.assert.deepStrictEqual(upwardImports(importGraph(libFiles())), [])
+})
+
+test('lib/ has no import cycle, type imports included', (t: TestContext) => {
+  t.assert.deepStrictEqual(cycles(importGraph(libFiles())), [])
+})
+
+test('every import in lib/ names a file that exists', (t: TestContext) => {
+  const files = libFiles()
+  const missing: string[] = []
+  for (const [file, targets] of importGraph(files)) {
+    for (const target of targets) if (!files.has(target)) missing.push(`${file} → ${target}`)
+  }
+  t.assert.deepStrictEqual(missing, [])
+})
