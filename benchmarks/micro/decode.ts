@@ -6,8 +6,8 @@
  */
 import { DOMParser } from '@xmldom/xmldom'
 import { SaxesParser } from 'saxes'
-import { decodeText } from '../../lib/charset'
-import { EnvelopeDecoder } from '../../lib/envelope'
+import { decodeText } from '../../lib/soap/charset'
+import { EnvelopeDecoder } from '../../lib/soap/envelope'
 import { normalizeOptions } from '../../lib/options'
 import { ADDENDS, addEnvelope, listEnvelope, SOAP12 } from '../fixtures'
 import { measure } from './measure'
@@ -46,7 +46,7 @@ const fromOneK = perByte.slice(1)
 console.log(`\ndecode cost per byte, 1 KB to 1 MB: max/min = ${(Math.max(...fromOneK) / Math.min(...fromOneK)).toFixed(2)} (flat is 1.00)`)
 
 // A message with the last one's markup is decoded from that one's tree (shapes,
-// lib/envelope.ts): the Add of a client that sends it again with other values.
+// lib/soap/envelope.ts): the Add of a client that sends it again with other values.
 const shaped = new EnvelopeDecoder(limits)
 const adds = ADDENDS.map(([a, b]) => Buffer.from(addEnvelope(a, b)))
 let next = 0

@@ -4,10 +4,10 @@
  * service's EchoListResponse at 400 B to 1 MB, beside JSON.stringify of the
  * same records in the same run. Each measurement is bounded in time.
  */
-import { compileElement } from '../../lib/codec'
+import { compileElement } from '../../lib/service/codec'
 import { versionInfo } from '../../lib/namespaces'
-import { hasNullable, prefixesFor, shapeOf, type ObjectShape } from '../../lib/schema'
-import { writeEnvelope } from '../../lib/serializer'
+import { hasNullable, prefixesFor, shapeOf, type ObjectShape } from '../../lib/service/schema'
+import { writeEnvelope } from '../../lib/soap/writer'
 import { LIST_NS } from '../fixtures'
 import { listService } from '../http/server'
 import { measure } from './measure'
