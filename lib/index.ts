@@ -144,7 +144,7 @@ export { HOOK_NAMES } from './service/hooks'
 export type { Infer } from './infer'
 export { DEFAULTS, type FastifySoapOptions, type FaultFormatter, type ResolvedOptions, type SoapLimits } from './options'
 export type { SoapContent, SoapReplyOptions } from './plugin/reply'
-export { escapeAttribute, escapeXml } from './soap/writer'
+export { escapeAttribute, escapeXml } from './xml/escape'
 export type {
   ContractOperations,
   SoapCall,

@@ -1,4 +1,4 @@
-/** Namespace URIs the plugin speaks, and the version table of PROTOCOL.md "Versions". */
+/** Namespace URIs the plugin speaks, each written once, and the version table of docs/protocol.md "Versions". */
 
 export type SoapVersion = '1.1' | '1.2'
 
@@ -8,6 +8,19 @@ export const XML_NS = 'http://www.w3.org/XML/1998/namespace'
 export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/'
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance'
 export const XSD_NS = 'http://www.w3.org/2001/XMLSchema'
+export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
+/** The WSDL 1.1 SOAP 1.1 and SOAP 1.2 binding extensions. */
+export const WSDL_SOAP11_NS = 'http://schemas.xmlsoap.org/wsdl/soap/'
+export const WSDL_SOAP12_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/'
+/** The SOAP over HTTP transport of a WSDL SOAP binding. */
+export const SOAP_HTTP_TRANSPORT = 'http://schemas.xmlsoap.org/soap/http'
+/** SOAP 1.1 and SOAP 1.2 encoding: what a literal-only server refuses. */
+export const SOAP_ENCODING_NAMESPACES: ReadonlySet<string> = new Set([
+  'http://schemas.xmlsoap.org/soap/encoding/',
+  'http://www.w3.org/2003/05/soap-encoding'
+])
+/** WS-Security 1.0 secext. */
+export const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd'
 
 /** SOAP 1.2 roles (Part 1 §2.2) and the SOAP 1.1 actor for "next" (§4.2.2). */
 export const SOAP12_ROLE_NEXT = 'http://www.w3.org/2003/05/soap-envelope/role/next'

@@ -1,9 +1,10 @@
-/** The plugin's options: defaults (PROTOCOL.md "Limits") and the one normalising pass. */
+/** The plugin's options: defaults (docs/protocol.md "Limits") and the one normalising pass. */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { SoapFault } from './soap/fault'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 import { KnownKeys } from './service/keys'
 import type { SoapLimits } from './soap/limits'
+import { WSSE_NS } from './namespaces'
 
 export type { SoapLimits }
 
@@ -34,10 +35,8 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
 
 export type SoapLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
-const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd'
-
 /** Elements whose content is always redacted. */
-export const REDACTED: readonly string[] = Object.freeze([`{${WSSE}}Password`, `{${WSSE}}BinarySecurityToken`])
+export const REDACTED: readonly string[] = Object.freeze([`{${WSSE_NS}}Password`, `{${WSSE_NS}}BinarySecurityToken`])
 
 const LOG_LEVELS: ReadonlySet<string> = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 

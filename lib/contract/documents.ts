@@ -9,12 +9,11 @@ import { basename, dirname, resolve as resolvePath } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DOMParser, XMLSerializer, type Document as DomDocument, type Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_LOAD } from '../errors'
-import { childElements, SOAP11_ENVELOPE_NS, SOAP_ENCODING_NAMESPACES, XS_NS, type SchemaContext, type SchemaModel } from './xsd'
-import { XML_NS } from '../namespaces'
+import { attr, childElements } from './dom'
+import type { SchemaContext, SchemaModel } from './xsd'
+import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS } from '../namespaces'
 import { SOAP11_ENVELOPE_SCHEMA } from './well-known'
 import { ADDRESS } from '../wsdl/xsd'
-
-export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
 
 /** Gives the bytes or text of a document named by an absolute URL (docs/contract-first.md, "Resolver"). */
 export type ContractResolver = (url: string) => string | Uint8Array | Promise<string | Uint8Array>
@@ -22,7 +21,7 @@ export type ContractResolver = (url: string) => string | Uint8Array | Promise<st
 /** Namespaces a schema may import with no location: their few declarations are the codec's own business, or refused when used. */
 const WELL_KNOWN: ReadonlySet<string> = new Set([
   XML_NS,
-  SOAP11_ENVELOPE_NS,
+  SOAP11_ENV,
   'http://www.w3.org/2003/05/soap-envelope',
   'http://schemas.xmlsoap.org/wsdl/',
   'http://www.w3.org/1999/xlink',
@@ -73,10 +72,6 @@ export function parseDocument (text: string, location: string): DomDocument {
   }
   if (dom.doctype !== null) throw new SOAP_ERR_CONTRACT_LOAD(location, 'it has a DOCTYPE: contracts with a DTD are refused')
   return dom
-}
-
-function attr (node: DomElement, name: string): string | undefined {
-  return node.hasAttribute(name) ? node.getAttribute(name) as string : undefined
 }
 
 const ABSOLUTE_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
@@ -191,11 +186,11 @@ export class ContractDocuments {
         const imported = await this.fetch(location, doc.location)
         this.links.push({ node: child, attribute: 'location', target: imported })
         const root = imported.dom.documentElement as DomElement
-        if (root.namespaceURI === XS_NS && root.localName === 'schema') await this.schema(root, imported, undefined)
+        if (root.namespaceURI === XSD_NS && root.localName === 'schema') await this.schema(root, imported, undefined)
         else await this.wsdl(imported)
       } else if (child.localName === 'types') {
         for (const schema of childElements(child)) {
-          if (schema.namespaceURI === XS_NS && schema.localName === 'schema') await this.schema(schema, doc, undefined)
+          if (schema.namespaceURI === XSD_NS && schema.localName === 'schema') await this.schema(schema, doc, undefined)
         }
       }
     }
@@ -213,7 +208,7 @@ export class ContractDocuments {
     }
     this.model.add(schema, context)
     for (const child of childElements(schema)) {
-      if (child.namespaceURI !== XS_NS || (child.localName !== 'import' && child.localName !== 'include')) continue
+      if (child.namespaceURI !== XSD_NS || (child.localName !== 'import' && child.localName !== 'include')) continue
       const location = attr(child, 'schemaLocation')
       const namespace = child.localName === 'import' ? attr(child, 'namespace') ?? '' : context.targetNamespace
       if (location === undefined) {
@@ -224,14 +219,14 @@ export class ContractDocuments {
       // own (so that clients need not fetch it either), the others are only known.
       let target: ContractDocument
       if (ABSOLUTE_URL.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import') {
-        if (namespace !== SOAP11_ENVELOPE_NS) continue
+        if (namespace !== SOAP11_ENV) continue
         target = this.builtIn('soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA)
       } else {
         target = await this.fetch(location, doc.location)
       }
       this.links.push({ node: child, attribute: 'schemaLocation', target })
       const root = target.dom.documentElement as DomElement
-      if (root.namespaceURI !== XS_NS || root.localName !== 'schema') throw new SOAP_ERR_CONTRACT_LOAD(target.location, 'it is imported as a schema and is no xs:schema')
+      if (root.namespaceURI !== XSD_NS || root.localName !== 'schema') throw new SOAP_ERR_CONTRACT_LOAD(target.location, 'it is imported as a schema and is no xs:schema')
       const readAs = child.localName === 'include' ? context.targetNamespace : undefined
       const id = `${target.location} ${readAs ?? ''}`
       if (this.schemaSeen.has(id)) continue

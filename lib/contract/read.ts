@@ -7,15 +7,14 @@
  * compiled and served as a code-first service is, the WSDL as given.
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
-import { ContractDocuments, WSDL_NS, type ContractResolver } from './documents'
-import { childElements, SchemaModel, type QName } from './xsd'
+import { ContractDocuments, type ContractResolver } from './documents'
+import { attr, childElements } from './dom'
+import { SchemaModel, type QName } from './xsd'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import type { SoapOperationHooks } from '../types'
 import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../service/declaration'
 import { KnownKeys } from '../service/keys'
-
-const SOAP11_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap/'
-const SOAP12_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/'
+import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS } from '../namespaces'
 
 type Schema = Record<string, unknown>
 
@@ -53,10 +52,6 @@ export interface ContractSource {
   readonly service?: string
   /** The wsdl:binding to serve (a WSDL with no service, or a service whose ports bind different portTypes). */
   readonly binding?: string
-}
-
-function attr (node: DomElement, name: string): string | undefined {
-  return node.hasAttribute(name) ? node.getAttribute(name) as string : undefined
 }
 
 function key (name: QName): string {
@@ -102,7 +97,7 @@ class WsdlModel {
 
   /** A binding's SOAP extension, or undefined for another binding (HTTP GET/POST, MIME). */
   soapBinding (node: DomElement, name: QName): BindingInfo | undefined {
-    for (const [soap, version] of [[SOAP11_BINDING_NS, '1.1'], [SOAP12_BINDING_NS, '1.2']] as const) {
+    for (const [soap, version] of [[WSDL_SOAP11_NS, '1.1'], [WSDL_SOAP12_NS, '1.2']] as const) {
       const ext = children(node, soap, 'binding')[0]
       if (ext === undefined) continue
       return { node, name, version, soap, style: attr(ext, 'style') ?? 'document', portType: this.schemas.qname(node, attr(node, 'type') as string) }
@@ -308,7 +303,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     const bindingName = key(schemas.qname(port, attr(port, 'binding') as string))
     if (!bindings.some((b) => key(b.name) === bindingName)) continue
     for (const address of childElements(port)) {
-      if ((address.namespaceURI === SOAP11_BINDING_NS || address.namespaceURI === SOAP12_BINDING_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
+      if ((address.namespaceURI === WSDL_SOAP11_NS || address.namespaceURI === WSDL_SOAP12_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
     }
   }
   return {

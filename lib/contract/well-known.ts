@@ -3,7 +3,7 @@
  * Schemas of well-known namespaces a contract may import by URL: served from
  * here, never fetched (lib/contract/documents.ts). The SOAP 1.1 envelope
  * schema is the one published at its namespace URI (W3C Software License, the
- * notice below kept whole; shared/fixtures/schemas, line ends made LF).
+ * notice below kept whole, line ends made LF).
  */
 export const SOAP11_ENVELOPE_SCHEMA = `<?xml version='1.0' encoding='UTF-8' ?>
 

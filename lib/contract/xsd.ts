@@ -7,14 +7,9 @@
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
-import { XML_NS } from '../namespaces'
-
-export const XS_NS = 'http://www.w3.org/2001/XMLSchema'
-export const SOAP_ENCODING_NAMESPACES: ReadonlySet<string> = new Set([
-  'http://schemas.xmlsoap.org/soap/encoding/',
-  'http://www.w3.org/2003/05/soap-encoding'
-])
-export const SOAP11_ENVELOPE_NS = 'http://schemas.xmlsoap.org/soap/envelope/'
+import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS } from '../namespaces'
+import { attr, childElements } from './dom'
+import { builtin, lexical, listCounts, restrict, type Simple } from './simple-types'
 
 type Schema = Record<string, unknown>
 
@@ -40,59 +35,12 @@ function key (namespace: string, localName: string): string {
   return `{${namespace}}${localName}`
 }
 
-/** An element's children that are elements, in document order. */
-export function childElements (node: DomElement): DomElement[] {
-  const out: DomElement[] = []
-  for (let child = node.firstChild; child !== null; child = child.nextSibling) {
-    if (child.nodeType === 1) out.push(child as DomElement)
-  }
-  return out
-}
-
 function xs (node: DomElement, localName: string): DomElement[] {
-  return childElements(node).filter((c) => c.namespaceURI === XS_NS && c.localName === localName)
-}
-
-function attr (node: DomElement, name: string): string | undefined {
-  return node.hasAttribute(name) ? node.getAttribute(name) as string : undefined
+  return childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName === localName)
 }
 
 const KINDS = ['element', 'complexType', 'simpleType', 'group', 'attributeGroup', 'attribute'] as const
 type Kind = typeof KINDS[number]
-
-// XML Schema built-in types, by JSON type.
-const STRING_TYPES = new Set(['string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'ID', 'IDREF', 'ENTITY', 'anyURI', 'QName', 'NOTATION', 'base64Binary', 'hexBinary', 'duration', 'gYear', 'gYearMonth', 'gMonth', 'gMonthDay', 'gDay', 'anySimpleType', 'NMTOKENS', 'IDREFS', 'ENTITIES'])
-const INTEGER_BOUNDS: Readonly<Record<string, readonly [number | undefined, number | undefined]>> = {
-  integer: [undefined, undefined],
-  long: [undefined, undefined],
-  int: [-2147483648, 2147483647],
-  short: [-32768, 32767],
-  byte: [-128, 127],
-  nonNegativeInteger: [0, undefined],
-  positiveInteger: [1, undefined],
-  nonPositiveInteger: [undefined, 0],
-  negativeInteger: [undefined, -1],
-  unsignedLong: [0, undefined],
-  unsignedInt: [0, 4294967295],
-  unsignedShort: [0, 65535],
-  unsignedByte: [0, 255]
-}
-// Lexical forms of the types the codec carries as strings, checked as XML Schema would.
-const TIME_ZONE = '(Z|[+-][0-9]{2}:[0-9]{2})?'
-const PATTERNS: Readonly<Record<string, string>> = {
-  decimal: '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$',
-  date: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}${TIME_ZONE}$`,
-  dateTime: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`,
-  time: `^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`
-}
-
-/** The simple type of a value: a scalar JSON Schema, or an xs:list of one. */
-interface Simple {
-  readonly schema: Schema
-  readonly list: boolean
-  /** A list's item count facets: minItems, maxItems. */
-  readonly counts?: Schema
-}
 
 /** The content of a complex type, gathered before it becomes an object schema. */
 class Content {
@@ -132,7 +80,7 @@ export class SchemaModel {
   add (schema: DomElement, context: SchemaContext): void {
     this.namespaces.add(context.targetNamespace)
     for (const child of childElements(schema)) {
-      if (child.namespaceURI !== XS_NS) continue
+      if (child.namespaceURI !== XSD_NS) continue
       if (child.localName === 'redefine' || child.localName === 'override') {
         throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`xs:${child.localName}`, context.file)
       }
@@ -221,7 +169,7 @@ export class SchemaModel {
   }
 
   private typeByName (name: QName, where: string): { schema: Schema, simple: boolean } {
-    if (name[0] === XS_NS) {
+    if (name[0] === XSD_NS) {
       if (name[1] === 'anyType') return { schema: this.anyContent(), simple: false }
       return this.simpleResult(builtin(name[1], where))
     }
@@ -256,7 +204,7 @@ export class SchemaModel {
 
   private complexContent (node: DomElement, context: SchemaContext, content: Content, where: string): void {
     for (const child of childElements(node)) {
-      if (child.namespaceURI !== XS_NS) continue
+      if (child.namespaceURI !== XSD_NS) continue
       switch (child.localName) {
         case 'sequence': case 'all': case 'choice': case 'group':
           this.particle(child, context, content, false, false, where)
@@ -277,12 +225,12 @@ export class SchemaModel {
 
   /** complexContent or simpleContent: an extension adds to its base, a restriction restates it. */
   private derived (node: DomElement, context: SchemaContext, content: Content, simple: boolean, where: string): void {
-    const derivation = childElements(node).find((c) => c.namespaceURI === XS_NS && (c.localName === 'extension' || c.localName === 'restriction')) as DomElement
+    const derivation = childElements(node).find((c) => c.namespaceURI === XSD_NS && (c.localName === 'extension' || c.localName === 'restriction')) as DomElement
     const base = this.qname(derivation, attr(derivation, 'base') as string, context)
     const extension = derivation.localName === 'extension'
     if (SOAP_ENCODING_NAMESPACES.has(base[0])) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the SOAP encoding type ${key(...base)} as a base (encoded arrays and structs have no literal form)`, where)
     if (simple) {
-      if (base[0] === XS_NS || this.components.simpleType.has(key(...base))) {
+      if (base[0] === XSD_NS || this.components.simpleType.has(key(...base))) {
         // The text of simple content is one scalar: a list type's text is read as the string it is.
         const text = this.typeByName(base, where).schema
         content.text = { schema: text.type === 'array' ? { type: 'string' } : text, list: false }
@@ -291,13 +239,13 @@ export class SchemaModel {
       }
       if (!extension && content.text !== undefined) content.text = { schema: restrict(content.text.schema, derivation, where), list: false }
       for (const child of childElements(derivation)) {
-        if (child.namespaceURI === XS_NS && ['attribute', 'attributeGroup', 'anyAttribute'].includes(child.localName as string)) this.attribute(child, context, content, where)
+        if (child.namespaceURI === XSD_NS && ['attribute', 'attributeGroup', 'anyAttribute'].includes(child.localName as string)) this.attribute(child, context, content, where)
       }
       return
     }
-    if (extension && !(base[0] === XS_NS && base[1] === 'anyType')) this.baseContent(base, content, where)
+    if (extension && !(base[0] === XSD_NS && base[1] === 'anyType')) this.baseContent(base, content, where)
     // A restriction restates the particles it keeps; the base's attributes are inherited unless prohibited.
-    if (!extension && !(base[0] === XS_NS && base[1] === 'anyType')) {
+    if (!extension && !(base[0] === XSD_NS && base[1] === 'anyType')) {
       const inherited = new Content()
       this.baseContent(base, inherited, where)
       for (const [property, name] of inherited.names) {
@@ -340,7 +288,7 @@ export class SchemaModel {
       case 'group': {
         const group = this.find('group', this.qname(node, attr(node, 'ref') as string, context), where)
         for (const child of childElements(group.node)) {
-          if (child.namespaceURI === XS_NS && child.localName !== 'annotation') this.particle(child, group.context, content, isOptional, isRepeated, `${where} > group ${attr(node, 'ref') as string}`)
+          if (child.namespaceURI === XSD_NS && child.localName !== 'annotation') this.particle(child, group.context, content, isOptional, isRepeated, `${where} > group ${attr(node, 'ref') as string}`)
         }
         return
       }
@@ -349,7 +297,7 @@ export class SchemaModel {
         return
       case 'sequence': case 'all':
         for (const child of childElements(node)) {
-          if (child.namespaceURI === XS_NS && child.localName !== 'annotation') this.particle(child, context, content, isOptional, isRepeated, where)
+          if (child.namespaceURI === XSD_NS && child.localName !== 'annotation') this.particle(child, context, content, isOptional, isRepeated, where)
         }
     }
   }
@@ -359,7 +307,7 @@ export class SchemaModel {
    * element, which of them may be present is said with `oneOf`.
    */
   private choice (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): void {
-    const branches = childElements(node).filter((c) => c.namespaceURI === XS_NS && c.localName !== 'annotation')
+    const branches = childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
     const before = new Set(content.properties.keys())
     const single: string[] = []
     for (const branch of branches) {
@@ -423,7 +371,7 @@ export class SchemaModel {
     if (node.localName === 'attributeGroup') {
       const group = this.find('attributeGroup', this.qname(node, attr(node, 'ref') as string, context), where)
       for (const child of childElements(group.node)) {
-        if (child.namespaceURI === XS_NS && ['attribute', 'attributeGroup', 'anyAttribute'].includes(child.localName as string)) this.attribute(child, group.context, content, `${where} > attributeGroup ${attr(node, 'ref') as string}`)
+        if (child.namespaceURI === XSD_NS && ['attribute', 'attributeGroup', 'anyAttribute'].includes(child.localName as string)) this.attribute(child, group.context, content, `${where} > attributeGroup ${attr(node, 'ref') as string}`)
       }
       return
     }
@@ -435,7 +383,7 @@ export class SchemaModel {
       name = this.qname(node, ref, context)
       // xml:lang and its kin are read by no codec: the reader passes over the xml namespace.
       if (name[0] === XML_NS) return
-      if (name[0] === SOAP11_ENVELOPE_NS) return
+      if (name[0] === SOAP11_ENV) return
       declaration = this.find('attribute', name, where)
     } else {
       const form = attr(node, 'form')
@@ -497,7 +445,7 @@ export class SchemaModel {
   }
 
   private simpleByName (name: QName, where: string): Simple {
-    if (name[0] === XS_NS) return builtin(name[1], where)
+    if (name[0] === XSD_NS) return builtin(name[1], where)
     const { node, context } = this.find('simpleType', name, where)
     return this.simpleType(node, context, `${where} > type ${key(...name)}`)
   }
@@ -538,128 +486,3 @@ function objectSchema (content: Content): Schema {
 }
 
 /** A built-in XML Schema simple type. */
-function builtin (name: string, where: string): Simple {
-  if (name === 'boolean') return { schema: { type: 'boolean' }, list: false }
-  if (name === 'float' || name === 'double') return { schema: { type: 'number' }, list: false }
-  const bounds = INTEGER_BOUNDS[name]
-  if (bounds !== undefined) {
-    const schema: Schema = { type: 'integer' }
-    if (bounds[0] !== undefined) schema.minimum = bounds[0]
-    if (bounds[1] !== undefined) schema.maximum = bounds[1]
-    return { schema, list: false }
-  }
-  const pattern = PATTERNS[name]
-  if (pattern !== undefined) return { schema: { type: 'string', pattern }, list: false }
-  if (name === 'NMTOKENS' || name === 'IDREFS' || name === 'ENTITIES') return { schema: { type: 'string' }, list: true }
-  if (STRING_TYPES.has(name)) return { schema: { type: 'string' }, list: false }
-  throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the type xs:${name}, which is no XML Schema built-in type`, where)
-}
-
-/** A value written in the schema (an enumeration, a fixed value) as the JSON value of its type. */
-function lexical (schema: Schema, text: string, where: string): unknown {
-  const value = text.trim()
-  if (schema.type === 'integer' || schema.type === 'number') {
-    const n = Number(value)
-    if (value === '' || !Number.isFinite(n)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the value "${text}" of a ${String(schema.type)} type`, where)
-    return n
-  }
-  if (schema.type === 'boolean') return value === 'true' || value === '1'
-  return text
-}
-
-const FACET_NUMBERS: Readonly<Record<string, string>> = { minInclusive: 'minimum', maxInclusive: 'maximum', minExclusive: 'exclusiveMinimum', maxExclusive: 'exclusiveMaximum' }
-
-/** A simple type's facets added to its base's schema. */
-function restrict (base: Schema, restriction: DomElement, where: string): Schema {
-  const schema: Schema = { ...base }
-  const enumeration: unknown[] = []
-  const patterns: string[] = []
-  for (const facet of childElements(restriction)) {
-    if (facet.namespaceURI !== XS_NS) continue
-    const value = attr(facet, 'value') as string
-    const name = facet.localName as string
-    if (name === 'enumeration') enumeration.push(lexical(schema, value, where))
-    else if (name === 'pattern') patterns.push(value)
-    else if (schema.type === 'string' && (name === 'length' || name === 'minLength' || name === 'maxLength')) {
-      // Lengths count code points in XML Schema, as Ajv does.
-      if (name !== 'maxLength') schema.minLength = Math.max(Number(value), Number(schema.minLength ?? 0))
-      if (name !== 'minLength') schema.maxLength = Math.min(Number(value), Number(schema.maxLength ?? Infinity))
-    } else if ((schema.type === 'integer' || schema.type === 'number') && FACET_NUMBERS[name] !== undefined) {
-      schema[FACET_NUMBERS[name]] = lexical(schema, value, where)
-    } else if (schema.type === 'integer' && name === 'totalDigits') {
-      const limit = 10 ** Number(value) - 1
-      if (Number.isSafeInteger(limit)) {
-        schema.maximum = Math.min(limit, Number(schema.maximum ?? limit))
-        schema.minimum = Math.max(-limit, Number(schema.minimum ?? -limit))
-      }
-    }
-    // whiteSpace is lexical, which the codec's reading already is; fractionDigits and totalDigits on a decimal
-    // (a string here), and bounds on strings (dates, decimals), are described in docs/contract-first.md as unchecked.
-  }
-  if (enumeration.length > 0) schema.enum = enumeration
-  if (patterns.length > 0) {
-    const own = `^(?:${patterns.map((p) => `(?:${regex(p, where)})`).join('|')})$`
-    // An earlier step's pattern still holds: both are kept, as lookahead.
-    schema.pattern = base.pattern === undefined ? own : `^(?=${String(base.pattern).replace(/^\^|\$$/g, '')}$)${own.slice(1)}`
-  }
-  return schema
-}
-
-/** The facets of a list type count its items: they become minItems and maxItems; the items keep their own schema. */
-function listCounts (base: Schema, restriction: DomElement, where: string): Schema {
-  const counts: Schema = { ...base }
-  for (const facet of childElements(restriction)) {
-    if (facet.namespaceURI !== XS_NS || facet.localName === 'annotation' || facet.localName === 'whiteSpace') continue
-    const value = Number(attr(facet, 'value'))
-    if (facet.localName === 'length' || facet.localName === 'minLength') counts.minItems = Math.max(value, Number(counts.minItems ?? 0))
-    if (facet.localName === 'length' || facet.localName === 'maxLength') counts.maxItems = Math.min(value, Number(counts.maxItems ?? Infinity))
-    if (!['length', 'minLength', 'maxLength'].includes(facet.localName as string)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the facet xs:${facet.localName as string} on a list type`, where)
-  }
-  return counts
-}
-
-/**
- * An XML Schema regular expression as an ECMAScript one (with the `u` flag
- * Ajv uses). The two agree but for a few points, handled here: XML Schema has
- * no anchors (a `^` or `$` outside a class is itself), lets `\-` be escaped
- * anywhere, and has name escapes (`\i`, `\c`), block names and class
- * subtraction, which are refused.
- */
-function regex (pattern: string, where: string): string {
-  const refuse = (what: string): never => {
-    throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the pattern "${pattern}" (${what})`, where)
-  }
-  let out = ''
-  let inClass = false
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]
-    if (c === '\\') {
-      const next = pattern[i + 1] ?? ''
-      if ('iIcC'.includes(next) && next !== '') refuse(`XML Schema's \\${next} has no ECMAScript form`)
-      if ((next === 'p' || next === 'P') && pattern.startsWith('{Is', i + 2)) refuse('Unicode block escapes have no ECMAScript form')
-      // A letter or digit makes an escape (\\d, \\n, \\p{L}); other characters escaped are themselves,
-      // and ECMAScript's `u` flag takes that only for its own syntax characters (and `-` in a class).
-      out += /[A-Za-z0-9]/.test(next) || '^$\\.*+?()[]{}|/'.includes(next) || (next === '-' && inClass) ? c + next : next
-      i++
-    } else if (c === '[') {
-      if (inClass) refuse('class subtraction has no ECMAScript form')
-      inClass = true
-      out += c
-      if (pattern[i + 1] === '^') { out += '^'; i++ }
-    } else if (c === ']') {
-      inClass = false
-      out += c
-    } else if (!inClass && (c === '^' || c === '$')) {
-      out += '\\' + c
-    } else {
-      out += c
-    }
-  }
-  try {
-    // eslint-disable-next-line no-new -- the pattern is only checked here
-    new RegExp(out, 'u')
-  } catch {
-    refuse('it is no regular expression ECMAScript can run')
-  }
-  return out
-}

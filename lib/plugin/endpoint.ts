@@ -1,7 +1,7 @@
 /**
  * The SOAP scope: an encapsulated (not fastify-plugin wrapped) plugin that owns
  * the content-type parsers, the error handler, the 405 answers and the user's
- * SOAP routes, so that routes outside it keep their own (STYLE.md: mercurius).
+ * SOAP routes, so that routes outside it keep their own (as mercurius does).
  */
 import type Ajv from 'ajv'
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify'
@@ -85,7 +85,7 @@ function buildErrorHandler (soap: ResolvedOptions) {
 
 /**
  * The scope's first hook. It answers a POST with no body at all, which never
- * reaches the content-type parser (PROTOCOL.md "Decoding": an empty body is a 400).
+ * reaches the content-type parser (docs/protocol.md "Decoding": an empty body is a 400).
  */
 function onSoapRequest (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const headers = request.headers
@@ -127,7 +127,7 @@ export async function endpoint (instance: FastifyInstance, { soap, routes, servi
   const logAnswer = buildAnswerLog(soap)
   if (logAnswer !== undefined) instance.addHook('onResponse', logAnswer)
 
-  // PROTOCOL.md "Other answers": a method a SOAP path does not serve gets 405 with Allow.
+  // docs/protocol.md "Other answers": a method a SOAP path does not serve gets 405 with Allow.
   const methodsByUrl = new Map<string, Set<string>>()
   let collecting = true
   const collect = (url: string, route: RouteOptions): void => {
@@ -188,7 +188,7 @@ function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declar
     for (const op of service.operations) if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
   })
   instance.post(path, (request, reply) => (post as Handler)(request, reply))
-  // PROTOCOL.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
+  // docs/protocol.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
   if ((declaration as { wsdl?: unknown }).wsdl !== false) instance.get(path, describeRoute(() => compiled as Service))
   const operations: unknown = declaration.operations
   if (typeof operations !== 'object' || operations === null) return

@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { SoapVersion } from '../namespaces'
 import type { ResolvedOptions } from '../options'
-import { escapeAttribute, escapeXml } from '../soap/writer'
+import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
 
 /** How a request was answered, when not by a result: noted by the error handler. */

@@ -7,15 +7,16 @@
 import type { FastifyRequest } from 'fastify'
 import * as xpath from 'xpath'
 import { decodeText } from '../soap/charset'
-import { requestAction, requestMediaType } from '../soap/content-type'
+import { requestAction } from '../soap/content-type'
 import { SoapContext, type DecodedTree } from '../service/context'
-import { EnvelopeDecoder } from '../soap/envelope'
+import { DecoderMemory, EnvelopeDecoder } from '../soap/envelope'
 import { SoapFault } from '../soap/fault'
 import { notUnderstood, processHeaders } from '../soap/headers'
 import { SOAP_ERR_CT_DUPLICATE, SOAP_ERR_CT_ENCODING } from '../errors'
 import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from '../namespaces'
 import type { ResolvedOptions } from '../options'
-import { ENVELOPE_PREFIX, UPGRADE_BLOCK, escapeAttribute } from '../soap/writer'
+import { ENVELOPE_PREFIX, UPGRADE_BLOCK } from '../soap/writer'
+import { escapeAttribute } from '../xml/escape'
 import { XmlTree } from '../xml/tree'
 
 function versionMismatchFault (found: string): SoapFault {
@@ -56,7 +57,10 @@ function contentTypeLines (raw: string[]): number {
  */
 export function buildParser (options: ResolvedOptions, understood: ReadonlySet<string> = options.understoodHeaders): (request: FastifyRequest, body: Buffer) => SoapContext {
   const { roles, maxXPathElements } = options
-  const decoder = new EnvelopeDecoder(options.limits)
+  // All the parser keeps from one request to the next (DecoderMemory).
+  const memory = new DecoderMemory()
+  const decoder = new EnvelopeDecoder(options.limits, true, memory)
+  const mediaTypes = memory.mediaTypes
   const select11 = xpath.useNamespaces({ ...xpathNamespaces('1.1'), ...options.namespaces })
   const select12 = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
 
@@ -66,7 +70,7 @@ export function buildParser (options: ResolvedOptions, understood: ReadonlySet<s
     if (contentTypeLines(request.raw.rawHeaders) > 1) throw new SOAP_ERR_CT_DUPLICATE()
     const coding = request.headers['content-encoding']
     if (coding !== undefined && coding.toLowerCase() !== 'identity') throw new SOAP_ERR_CT_ENCODING(JSON.stringify(coding))
-    const media = requestMediaType(request.headers['content-type'])
+    const media = mediaTypes.read(request.headers['content-type'])
     const { text, encoding } = decodeText(body, media.charset)
     const envelope = media.version.envelope
     const decoded = decoder.decode(text, envelope, encoding, media.charset !== undefined)

@@ -11,10 +11,10 @@
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XML_NS, XSI_NS } from '../namespaces'
 import { fieldNamed, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './schema'
-import { escapeAttribute, escapeXml } from '../soap/writer'
+import { escapeAttribute, escapeXml } from '../xml/escape'
 import { elementAt, type TreeName, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
-import { isNCName, isWhitespace } from '../xml/reader'
+import { isNCName, isWhitespace } from '../xml/chars'
 
 // ------------------------------------------------------------ reading ---
 

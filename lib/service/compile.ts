@@ -1,7 +1,7 @@
 /**
  * Registration: a service declaration checked and compiled once, at
  * `ready()`: each operation's element, action, codec, validators and
- * writers, and the dispatch tables (PROTOCOL.md "Dispatch"). A bad
+ * writers, and the dispatch tables (docs/protocol.md "Dispatch"). A bad
  * declaration is a coded error that names the problem.
  */
 import type Ajv from 'ajv'
@@ -17,8 +17,8 @@ import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapScope } f
 import { fail, hasNullable, prefixesFor, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
 import { KnownKeys } from './keys'
 import { compile } from './validation'
-import { isXmlText } from '../soap/writer'
-import { isNCName } from '../xml/reader'
+import { isXmlText } from '../xml/chars'
+import { isNCName } from '../xml/chars'
 import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
 import { wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
 

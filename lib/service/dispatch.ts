@@ -1,5 +1,5 @@
 /**
- * Stage 4: dispatch (PROTOCOL.md "Dispatch"). The operation is the Body's
+ * Stage 4: dispatch (docs/protocol.md "Dispatch"). The operation is the Body's
  * first child element, looked up by namespace and local name; the
  * action routes an empty Body and, with `strictAction`, must agree with the
  * element. Every miss is a Sender (1.1: Client) fault naming what was received.

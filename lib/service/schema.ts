@@ -7,8 +7,8 @@
 import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import { XML_NS, XMLNS_NS, XSI_NS } from '../namespaces'
 import { KnownKeys } from './keys'
-import { isXmlText } from '../soap/writer'
-import { isNCName } from '../xml/reader'
+import { isXmlText } from '../xml/chars'
+import { isNCName } from '../xml/chars'
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean'
 

@@ -1,7 +1,7 @@
 /**
  * Stage 2a: bytes to characters. UTF-8 or UTF-16 only (BP R1012), a BOM
  * detected and stripped (BP R4001), invalid bytes rejected, never replaced
- * by U+FFFD (PROTOCOL.md "Decoding").
+ * by U+FFFD (docs/protocol.md "Decoding").
  */
 import { isUtf8 } from 'node:buffer'
 import { TextDecoder } from 'node:util'

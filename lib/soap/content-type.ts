@@ -1,6 +1,6 @@
 /**
  * Stage 1: the media type. Which SOAP version a request speaks, in which charset,
- * and with which action (PROTOCOL.md "Versions"; BP R1012, R1115).
+ * and with which action (docs/protocol.md "Versions"; BP R1012, R1115).
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { SOAP_ERR_CT_CHARSET, SOAP_ERR_CT_MEDIA_TYPE } from '../errors'
@@ -77,25 +77,34 @@ export function versionOfMediaType (mediaType: string): VersionInfo | undefined 
   return undefined
 }
 
-// Clients send the same few Content-Type values again and again: remember the
-// answers, in a map that is emptied when it grows past a small bound.
-const CACHE_SIZE = 64
-const cache = new Map<string, RequestMediaType>()
+/** How many Content-Type values a decoder remembers the answer for (DecoderMemory). */
+export const MEDIA_TYPES = 64
+
+/**
+ * The Content-Types of a decoder's requests, read. Clients send the same few
+ * values again and again: the answers are remembered, in a map emptied when
+ * it reaches MEDIA_TYPES entries. Errors are not remembered.
+ */
+export class MediaTypes {
+  readonly #known = new Map<string, RequestMediaType>()
+
+  /** Reads the Content-Type of a SOAP request; throws the 415 errors. */
+  read (header: string | undefined): RequestMediaType {
+    const key = header ?? ''
+    const known = this.#known
+    let media = known.get(key)
+    if (media === undefined) {
+      media = requestMediaType(key)
+      if (known.size >= MEDIA_TYPES) known.clear()
+      known.set(key, media)
+    }
+    return media
+  }
+}
 
 /** Reads the Content-Type of a SOAP request; throws the 415 errors. */
 export function requestMediaType (header: string | undefined): RequestMediaType {
-  const key = header ?? ''
-  let media = cache.get(key)
-  if (media === undefined) {
-    media = readMediaType(key)
-    if (cache.size >= CACHE_SIZE) cache.clear()
-    cache.set(key, media)
-  }
-  return media
-}
-
-function readMediaType (header: string): RequestMediaType {
-  const { mediaType, params } = parseContentType(header)
+  const { mediaType, params } = parseContentType(header ?? '')
   const version = versionOfMediaType(mediaType)
   if (version === undefined) throw new SOAP_ERR_CT_MEDIA_TYPE(JSON.stringify(mediaType))
   const label = params.get('charset')

@@ -1,7 +1,7 @@
 /**
  * Stage 2b: the envelope decoder. One strict, streaming pass over the text
  * (lib/xml/reader.ts: XML 1.0 and Namespaces well-formedness) that enforces every rule of
- * PROTOCOL.md "Decoding" and every limit of "Limits" as it goes, and builds
+ * docs/protocol.md "Decoding" and every limit of "Limits" as it goes, and builds
  * the header blocks and the Body's payload as a compact tree (lib/xml/tree.ts).
  * No DOM is built here; no DTD is read, no entity is expanded, nothing is fetched.
  */
@@ -15,8 +15,12 @@ import {
 } from '../errors'
 import { SOAP12_ENV } from '../namespaces'
 import type { SoapLimits } from './limits'
+import { MediaTypes } from './content-type'
+import { NameMemory } from '../xml/names'
 import { TreeBuilder, type XmlTree } from '../xml/tree'
-import { Markup, XmlReader, XmlReadError, declaresNamespace, disallowedAt, isWhitespace, type XmlAttributeEvent, type XmlHandler } from '../xml/reader'
+import { XmlReader, XmlReadError, type XmlAttributeEvent, type XmlHandler } from '../xml/reader'
+import { Markup } from '../xml/markup'
+import { declaresNamespace, disallowedAt, isSpace, isWhitespace } from '../xml/chars'
 
 export interface DecodedEnvelope {
   /** The Envelope's namespace as found. */
@@ -46,10 +50,6 @@ const AFTER_BODY = 4
 
 const UTF8 = /^(utf-?8|us-ascii|ascii)$/i
 const UTF16 = /^utf-?16(le|be)?$/i
-
-function isSpaceCode (code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
-}
 
 function limit (name: keyof SoapLimits, value: number): never {
   throw new SOAP_ERR_DECODE_LIMIT(name, value)
@@ -81,6 +81,44 @@ interface Shape {
   readonly decoded: DecodedEnvelope
 }
 
+/**
+ * Everything a decoder keeps from one message to the next, in one place.
+ * The parser stage makes one for its decoder; nothing else keeps state
+ * between messages. Each part's bound:
+ * - `names` (xml/names.ts): the reader's namespace scope (at most 32
+ *   prefixes kept) and up to 128 names of up to 64 characters, each with the
+ *   namespace value it last declared (up to 256 characters) and a link to the
+ *   name that followed it; every string a copy of its own.
+ * - `tree` (xml/tree.ts): the tree builder's slabs of integers, shared by the
+ *   trees of the messages in hand and of the shapes; a slab no tree reads is
+ *   let go.
+ * - `shapes`: up to SHAPES messages of up to SHAPE_LENGTH characters, each
+ *   with its tree (kept until it falls out of the list).
+ * - `mediaTypes` (content-type.ts): up to MEDIA_TYPES Content-Type answers.
+ */
+export class DecoderMemory {
+  readonly names = new NameMemory()
+  readonly tree = new TreeBuilder()
+  /** The last messages with a shape, the newest first. */
+  readonly shapes: Shape[] = []
+  readonly mediaTypes = new MediaTypes()
+}
+
+/** The decoder's rules for a run of text (docs/protocol.md "Decoding", "Limits"), on both paths: a message read anew and one decoded from its shape. */
+const TEXT_KEPT = 0
+const TEXT_TOO_LONG = 1
+const TEXT_NOT_SPACE = 2
+
+/**
+ * Whether a run of text keeps the rules: at most `maxTextLength` characters
+ * (with the text it continues: `length`), and only white space where it
+ * stands `between` the Envelope's children (`text`, read only there).
+ */
+function textRule (length: number, maxTextLength: number, between: boolean, text: string): number {
+  if (length > maxTextLength) return TEXT_TOO_LONG
+  return between && !isWhitespace(text) ? TEXT_NOT_SPACE : TEXT_KEPT
+}
+
 function hasEncodingStyle (attributes: readonly XmlAttributeEvent[], env: string): boolean {
   for (const a of attributes) {
     if (a.local === 'encodingStyle' && a.uri === env) return true
@@ -96,7 +134,7 @@ function hasEncodingStyle (attributes: readonly XmlAttributeEvent[], env: string
 export class EnvelopeDecoder implements XmlHandler {
   readonly #limits: SoapLimits
   readonly #reader: XmlReader
-  readonly #tree = new TreeBuilder()
+  readonly #tree: TreeBuilder
 
   // The state of the decode in progress, reset by `decode()`.
   #expected = ''
@@ -119,14 +157,16 @@ export class EnvelopeDecoder implements XmlHandler {
   /** Each text run's node, while the message can make a shape (`#shaping`): each run starts a text node of its own. */
   #textNodes: number[] = []
   #shaping = false
-  /** The last messages with a shape, the newest first, and where the text runs of the message in hand are. */
-  readonly #shapes: Shape[] = []
+  /** The last messages with a shape, the newest first (DecoderMemory), and where the text runs of the message in hand are. */
+  readonly #shapes: Shape[]
   readonly #runs: number[] = []
 
   /** With `shapes` false, every message is read anew (for measuring the reader). */
-  constructor (limits: SoapLimits, readonly shapes = true) {
+  constructor (limits: SoapLimits, readonly shapes = true, memory = new DecoderMemory()) {
     this.#limits = limits
-    this.#reader = new XmlReader(this)
+    this.#reader = new XmlReader(this, memory.names)
+    this.#tree = memory.tree
+    this.#shapes = memory.shapes
   }
 
   /**
@@ -212,8 +252,8 @@ export class EnvelopeDecoder implements XmlHandler {
     for (let k = 0; k < textNodes.length; k++) {
       const from = runs[2 * k]
       const to = runs[2 * k + 1]
-      if (to - from > maxTextLength) return undefined
-      if (textNodes[k] === -1 && !isWhitespace(source.slice(from, to))) return undefined
+      const between = textNodes[k] === -1
+      if (textRule(to - from, maxTextLength, between, between ? source.slice(from, to) : '') !== TEXT_KEPT) return undefined
     }
     const last = shape.decoded
     return {
@@ -268,7 +308,7 @@ export class EnvelopeDecoder implements XmlHandler {
       // A namespace name with surrounding white space is no URI reference, and
       // some parsers trim it while others do not: refuse it rather than guess.
       const value = attr.value
-      if (value !== '' && (isSpaceCode(value.charCodeAt(0)) || isSpaceCode(value.charCodeAt(value.length - 1)))) throw new SOAP_ERR_DECODE_XML(`namespace name of ${attr.name} has surrounding whitespace`)
+      if (value !== '' && (isSpace(value.charCodeAt(0)) || isSpace(value.charCodeAt(value.length - 1)))) throw new SOAP_ERR_DECODE_XML(`namespace name of ${attr.name} has surrounding whitespace`)
     }
   }
 
@@ -314,12 +354,9 @@ export class EnvelopeDecoder implements XmlHandler {
   }
 
   text (text: string): void {
-    if (!this.#counted(text.length)) return
-    if (this.#depth > 2) {
-      this.#tree.text(text)
-    } else if (!isWhitespace(text)) {
-      throw new SOAP_ERR_DECODE_STRUCTURE(this.#depth === 1 ? 'text in Envelope' : 'text in Header or Body')
-    }
+    const between = this.#depth <= 2
+    if (!this.#counted(text.length, between, text)) return
+    if (!between) this.#tree.text(text)
   }
 
   sourceText (from: number, to: number): void {
@@ -329,16 +366,21 @@ export class EnvelopeDecoder implements XmlHandler {
     if (this.#depth <= 2) {
       this.text(this.#source.slice(from, to))
       if (this.#shaping) this.#textNodes.push(-1)
-    } else if (this.#counted(to - from)) {
+    } else if (this.#counted(to - from, false, '')) {
       const p = this.#tree.sourceText(from, to)
       if (this.#shaping) this.#textNodes.push(p)
     }
   }
 
-  /** Counts text against its limit; whether to go on with it (after a version mismatch, only counted). */
-  #counted (length: number): boolean {
+  /**
+   * Checks text against the text rules (`textRule`); whether to go on with
+   * it (after a version mismatch, it is only counted against its limit).
+   */
+  #counted (length: number, between: boolean, text: string): boolean {
     const maxTextLength = this.#limits.maxTextLength
-    if ((this.#textRun += length) > maxTextLength) limit('maxTextLength', maxTextLength)
+    const rule = textRule(this.#textRun += length, maxTextLength, between && !this.#mismatch, text)
+    if (rule === TEXT_TOO_LONG) limit('maxTextLength', maxTextLength)
+    if (rule === TEXT_NOT_SPACE) throw new SOAP_ERR_DECODE_STRUCTURE(this.#depth === 1 ? 'text in Envelope' : 'text in Header or Body')
     return !this.#mismatch
   }
 }

@@ -1,20 +1,16 @@
 /**
  * Stage 7b: faults. The `SoapFault` class, its rendering as a SOAP 1.1 or 1.2
- * fault, and the HTTP status of each code (PROTOCOL.md "Faults"; SOAP 1.2
+ * fault, and the HTTP status of each code (docs/protocol.md "Faults"; SOAP 1.2
  * Part 1 §5.4, Part 2 Table 20; SOAP 1.1 §4.4, §6.2; BP R1126).
  */
 import type { FastifyBaseLogger } from 'fastify'
 import { SOAP_ERR_FAULT_INVALID } from '../errors'
 import type { SoapVersion } from '../namespaces'
 import { SOAP11, SOAP12, versionInfo } from '../namespaces'
-import {
-  ENVELOPE_PREFIX as P,
-  escapeAttribute,
-  escapeXml,
-  replaceInvalidXmlChars,
-  writeEnvelope
-} from './writer'
-import { isNCName } from '../xml/reader'
+import { ENVELOPE_PREFIX as P, writeEnvelope } from './writer'
+import { escapeAttribute, escapeXml } from '../xml/escape'
+import { replaceInvalidXmlChars } from '../xml/chars'
+import { isNCName } from '../xml/chars'
 
 export type FaultCode = 'Sender' | 'Receiver' | 'MustUnderstand' | 'VersionMismatch' | 'DataEncodingUnknown'
 

@@ -1,7 +1,7 @@
 /**
  * Stage 3: header blocks. Reads each block's mustUnderstand, role (1.2) or
  * actor (1.1) and relay attributes, checks their values, and finds the blocks
- * this node must understand but does not (PROTOCOL.md "Faults"; SOAP 1.2
+ * this node must understand but does not (docs/protocol.md "Faults"; SOAP 1.2
  * Part 1 §2.6, §5.2; SOAP 1.1 §4.2).
  */
 import {

@@ -1,6 +1,6 @@
 /**
  * Description, part 2: the WSDL 1.1 document of a declared service, and the
- * `GET <path>?wsdl` / `?xsd=<name>` route that serves it (PROTOCOL.md "GET").
+ * `GET <path>?wsdl` / `?xsd=<name>` route that serves it (docs/protocol.md "GET").
  *
  * Document/literal throughout (WS-I Basic Profile 1.1): one message part per
  * Body, naming the operation's element; a SOAP 1.1 and a SOAP 1.2 binding
@@ -13,12 +13,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Field, ObjectShape } from '../service/schema'
 import type { ElementDescription, Operation, Service } from '../service/compile'
 import type { SoapWsdlOptions } from '../types'
-import { ADDRESS, Prefixes, SchemaSet, XS_NS, node, render, type XmlNode } from './xsd'
-
-const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
-const SOAP11_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap/'
-const SOAP12_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/'
-const HTTP_TRANSPORT = 'http://schemas.xmlsoap.org/soap/http'
+import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd'
+import { SOAP_HTTP_TRANSPORT, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS } from '../namespaces'
 
 /** A rendered document, cut where the endpoint's address goes. */
 type Template = readonly string[]
@@ -110,7 +106,7 @@ function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
     ])
   }
   return node('wsdl:binding', { name, type: `tns:${service.name}` }, [
-    node(`${soap}:binding`, { style: 'document', transport: HTTP_TRANSPORT }),
+    node(`${soap}:binding`, { style: 'document', transport: SOAP_HTTP_TRANSPORT }),
     ...service.operations.map(operation)
   ])
 }
@@ -125,13 +121,13 @@ export function describeService (service: Service, splitSchemas: boolean): Descr
   const xsd = new Map<string, Template>()
   for (const schema of schemas.schemas(location)) xsd.set(schema.name, cut(XML_DECLARATION + render(schema.node)))
   const types = splitSchemas
-    ? [node('xs:schema', { 'xmlns:xs': XS_NS }, schemas.schemas().map((s) => node('xs:import', { namespace: s.namespace, schemaLocation: location(s.namespace) })))]
+    ? [node('xs:schema', { 'xmlns:xs': XSD_NS }, schemas.schemas().map((s) => node('xs:import', { namespace: s.namespace, schemaLocation: location(s.namespace) })))]
     : schemas.schemas().map((s) => s.node)
   const definitions = node('wsdl:definitions', {
     'xmlns:wsdl': WSDL_NS,
-    'xmlns:soap': SOAP11_BINDING_NS,
-    'xmlns:soap12': SOAP12_BINDING_NS,
-    'xmlns:xs': XS_NS,
+    'xmlns:soap': WSDL_SOAP11_NS,
+    'xmlns:soap12': WSDL_SOAP12_NS,
+    'xmlns:xs': XSD_NS,
     ...prefixes.declarations(),
     name: service.name,
     targetNamespace: service.namespace

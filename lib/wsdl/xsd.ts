@@ -11,10 +11,10 @@
  * that is the one construct the codec maps and XSD cannot express.
  */
 import { SOAP_ERR_WSDL_CONFLICT } from '../errors'
-import { escapeAttribute, escapeXml, replaceInvalidXmlChars } from '../soap/writer'
+import { escapeAttribute, escapeXml } from '../xml/escape'
+import { replaceInvalidXmlChars } from '../xml/chars'
 import type { Field, ObjectShape, ScalarShape, ScalarType, Shape } from '../service/schema'
-
-export const XS_NS = 'http://www.w3.org/2001/XMLSchema'
+import { XSD_NS } from '../namespaces'
 
 type Schema = Readonly<Record<string, unknown>>
 
@@ -322,7 +322,7 @@ export class SchemaSet {
         namespace: doc.namespace,
         name: this.prefixes.of(doc.namespace),
         node: node('xs:schema', {
-          'xmlns:xs': XS_NS,
+          'xmlns:xs': XSD_NS,
           ...declarations,
           targetNamespace: doc.namespace,
           elementFormDefault: 'qualified',

@@ -10,20 +10,10 @@
  * The first error stops the read with an `XmlReadError`.
  */
 import { XML_NS, XMLNS_NS } from '../namespaces'
+import { codesOf, continuesName, declaresNamespace, disallowedAt, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME, NCNAME_START, NextOf } from './chars'
+import { CACHED_NAME_LENGTH, CACHED_VALUE_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS, type Namespaces, type QName, type XmlAttributeEvent } from './names'
 
-/*
- * An attribute event is a fresh object. Reusing them was measured slower on
- * large messages: each field written into a long-lived object that points to
- * a new string goes through the garbage collector's slow write barrier.
- */
-export interface XmlAttributeEvent {
-  readonly name: string
-  readonly prefix: string
-  readonly local: string
-  /** Resolved once the start tag is complete; '' until then and for unprefixed attributes. */
-  uri: string
-  readonly value: string
-}
+export type { XmlAttributeEvent }
 
 export interface XmlHandler {
   /** The XML declaration, if the document has one. */
@@ -56,42 +46,11 @@ export class XmlReadError extends Error {
   }
 }
 
-// Char (§2.2): anything else anywhere in the document is an error. One pass
-// finds both disallowed characters and surrogates; a document with surrogates
-// (rare) is then checked again, its pairs with the u flag, under which a pair
-// is one code point and only lone halves match.
-/* eslint-disable no-control-regex -- matching those characters is the point */
-const INVALID_OR_SURROGATE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/
-const INVALID_BMP = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u
-/* eslint-enable no-control-regex */
-
-/** Where the first character XML does not allow (Char, §2.2) is in `source`, or -1. */
-export function disallowedAt (source: string): number {
-  let bad = INVALID_OR_SURROGATE.exec(source)
-  // A surrogate found first: the document has characters beyond the BMP, checked the slower way.
-  if (bad !== null && (bad[0].charCodeAt(0) & 0xf800) === 0xd800) bad = INVALID_BMP.exec(source) ?? LONE_SURROGATE.exec(source)
-  return bad === null ? -1 : bad.index
-}
-// Name (§2.3), colons included: namespace rules are checked after.
-const NAME_START = ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}'
-const NAME_CHAR = NAME_START + '\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040'
-// eslint-disable-next-line no-misleading-character-class -- U+0300–U+036F are NameChars on their own (§2.3)
-const NAME = new RegExp(`[${NAME_START}][${NAME_CHAR}]*`, 'uy')
-const NCNAME_START = new RegExp(`^[${NAME_START.slice(1)}]`, 'u')
-// eslint-disable-next-line no-misleading-character-class -- NameChar holds combining marks (U+0300-U+036F) by design
-const NCNAME = new RegExp(`^[${NAME_START.slice(1)}][${NAME_CHAR.slice(1)}]*$`, 'u')
-
-/** Whether a string is an XML NCName (Namespaces in XML 1.0 §3; XML 1.0 §2.3, fifth edition). */
-export function isNCName (name: string): boolean {
-  return NCNAME.test(name)
-}
 const XML_DECL = /<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"(1\.[0-9]+)"|'(1\.[0-9]+)')(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._-]*)"|'([A-Za-z][A-Za-z0-9._-]*)'))?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\r\n]*\?>/y
 // Leading zeros are allowed (§4.1); the value is checked after.
 const CHAR_REF = /^#(?:0*([0-9]{1,7})|x0*([0-9A-Fa-f]{1,6}))$/
 const LINE_END = /\r\n?/g
 const ATTRIBUTE_SPACE = /\r\n|[\t\n\r]/g
-const NOT_SPACE = /[^ \t\r\n]/
 
 const LT = 0x3c
 const GT = 0x3e
@@ -99,211 +58,8 @@ const SLASH = 0x2f
 const BANG = 0x21
 const QUESTION = 0x3f
 
-function isSpace (code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d
-}
-
-function isChar (code: number): boolean {
-  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
-}
-
-/**
- * The string V8 keeps as a property key with these characters: one per
- * distinct text, so that equal ones are the same string, compared and hashed
- * at the cost of a pointer (string literals are such keys too). A copy: V8
- * keeps a slice of 13 characters or more as a view of its parent, and a
- * string kept from one message to the next must not keep that message alive.
- * For what is kept from one document to the next only.
- */
-function interned (s: string): string {
-  return Object.keys({ [s]: 0 })[0]
-}
-
-/** Counts changes of namespace bindings, across documents: a QName's cached namespace is good while it stands still. */
-let bindings = 0
-
-/**
- * A namespace scope: the URIs bound to each prefix, innermost last; the
- * prefixes bound, in order; and how many of them each element that declares
- * some has bound, by its depth. Its arrays are kept from one document to the next.
- */
-class Namespaces {
-  readonly #bound = new Map<string, string[]>()
-  #prefixes: string[] = []
-  #declaredAt: number[] = []
-  #declaredCount: number[] = []
-
-  constructor () {
-    this.reset(false)
-  }
-
-  /**
-   * Back to no declarations but the xml prefix's, for a new document. After a
-   * document read to its end (`clean`) every scope is closed already; the
-   * prefixes seen are kept, but not too many.
-   */
-  reset (clean: boolean): void {
-    const bound = this.#bound
-    if (!clean || bound.size > 32) {
-      bound.clear()
-      bound.set('xml', [XML_NS])
-      bound.set('', [''])
-      this.#prefixes = []
-      this.#declaredAt = []
-      this.#declaredCount = []
-    }
-    bindings++
-  }
-
-  /** The element at `depth` has declared the last `count` prefixes bound. */
-  open (count: number, depth: number): void {
-    this.#declaredAt.push(depth)
-    this.#declaredCount.push(count)
-  }
-
-  bind (prefix: string, uri: string): void {
-    const list = this.#bound.get(prefix)
-    // A prefix stays a key past the document: a copy of its own (a slice would keep the document alive).
-    if (list === undefined) this.#bound.set(interned(prefix), [uri]); else list.push(uri)
-    this.#prefixes.push(prefix)
-    bindings++
-  }
-
-  /** Closes the element at `depth`, undoing its declarations. */
-  close (depth: number): void {
-    const at = this.#declaredAt
-    if (at.length === 0 || at[at.length - 1] !== depth) return
-    at.pop()
-    for (let n = this.#declaredCount.pop() as number; n > 0; n--) (this.#bound.get(this.#prefixes.pop() as string) as string[]).pop()
-    bindings++
-  }
-
-  resolve (prefix: string): string | undefined {
-    const list = this.#bound.get(prefix)
-    return list === undefined || list.length === 0 ? undefined : list[list.length - 1]
-  }
-}
-
-/** A name split into prefix and local part, with the namespace its prefix had when last resolved. */
-interface QName {
-  readonly name: string
-  readonly prefix: string
-  readonly local: string
-  /** The namespace, valid while `bindings` is `resolvedAt`. */
-  uri: string
-  resolvedAt: number
-  /**
-   * A cached name's character codes, compared with the text in place: a
-   * load from an array of small integers is cheaper than a second charCodeAt.
-   * NO_CODES for the others.
-   */
-  readonly codes: readonly number[]
-  /** A cached name's slot in the cache; -1 for the others. */
-  readonly slot: number
-  /**
-   * For a cached namespace declaration (`xmlns`, `xmlns:*`): the last value it
-   * gave that stood as written, interned (up to CACHED_VALUE_LENGTH). Taken
-   * again when the text holds it: a document's namespaces are then the
-   * strings of the last one, compared by reference down the line. '' when none.
-   */
-  declared: string
-  /**
-   * The cached name that came after this one when it was last read, tried
-   * before any scan: documents repeat their names in the same order. Set on
-   * cached names only, and cleared when one leaves the cache, so that what
-   * these links keep stays within twice the cache.
-   */
-  next: QName | undefined
-}
-
-const NO_CODES: readonly number[] = []
-
-/** Whether a name is in the reader's cache, and so outlives the document. */
-function isKept (qname: QName): boolean {
-  return qname.codes !== NO_CODES
-}
-
-function codesOf (name: string): number[] {
-  const codes: number[] = []
-  for (let k = 0; k < name.length; k++) codes.push(name.charCodeAt(k))
-  return codes
-}
-
-/** Whether `s` holds the characters `codes` at `at`. */
-function holdsCodesAt (s: string, at: number, codes: readonly number[]): boolean {
-  for (let k = 0; k < codes.length; k++) {
-    if (s.charCodeAt(at + k) !== codes[k]) return false
-  }
-  return true
-}
-
-/** Whether a character may go on an ASCII name; anything beyond ASCII is said to, for the full rules to decide. */
-function continuesName (code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) ||
-    code === 0x5f || code === 0x2d || code === 0x2e || code >= 0x80
-}
-
-/** Whether an attribute declares a namespace (`xmlns`, or `xmlns:` and a prefix): Namespaces in XML §3. */
-export function declaresNamespace (attribute: { readonly prefix: string, readonly name: string }): boolean {
-  return attribute.prefix === 'xmlns' || attribute.name === 'xmlns'
-}
-
-/** Whether `s` holds `name` at `at`: a loop the compiler inlines, cheaper than `startsWith` for short names. */
-function holdsAt (s: string, at: number, name: string): boolean {
-  for (let k = 0; k < name.length; k++) {
-    if (s.charCodeAt(at + k) !== name.charCodeAt(k)) return false
-  }
-  return true
-}
-
-/**
- * Where a string next occurs in a document, at or after the last place looked
- * for: positions only move forward, so each part of the document is searched
- * once, however many text runs ask.
- */
-class NextOf {
-  #at = -1
-
-  constructor (readonly needle: string) {}
-
-  reset (): void {
-    this.#at = -1
-  }
-
-  /** The first occurrence in `s` at or after `i`, or `s.length`. */
-  from (s: string, i: number): number {
-    if (this.#at < i) {
-      const at = s.indexOf(this.needle, i)
-      this.#at = at === -1 ? s.length : at
-    }
-    return this.#at
-  }
-}
-
-/** Up to this many attributes on one element, uniqueness is checked pair by pair. */
-const PAIRWISE_ATTRIBUTES = 8
-
-/** An attribute in no namespace (or a declaration): unique by its raw name. */
-function isUnqualified (a: XmlAttributeEvent): boolean {
-  return a.uri === '' || a.uri === XMLNS_NS
-}
-
-function sameAttribute (a: XmlAttributeEvent, b: XmlAttributeEvent): boolean {
-  const plain = isUnqualified(a)
-  if (plain !== isUnqualified(b)) return false
-  return plain ? a.name === b.name : a.local === b.local && a.uri === b.uri
-}
-
 /** The attributes of every tag that has none. */
 const NO_ATTRIBUTES: XmlAttributeEvent[] = []
-
-/** Slots of the QName cache: a power of two. */
-const QNAME_SLOTS = 128
-/** Longer names are not cached: what the cache keeps stays small whatever a message holds. */
-const CACHED_NAME_LENGTH = 64
-/** Nor longer namespace names. */
-const CACHED_VALUE_LENGTH = 256
 
 export class XmlReader {
   readonly #handler: XmlHandler
@@ -319,13 +75,12 @@ export class XmlReader {
   readonly #lf = new NextOf('\n')
   /** The open elements' names, innermost last. */
   readonly #names: QName[] = []
-  /** The last document's XML declaration, as written and as read: documents repeat theirs too. */
-  #declaration: { readonly text: string, readonly version: string, readonly encoding: string | undefined } | undefined
-  readonly #ns = new Namespaces()
+  /** The namespace scope, kept between documents (NameMemory). */
+  readonly #ns: Namespaces
   /** Whether the last document was read to its end, leaving no scope open. */
   #clean = false
-  /** QNames already split and checked, by a hash of their place: documents repeat their names. */
-  readonly #qnames: Array<QName | undefined> = new Array(QNAME_SLOTS).fill(undefined)
+  /** QNames already split and checked, by a hash of their place: documents repeat their names (NameMemory). */
+  readonly #qnames: Array<QName | undefined>
   /**
    * The cached names whose namespace this document has resolved: the first
    * `#resolvedCount` (each once). Names that left the cache since are among
@@ -333,12 +88,12 @@ export class XmlReader {
    */
   readonly #resolved: Array<QName | undefined> = []
   #resolvedCount = 0
-  /** `bindings` when this document started. */
+  /** The scope's `changes` when this document started. */
   #started = 0
-  /** What comes before a document's first name: its `next` is the first name of the last document. */
-  readonly #start: QName = { name: '', prefix: '', local: '', uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined, declared: '' }
+  /** What comes before a document's first name (NameMemory). */
+  readonly #start: QName
   /** The name read last. */
-  #last: QName = this.#start
+  #last: QName
   /**
    * When asked for: the document's character data as [from, to) pairs, while
    * all of it stands as written in text runs (no reference, no CR, no CDATA
@@ -347,8 +102,12 @@ export class XmlReader {
   readonly #runs: number[] = []
   #plain = false
 
-  constructor (handler: XmlHandler) {
+  /** `memory` is what the reader keeps from one document to the next: give each reader its own. */
+  constructor (handler: XmlHandler, memory: NameMemory = new NameMemory()) {
     this.#handler = handler
+    this.#ns = memory.scope
+    this.#qnames = memory.slots
+    this.#start = this.#last = memory.start
   }
 
   /** Reads a document; with `runs`, notes where its character data is, for `plainRuns`. */
@@ -363,7 +122,7 @@ export class XmlReader {
     this.#tab.reset()
     this.#lf.reset()
     this.#cdataEnd.reset()
-    this.#started = bindings
+    this.#started = this.#ns.changes
     this.#clean = false
     try {
       const bad = disallowedAt(source)
@@ -503,22 +262,12 @@ export class XmlReader {
 
   #prolog (): void {
     const s = this.#s
-    const last = this.#declaration
-    if (last !== undefined && s.slice(0, last.text.length) === last.text) {
-      // The same characters up to its "?>" are the same declaration.
-      this.#i = last.text.length
-      this.#handler.xmlDecl(last.version, last.encoding)
-    } else if (s.startsWith('<?xml') && isSpace(s.charCodeAt(5))) {
+    if (s.startsWith('<?xml') && isSpace(s.charCodeAt(5))) {
       XML_DECL.lastIndex = 0
       const decl = XML_DECL.exec(s)
       if (decl === null) this.#fail('malformed XML declaration', 0)
       this.#i = XML_DECL.lastIndex
-      const version = decl[1] ?? decl[2]
-      const encoding = decl[3] ?? decl[4]
-      if (decl[0].length <= CACHED_VALUE_LENGTH) {
-        this.#declaration = { text: interned(decl[0]), version: interned(version), encoding: encoding === undefined ? undefined : interned(encoding) }
-      }
-      this.#handler.xmlDecl(version, encoding)
+      this.#handler.xmlDecl(decl[1] ?? decl[2], decl[3] ?? decl[4])
     }
     this.#misc(false)
     if (s.startsWith('<!DOCTYPE', this.#i)) {
@@ -613,7 +362,7 @@ export class XmlReader {
     if (this.#names.length === 0) this.#fail('text outside the document element', from)
     // Most runs are the document's characters as they stand: then no string is made here.
     const s = this.#s
-    // A run that stands as written (Markup.match recognises one by the same test).
+    // A run that stands as written (xml/markup.ts recognises one by the same test).
     if (this.#amp.from(s, from) >= to && this.#cr.from(s, from) >= to && this.#cdataEnd.from(s, from) >= to) {
       if (this.#plain) this.#runs.push(from, to)
       this.#handler.sourceText(from, to)
@@ -773,42 +522,21 @@ export class XmlReader {
     if (declared !== 0) this.#ns.open(declared, this.#names.length + 1)
     if (prefix === 'xmlns') this.#fail('an element cannot have the prefix xmlns', at)
     let uri = qname.uri
-    if (qname.resolvedAt !== bindings) {
+    const changes = this.#ns.changes
+    if (qname.resolvedAt !== changes) {
       uri = prefix === '' ? this.#ns.resolve('') as string : this.#resolvePrefix(prefix, at)
       if (isKept(qname) && qname.resolvedAt < this.#started) this.#resolved[this.#resolvedCount++] = qname
       qname.uri = uri
-      qname.resolvedAt = bindings
+      qname.resolvedAt = changes
     }
     for (const a of attributes) {
       if (a.prefix !== '' && a.prefix !== 'xmlns') a.uri = this.#resolvePrefix(a.prefix, at)
     }
-    if (attributes.length > 1) this.#unique(attributes, at)
+    if (attributes.length > 1) {
+      const repeated = duplicateAttribute(attributes)
+      if (repeated !== undefined) this.#fail(`duplicate attribute ${repeated.name}`, at)
+    }
     return uri
-  }
-
-  /**
-   * Attributes are unique by raw name, and by namespace and local name (§3.1,
-   * NS §6.3). A few are compared pair by pair; more go through sets keyed by
-   * the URI string itself, whose hash V8 keeps: a long URI costs once.
-   */
-  #unique (attributes: readonly XmlAttributeEvent[], at: number): void {
-    if (attributes.length <= PAIRWISE_ATTRIBUTES) {
-      for (let i = 1; i < attributes.length; i++) {
-        const a = attributes[i]
-        for (let j = 0; j < i; j++) if (sameAttribute(a, attributes[j])) this.#fail(`duplicate attribute ${a.name}`, at)
-      }
-      return
-    }
-    const seen = new Map<string, Set<string>>()
-    for (const a of attributes) {
-      const plain = isUnqualified(a)
-      const space = plain ? '' : a.uri
-      const key = plain ? a.name : a.local
-      let names = seen.get(space)
-      if (names === undefined) seen.set(space, names = new Set())
-      if (names.has(key)) this.#fail(`duplicate attribute ${a.name}`, at)
-      names.add(key)
-    }
   }
 
   /** A prefix's namespace; an unbound prefix is an error (the default namespace alone may be none). */
@@ -835,72 +563,5 @@ export class XmlReader {
     }
     this.#ns.close(this.#names.length + 1)
     this.#handler.closeTag()
-  }
-}
-
-/** Whether `text` is all XML white space (S, §2.3). */
-export function isWhitespace (text: string): boolean {
-  return !NOT_SPACE.test(text)
-}
-
-/**
- * A document's markup: everything but its character data, as the pieces
- * between its text runs. Documents repeat their markup: a client sends the
- * same tags, attributes and declarations each time, and only values change.
- * A document that holds the same pieces in the same order, with text runs
- * between them that stand as written, is read by `XmlReader` exactly as the
- * first one was, but for those runs' characters: the reader's every decision
- * about markup rests on the markup's own characters. Whether its characters
- * are all allowed is not checked here (`disallowedAt`).
- */
-export class Markup {
-  // The next '&', CR and "]]>" of the document being matched, each part of it searched once.
-  static readonly #amp = new NextOf('&')
-  static readonly #cr = new NextOf('\r')
-  static readonly #cdataEnd = new NextOf(']]>')
-  readonly #pieces: readonly string[]
-
-  private constructor (pieces: readonly string[]) {
-    this.#pieces = pieces
-  }
-
-  /** The markup of `source`, read with its character data at `runs` (`XmlReader.plainRuns`). */
-  static of (source: string, runs: readonly number[]): Markup {
-    const pieces: string[] = []
-    let at = 0
-    for (let k = 0; k < runs.length; k += 2) {
-      pieces.push(source.slice(at, runs[k]))
-      at = runs[k + 1]
-    }
-    pieces.push(source.slice(at))
-    return new Markup(pieces)
-  }
-
-  /**
-   * Whether `s` is this markup around text runs that stand as written, as
-   * the reader's `#text` tests them (no '&', CR or "]]>"), none empty (each
-   * a run ends at the next '<'). If so, their [from, to) pairs are in `runs`.
-   */
-  match (s: string, runs: number[]): boolean {
-    const pieces = this.#pieces
-    const last = pieces.length - 1
-    const amp = Markup.#amp
-    const cr = Markup.#cr
-    const cdataEnd = Markup.#cdataEnd
-    amp.reset()
-    cr.reset()
-    cdataEnd.reset()
-    let at = 0
-    for (let k = 0; k < last; k++) {
-      // (A slice compared with `===` is several times faster than `startsWith`, which reads a character at a time.)
-      const from = at + pieces[k].length
-      if (s.slice(at, from) !== pieces[k]) return false
-      const to = s.indexOf('<', from)
-      if (to <= from || amp.from(s, from) < to || cr.from(s, from) < to || cdataEnd.from(s, from) < to) return false
-      runs[2 * k] = from
-      runs[2 * k + 1] = to
-      at = to
-    }
-    return s.slice(at) === pieces[last]
   }
 }

@@ -23,6 +23,9 @@ const ROOMS: ReadonlyArray<{ readonly room: string, readonly rank: number, reado
   { room: 'entry', rank: 8, holds: (file) => file === 'index.ts' }
 ]
 
+/** Longer files are split by the stage or concern they hold. */
+const MAX_LINES = 600
+
 function roomOf (file: string): { readonly room: string, readonly rank: number } | undefined {
   return ROOMS.find((room) => room.holds(file))
 }
@@ -144,4 +147,20 @@ test('every import in lib/ names a file that exists', (t: TestContext) => {
     for (const target of targets) if (!files.has(target)) missing.push(`${file} → ${target}`)
   }
   t.assert.deepStrictEqual(missing, [])
+})
+
+test(`no lib/ file is longer than ${MAX_LINES} lines`, (t: TestContext) => {
+  const long: string[] = []
+  for (const [file, text] of libFiles()) {
+    const lines = text.split('\n').length
+    if (lines > MAX_LINES) long.push(`${file}: ${lines}`)
+  }
+  t.assert.deepStrictEqual(long, [])
+})
+
+test('benchmarks/ has no import cycle', (t: TestContext) => {
+  const dir = join(ROOT, 'benchmarks')
+  const files = new Map<string, string>()
+  for (const path of sources(dir)) files.set(relative(dir, path).split('\\').join('/'), readFileSync(path, 'utf8'))
+  t.assert.deepStrictEqual(cycles(importGraph(files)), [])
 })

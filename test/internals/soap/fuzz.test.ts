@@ -12,7 +12,7 @@ import { EnvelopeDecoder, type DecodedEnvelope } from '../../../lib/soap/envelop
 import { elementsAt } from '../../../lib/xml/tree'
 import { SOAP11_ENV, SOAP12_ENV } from '../../../lib/namespaces'
 import { normalizeOptions } from '../../../lib/options'
-import { escapeAttribute, escapeXml } from '../../../lib/soap/writer'
+import { escapeAttribute, escapeXml } from '../../../lib/xml/escape'
 import type { XmlElement } from '../../../lib/types'
 
 const decoder = new EnvelopeDecoder(normalizeOptions().limits)

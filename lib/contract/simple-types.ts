@@ -1,0 +1,171 @@
+/**
+ * XML Schema simple types as JSON Schemas: the built-in types, facets of a
+ * restriction, and patterns made ECMAScript regular expressions
+ * (docs/contract-first.md, "The mapping").
+ */
+import type { Element as DomElement } from '@xmldom/xmldom'
+import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
+import { attr, childElements } from './dom'
+import { XSD_NS } from '../namespaces'
+
+type Schema = Record<string, unknown>
+
+/** The simple type of a value: a scalar JSON Schema, or an xs:list of one. */
+export interface Simple {
+  readonly schema: Schema
+  readonly list: boolean
+  /** A list's item count facets: minItems, maxItems. */
+  readonly counts?: Schema
+}
+
+// XML Schema built-in types, by JSON type.
+const STRING_TYPES = new Set(['string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'ID', 'IDREF', 'ENTITY', 'anyURI', 'QName', 'NOTATION', 'base64Binary', 'hexBinary', 'duration', 'gYear', 'gYearMonth', 'gMonth', 'gMonthDay', 'gDay', 'anySimpleType', 'NMTOKENS', 'IDREFS', 'ENTITIES'])
+const INTEGER_BOUNDS: Readonly<Record<string, readonly [number | undefined, number | undefined]>> = {
+  integer: [undefined, undefined],
+  long: [undefined, undefined],
+  int: [-2147483648, 2147483647],
+  short: [-32768, 32767],
+  byte: [-128, 127],
+  nonNegativeInteger: [0, undefined],
+  positiveInteger: [1, undefined],
+  nonPositiveInteger: [undefined, 0],
+  negativeInteger: [undefined, -1],
+  unsignedLong: [0, undefined],
+  unsignedInt: [0, 4294967295],
+  unsignedShort: [0, 65535],
+  unsignedByte: [0, 255]
+}
+// Lexical forms of the types the codec carries as strings, checked as XML Schema would.
+const TIME_ZONE = '(Z|[+-][0-9]{2}:[0-9]{2})?'
+const PATTERNS: Readonly<Record<string, string>> = {
+  decimal: '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$',
+  date: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}${TIME_ZONE}$`,
+  dateTime: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`,
+  time: `^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`
+}
+
+export function builtin (name: string, where: string): Simple {
+  if (name === 'boolean') return { schema: { type: 'boolean' }, list: false }
+  if (name === 'float' || name === 'double') return { schema: { type: 'number' }, list: false }
+  const bounds = INTEGER_BOUNDS[name]
+  if (bounds !== undefined) {
+    const schema: Schema = { type: 'integer' }
+    if (bounds[0] !== undefined) schema.minimum = bounds[0]
+    if (bounds[1] !== undefined) schema.maximum = bounds[1]
+    return { schema, list: false }
+  }
+  const pattern = PATTERNS[name]
+  if (pattern !== undefined) return { schema: { type: 'string', pattern }, list: false }
+  if (name === 'NMTOKENS' || name === 'IDREFS' || name === 'ENTITIES') return { schema: { type: 'string' }, list: true }
+  if (STRING_TYPES.has(name)) return { schema: { type: 'string' }, list: false }
+  throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the type xs:${name}, which is no XML Schema built-in type`, where)
+}
+
+/** A value written in the schema (an enumeration, a fixed value) as the JSON value of its type. */
+export function lexical (schema: Schema, text: string, where: string): unknown {
+  const value = text.trim()
+  if (schema.type === 'integer' || schema.type === 'number') {
+    const n = Number(value)
+    if (value === '' || !Number.isFinite(n)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the value "${text}" of a ${String(schema.type)} type`, where)
+    return n
+  }
+  if (schema.type === 'boolean') return value === 'true' || value === '1'
+  return text
+}
+
+const FACET_NUMBERS: Readonly<Record<string, string>> = { minInclusive: 'minimum', maxInclusive: 'maximum', minExclusive: 'exclusiveMinimum', maxExclusive: 'exclusiveMaximum' }
+
+/** A simple type's facets added to its base's schema. */
+export function restrict (base: Schema, restriction: DomElement, where: string): Schema {
+  const schema: Schema = { ...base }
+  const enumeration: unknown[] = []
+  const patterns: string[] = []
+  for (const facet of childElements(restriction)) {
+    if (facet.namespaceURI !== XSD_NS) continue
+    const value = attr(facet, 'value') as string
+    const name = facet.localName as string
+    if (name === 'enumeration') enumeration.push(lexical(schema, value, where))
+    else if (name === 'pattern') patterns.push(value)
+    else if (schema.type === 'string' && (name === 'length' || name === 'minLength' || name === 'maxLength')) {
+      // Lengths count code points in XML Schema, as Ajv does.
+      if (name !== 'maxLength') schema.minLength = Math.max(Number(value), Number(schema.minLength ?? 0))
+      if (name !== 'minLength') schema.maxLength = Math.min(Number(value), Number(schema.maxLength ?? Infinity))
+    } else if ((schema.type === 'integer' || schema.type === 'number') && FACET_NUMBERS[name] !== undefined) {
+      schema[FACET_NUMBERS[name]] = lexical(schema, value, where)
+    } else if (schema.type === 'integer' && name === 'totalDigits') {
+      const limit = 10 ** Number(value) - 1
+      if (Number.isSafeInteger(limit)) {
+        schema.maximum = Math.min(limit, Number(schema.maximum ?? limit))
+        schema.minimum = Math.max(-limit, Number(schema.minimum ?? -limit))
+      }
+    }
+    // whiteSpace is lexical, which the codec's reading already is; fractionDigits and totalDigits on a decimal
+    // (a string here), and bounds on strings (dates, decimals), are described in docs/contract-first.md as unchecked.
+  }
+  if (enumeration.length > 0) schema.enum = enumeration
+  if (patterns.length > 0) {
+    const own = `^(?:${patterns.map((p) => `(?:${regex(p, where)})`).join('|')})$`
+    // An earlier step's pattern still holds: both are kept, as lookahead.
+    schema.pattern = base.pattern === undefined ? own : `^(?=${String(base.pattern).replace(/^\^|\$$/g, '')}$)${own.slice(1)}`
+  }
+  return schema
+}
+
+/** The facets of a list type count its items: they become minItems and maxItems; the items keep their own schema. */
+export function listCounts (base: Schema, restriction: DomElement, where: string): Schema {
+  const counts: Schema = { ...base }
+  for (const facet of childElements(restriction)) {
+    if (facet.namespaceURI !== XSD_NS || facet.localName === 'annotation' || facet.localName === 'whiteSpace') continue
+    const value = Number(attr(facet, 'value'))
+    if (facet.localName === 'length' || facet.localName === 'minLength') counts.minItems = Math.max(value, Number(counts.minItems ?? 0))
+    if (facet.localName === 'length' || facet.localName === 'maxLength') counts.maxItems = Math.min(value, Number(counts.maxItems ?? Infinity))
+    if (!['length', 'minLength', 'maxLength'].includes(facet.localName as string)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the facet xs:${facet.localName as string} on a list type`, where)
+  }
+  return counts
+}
+
+/**
+ * An XML Schema regular expression as an ECMAScript one (with the `u` flag
+ * Ajv uses). The two agree but for a few points, handled here: XML Schema has
+ * no anchors (a `^` or `$` outside a class is itself), lets `\-` be escaped
+ * anywhere, and has name escapes (`\i`, `\c`), block names and class
+ * subtraction, which are refused.
+ */
+function regex (pattern: string, where: string): string {
+  const refuse = (what: string): never => {
+    throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the pattern "${pattern}" (${what})`, where)
+  }
+  let out = ''
+  let inClass = false
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? ''
+      if ('iIcC'.includes(next) && next !== '') refuse(`XML Schema's \\${next} has no ECMAScript form`)
+      if ((next === 'p' || next === 'P') && pattern.startsWith('{Is', i + 2)) refuse('Unicode block escapes have no ECMAScript form')
+      // A letter or digit makes an escape (\\d, \\n, \\p{L}); other characters escaped are themselves,
+      // and ECMAScript's `u` flag takes that only for its own syntax characters (and `-` in a class).
+      out += /[A-Za-z0-9]/.test(next) || '^$\\.*+?()[]{}|/'.includes(next) || (next === '-' && inClass) ? c + next : next
+      i++
+    } else if (c === '[') {
+      if (inClass) refuse('class subtraction has no ECMAScript form')
+      inClass = true
+      out += c
+      if (pattern[i + 1] === '^') { out += '^'; i++ }
+    } else if (c === ']') {
+      inClass = false
+      out += c
+    } else if (!inClass && (c === '^' || c === '$')) {
+      out += '\\' + c
+    } else {
+      out += c
+    }
+  }
+  try {
+    // eslint-disable-next-line no-new -- the pattern is only checked here
+    new RegExp(out, 'u')
+  } catch {
+    refuse('it is no regular expression ECMAScript can run')
+  }
+  return out
+}

@@ -1,0 +1,139 @@
+/**
+ * XML 1.0 (fifth edition) characters, names and white space: the one place
+ * each of these rules is written (Char §2.2, Name §2.3, S §2.3), and the small
+ * string helpers the reader is built from. Nothing here keeps any state.
+ */
+
+// Char (§2.2): anything else anywhere in the document is an error. One pass
+// finds both disallowed characters and surrogates; a document with surrogates
+// (rare) is then checked again, its pairs with the u flag, under which a pair
+// is one code point and only lone halves match.
+// The one definition of the characters XML 1.0 does not allow, but surrogates.
+const DISALLOWED = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF'
+const SURROGATES = '\\uD800-\\uDFFF'
+const INVALID_OR_SURROGATE = new RegExp(`[${DISALLOWED}${SURROGATES}]`)
+const INVALID_BMP = new RegExp(`[${DISALLOWED}]`)
+const LONE_SURROGATE = new RegExp(`[${SURROGATES}]`, 'u')
+// With the u flag a pair is one code point, so the class matches lone halves only.
+const INVALID_CHAR = new RegExp(`[${DISALLOWED}${SURROGATES}]`, 'gu')
+
+/** Whether XML 1.0 can carry every character of the text. */
+export function isXmlText (text: string): boolean {
+  INVALID_CHAR.lastIndex = 0
+  return !INVALID_CHAR.test(text)
+}
+
+/** Replaces characters XML 1.0 cannot carry by U+FFFD: for text that must never fail to serialise, such as a fault's reason. */
+export function replaceInvalidXmlChars (text: string): string {
+  INVALID_CHAR.lastIndex = 0
+  return INVALID_CHAR.test(text) ? text.replace(INVALID_CHAR, '\uFFFD') : text
+}
+
+/** Where the first character XML does not allow (Char, §2.2) is in `source`, or -1. */
+export function disallowedAt (source: string): number {
+  let bad = INVALID_OR_SURROGATE.exec(source)
+  // A surrogate found first: the document has characters beyond the BMP, checked the slower way.
+  if (bad !== null && (bad[0].charCodeAt(0) & 0xf800) === 0xd800) bad = INVALID_BMP.exec(source) ?? LONE_SURROGATE.exec(source)
+  return bad === null ? -1 : bad.index
+}
+// Name (§2.3), colons included: namespace rules are checked after.
+const NAME_START = ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}'
+const NAME_CHAR = NAME_START + '\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040'
+// eslint-disable-next-line no-misleading-character-class -- U+0300–U+036F are NameChars on their own (§2.3)
+export const NAME = new RegExp(`[${NAME_START}][${NAME_CHAR}]*`, 'uy')
+export const NCNAME_START = new RegExp(`^[${NAME_START.slice(1)}]`, 'u')
+// eslint-disable-next-line no-misleading-character-class -- NameChar holds combining marks (U+0300-U+036F) by design
+const NCNAME = new RegExp(`^[${NAME_START.slice(1)}][${NAME_CHAR.slice(1)}]*$`, 'u')
+
+/** Whether a string is an XML NCName (Namespaces in XML 1.0 §3; XML 1.0 §2.3, fifth edition). */
+export function isNCName (name: string): boolean {
+  return NCNAME.test(name)
+}
+
+const NOT_SPACE = /[^ \t\r\n]/
+
+/** Whether `text` is all XML white space (S, §2.3). */
+export function isWhitespace (text: string): boolean {
+  return !NOT_SPACE.test(text)
+}
+
+/** Whether a character code is XML white space (S, §2.3). */
+export function isSpace (code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d
+}
+
+/** Whether a code point is a Char (§2.2). */
+export function isChar (code: number): boolean {
+  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
+}
+
+/** Whether a character may go on an ASCII name; anything beyond ASCII is said to, for the full rules to decide. */
+export function continuesName (code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) ||
+    code === 0x5f || code === 0x2d || code === 0x2e || code >= 0x80
+}
+
+/** Whether `s` holds `name` at `at`: a loop the compiler inlines, cheaper than `startsWith` for short names. */
+export function holdsAt (s: string, at: number, name: string): boolean {
+  for (let k = 0; k < name.length; k++) {
+    if (s.charCodeAt(at + k) !== name.charCodeAt(k)) return false
+  }
+  return true
+}
+
+/** A name's character codes, compared with the text in place. */
+export function codesOf (name: string): number[] {
+  const codes: number[] = []
+  for (let k = 0; k < name.length; k++) codes.push(name.charCodeAt(k))
+  return codes
+}
+
+/** Whether `s` holds the characters `codes` at `at`. */
+export function holdsCodesAt (s: string, at: number, codes: readonly number[]): boolean {
+  for (let k = 0; k < codes.length; k++) {
+    if (s.charCodeAt(at + k) !== codes[k]) return false
+  }
+  return true
+}
+
+/**
+ * The string V8 keeps as a property key with these characters: one per
+ * distinct text, so that equal ones are the same string, compared and hashed
+ * at the cost of a pointer (string literals are such keys too). A copy: V8
+ * keeps a slice of 13 characters or more as a view of its parent, and a
+ * string kept from one message to the next must not keep that message alive.
+ * For what is kept from one document to the next only.
+ */
+export function interned (s: string): string {
+  return Object.keys({ [s]: 0 })[0]
+}
+
+/** Whether an attribute declares a namespace (`xmlns`, or `xmlns:` and a prefix): Namespaces in XML §3. */
+export function declaresNamespace (attribute: { readonly prefix: string, readonly name: string }): boolean {
+  return attribute.prefix === 'xmlns' || attribute.name === 'xmlns'
+}
+
+/**
+ * Where a string next occurs in a document, at or after the last place looked
+ * for: positions only move forward, so each part of the document is searched
+ * once, however many text runs ask.
+ */
+export class NextOf {
+  #at = -1
+
+  constructor (readonly needle: string) {}
+
+  reset (): void {
+    this.#at = -1
+  }
+
+  /** The first occurrence in `s` at or after `i`, or `s.length`. */
+  from (s: string, i: number): number {
+    if (this.#at < i) {
+      const at = s.indexOf(this.needle, i)
+      this.#at = at === -1 ? s.length : at
+    }
+    return this.#at
+  }
+}
