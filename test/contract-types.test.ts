@@ -1,10 +1,10 @@
 /**
- * Issue 7, item 3: `fastify-soap types <contract.wsdl>` writes the TypeScript
- * of a contract's handlers. test/types/contract-ocpp.ts is its output for OCPP
- * 1.6's Central System, kept in the tree so that `npm run test:typescript`
- * (test/types/contract.tst.ts) type-checks handlers against it; this file
- * checks that the command still writes exactly that, in process and as the
- * installed command runs it.
+ * docs/contract-first.md "Types": `fastify-soap types <contract.wsdl>` writes
+ * the TypeScript of a contract's handlers. test/types/contract-ocpp.ts is its
+ * output for OCPP 1.6's Central System (../shared/fixtures/wsdl/ocpp16), kept
+ * in the tree so that `npm run test:typescript` (test/types/contract.tst.ts)
+ * type-checks handlers against it; this file checks that the command still
+ * writes exactly that, in process and as the installed command runs it.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -12,10 +12,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import { main, typeName } from '../lib/contract/cli'
+import { sharedFixture } from './helper'
 
 const ROOT = join(__dirname, '..', '..')
-const CONTRACTS = join(ROOT, 'test', 'fixtures', 'contracts')
-const OCPP = join(CONTRACTS, 'ocpp16', 'OCPP_CentralSystemService_1.6.wsdl')
 const GENERATED = join(ROOT, 'test', 'types', 'contract-ocpp.ts')
 
 async function run (args: string[]): Promise<{ status: number, out: string, err: string }> {
@@ -25,20 +24,24 @@ async function run (args: string[]): Promise<{ status: number, out: string, err:
   return { status, out, err }
 }
 
-test('Issue 7 types: the command writes test/types/contract-ocpp.ts for the OCPP 1.6 Central System WSDL, byte for byte', async (t: TestContext) => {
-  const { status, out, err } = await run(['types', OCPP])
+test('docs/contract-first.md "Types": the command writes test/types/contract-ocpp.ts for the OCPP 1.6 Central System WSDL, byte for byte', async (t: TestContext) => {
+  const ocpp = sharedFixture(t, 'wsdl', 'ocpp16')
+  if (ocpp === undefined) return
+  const { status, out, err } = await run(['types', join(ocpp, 'OCPP_CentralSystemService_1.6.wsdl')])
   t.assert.strictEqual(err, '')
   t.assert.strictEqual(status, 0)
-  t.assert.strictEqual(out, await readFile(GENERATED, 'utf8'), 'regenerate with: node dist/lib/contract/cli.js types test/fixtures/contracts/ocpp16/OCPP_CentralSystemService_1.6.wsdl --out test/types/contract-ocpp.ts')
+  t.assert.strictEqual(out, await readFile(GENERATED, 'utf8'), 'regenerate with: node dist/lib/contract/cli.js types ../shared/fixtures/wsdl/ocpp16/OCPP_CentralSystemService_1.6.wsdl --out test/types/contract-ocpp.ts')
   t.assert.match(out, /^export type Operations = ContractOperations<typeof schemas>$/m)
   t.assert.match(out, /^export type AuthorizeHeaders = Infer<typeof schemas\["Authorize"\]\['headers'\]>$/m)
 })
 
-test('Issue 7 types: --out writes the file, and the command runs as a process (bin "fastify-soap")', async (t: TestContext) => {
+test('docs/contract-first.md "Types": --out writes the file, and the command runs as a process (bin "fastify-soap")', async (t: TestContext) => {
+  const vies = sharedFixture(t, 'wsdl', 'vies-checkvat')
+  if (vies === undefined) return
   const dir = await mkdtemp(join(tmpdir(), 'fastify-soap-types-'))
   t.after(() => rm(dir, { recursive: true, force: true }))
   const file = join(dir, 'vies.ts')
-  const wsdl = join(CONTRACTS, 'vies-checkvat', 'checkVatService.wsdl')
+  const wsdl = join(vies, 'checkVatService.wsdl')
   t.assert.deepStrictEqual(await run(['types', wsdl, '--out', file]), { status: 0, out: '', err: '' })
   const written = await readFile(file, 'utf8')
   t.assert.match(written, /^export type CheckVatApproxOutput = /m)
@@ -48,23 +51,25 @@ test('Issue 7 types: --out writes the file, and the command runs as a process (b
   t.assert.strictEqual(child.stdout, written)
 })
 
-test('Issue 7 types: --service and --binding choose what to write; a refused contract exits 1 naming why', async (t: TestContext) => {
-  const cxf = join(CONTRACTS, 'cxf-hello-world', 'hello_world.wsdl')
+test('docs/contract-first.md "Types": --service and --binding choose what to write; a refused contract exits 1 naming why', async (t: TestContext) => {
+  const contracts = sharedFixture(t, 'wsdl')
+  if (contracts === undefined) return
+  const cxf = join(contracts, 'cxf-hello-world', 'hello_world.wsdl')
   const several = await run(['types', cxf])
   t.assert.strictEqual(several.status, 1)
   t.assert.match(several.err, /^fastify-soap: contract .*hello_world\.wsdl: the WSDL has several services: choose one with "service"/)
   const chosen = await run(['types', cxf, '--service', 'SOAPService'])
   t.assert.strictEqual(chosen.status, 0, chosen.err)
   t.assert.match(chosen.out, /^export type GreetMeOutput = /m)
-  const bound = await run(['types', join(CONTRACTS, 'ochp', 'ochp.wsdl'), '--binding', 'eCHS-OCHP_1.4-live'])
+  const bound = await run(['types', join(contracts, 'ochp', 'ochp.wsdl'), '--binding', 'eCHS-OCHP_1.4-live'])
   t.assert.strictEqual(bound.status, 0, bound.err)
   t.assert.match(bound.out, /binding \{http:\/\/ochp\.eu\/1\.4\}eCHS-OCHP_1\.4-live \(SOAP 1\.1\)/)
-  const encoded = await run(['types', join(CONTRACTS, 'google-search', 'GoogleSearch.wsdl')])
+  const encoded = await run(['types', join(contracts, 'google-search', 'GoogleSearch.wsdl')])
   t.assert.strictEqual(encoded.status, 1)
   t.assert.match(encoded.err, /SOAP encoding \(use="encoded"/)
 })
 
-test('Issue 7 types: usage', async (t: TestContext) => {
+test('docs/contract-first.md "Types": usage', async (t: TestContext) => {
   for (const args of [[], ['typo'], ['types'], ['types', 'a.wsdl', 'b.wsdl'], ['types', 'a.wsdl', '--out'], ['types', '--wrong', 'x']]) {
     const { status, out, err } = await run(args)
     t.assert.strictEqual(status, 2, args.join(' '))

@@ -1,5 +1,5 @@
 /**
- * Issue 7, contract first: a WSDL written here holds one of each XML Schema
+ * Contract first (docs/contract-first.md): a WSDL written here holds one of each XML Schema
  * construct the loader maps, and is served through `fastify.inject`: what the
  * handler gets, what the reply carries, what is refused. Then every way a
  * contract is refused at startup, each with the code and the construct named.
@@ -11,7 +11,7 @@ import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { readContract, type ContractSource } from '../lib/index'
 import { bindContract } from '../lib/contract/read'
-import { envelope, MEDIA, SOAP11_ENV } from './helper'
+import { envelope, MEDIA, SOAP11_ENV, sharedFixture } from './helper'
 
 const K = 'urn:k'
 const U = 'urn:u'
@@ -140,7 +140,7 @@ const SINK = `<k:Sink xmlns:k="${K}" xmlns:u="${U}" xmlns:o="urn:other" version=
   <k:either>other</k:either><k:anything a="1"><x:deep xmlns:x="urn:x">t</x:deep></k:anything><o:free o:at="v">text &amp; more</o:free>
 </k:Sink>`
 
-test('Issue 7 mapping: every construct of the kitchen-sink contract is read into the handler\'s input, and written back from its result', async (t: TestContext) => {
+test('docs/contract-first.md "The mapping": every construct of the kitchen-sink contract is read into the handler\'s input, and written back from its result', async (t: TestContext) => {
   let seen: Record<string, unknown> | undefined
   let headers: unknown
   const app = await kitchen(t, {
@@ -184,7 +184,7 @@ test('Issue 7 mapping: every construct of the kitchen-sink contract is read into
   }
 })
 
-test('Issue 7 mapping: the facets, the choice, the required attribute, nil and occurrences are enforced (Sender faults)', async (t: TestContext) => {
+test('docs/contract-first.md "The mapping": the facets, the choice, the required attribute, nil and occurrences are enforced (Sender faults)', async (t: TestContext) => {
   const app = await kitchen(t, { Sink: async (input: unknown) => input, Ping: async () => {} })
   const cases: Array<[string, (s: string) => string, RegExp]> = [
     ['a pattern', (s) => s.replace('+123-456', '123456'), /must match pattern/],
@@ -211,7 +211,7 @@ test('Issue 7 mapping: the facets, the choice, the required attribute, nil and o
   }
 })
 
-test('Issue 7 mapping: a declared fault of simple type, a one-way operation (202), and the action as the binding gives it', async (t: TestContext) => {
+test('docs/contract-first.md "What is served": a declared fault of simple type, a one-way operation (202), and the action as the binding gives it', async (t: TestContext) => {
   const app = await kitchen(t, {
     Sink: async (_input: unknown, call: { fault: (name: string, detail: unknown, options: unknown) => Error }) => { throw call.fault('Refused', { $value: 'no stock' }, { code: 'Sender', reason: 'refused' }) },
     Ping: { handler: async () => {}, timeout: 1000 }
@@ -227,7 +227,7 @@ test('Issue 7 mapping: a declared fault of simple type, a one-way operation (202
   t.assert.deepStrictEqual(contract.bindings, [{ name: '{urn:svc}B11', version: '1.1' }, { name: '{urn:svc}B12', version: '1.2' }])
 })
 
-test('Issue 7 serving: the WSDL as given, its served ports\' addresses the live one, its imports at ?xsd= (a resolved URL included)', async (t: TestContext) => {
+test('docs/contract-first.md "The WSDL served": the WSDL as given, its served ports\' addresses the live one, its imports at ?xsd= (a resolved URL included)', async (t: TestContext) => {
   const app = await kitchen(t, { Sink: async () => ({}), Ping: async () => {} })
   const res = await app.inject({ method: 'GET', url: '/k?wsdl', headers: { host: 'soap.example:8080' } })
   t.assert.strictEqual(res.statusCode, 200)
@@ -255,7 +255,7 @@ test('Issue 7 serving: the WSDL as given, its served ports\' addresses the live 
   t.assert.match(one.body, /<soap:address location="http:\/\/example\.invalid\/kept"\/>/)
 })
 
-test('Issue 7 mapping: rpc/literal reads the parts as unqualified accessors of the operation wrapper, and writes <Op>Response', async (t: TestContext) => {
+test('docs/contract-first.md "What is served": rpc/literal reads the parts as unqualified accessors of the operation wrapper, and writes <Op>Response', async (t: TestContext) => {
   const rpc = wsdl({
     types: `<xs:schema targetNamespace="${K}"><xs:complexType name="Pair"><xs:sequence><xs:element name="x" type="xs:int"/></xs:sequence></xs:complexType></xs:schema>`,
     messages: '<wsdl:message name="In"><wsdl:part name="pair" type="k:Pair"/><wsdl:part name="label" type="xs:string"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="sum" type="xs:int"/></wsdl:message>',
@@ -273,7 +273,7 @@ test('Issue 7 mapping: rpc/literal reads the parts as unqualified accessors of t
   t.assert.match(res.body, /<tns:OpResponse xmlns:tns="urn:rpc"><sum>3<\/sum><\/tns:OpResponse>/)
 })
 
-test('Issue 7 mapping: more constructs: derived simple content, an element named twice, an optional choice, fixed and nillable, unions, digits, list lengths, literal ^ and $', async (t: TestContext) => {
+test('docs/contract-first.md "The mapping": more constructs: derived simple content, an element named twice, an optional choice, fixed and nillable, unions, digits, list lengths, literal ^ and $', async (t: TestContext) => {
   const types = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified" xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
     <xs:import namespace="http://schemas.xmlsoap.org/soap/envelope/" schemaLocation="http://schemas.xmlsoap.org/soap/envelope/"/>
     <xs:complexType name="Amount"><xs:simpleContent><xs:extension base="xs:int"><xs:attribute name="unit" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType>
@@ -356,7 +356,7 @@ async function refused (t: TestContext, source: Partial<ContractSource> & { docu
 const SIMPLE = (body: string, extra = ''): string => `<xs:schema targetNamespace="${K}" elementFormDefault="qualified" ${extra}>${body}
   <xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element></xs:schema>`
 
-test('Issue 7 refusals: a construct the codec cannot carry is an error at ready() that names it and where it is', async (t: TestContext) => {
+test('docs/contract-first.md "What is refused": a construct the codec cannot carry is an error at ready() that names it and where it is', async (t: TestContext) => {
   const cases: Array<[string, string, RegExp]> = [
     ['recursion', '<xs:complexType name="T"><xs:sequence><xs:element name="t" type="k:T" minOccurs="0"/></xs:sequence></xs:complexType><xs:element name="Op" type="k:T"/>', /the recursive type \{urn:k\}T .*at operation Op > element \{urn:k\}Op > type \{urn:k\}T > element t/],
     ['a type derived from itself', '<xs:complexType name="A"><xs:complexContent><xs:extension base="k:A"/></xs:complexContent></xs:complexType><xs:element name="Op" type="k:A"/>', /the recursive type \{urn:k\}A, which cannot be served \(at operation Op > element \{urn:k\}Op > type \{urn:k\}A\)/],
@@ -387,7 +387,7 @@ test('Issue 7 refusals: a construct the codec cannot carry is an error at ready(
   }
 })
 
-test('Issue 7 refusals: WSDL constructs outside document/literal and rpc/literal', async (t: TestContext) => {
+test('docs/contract-first.md "What is refused": WSDL constructs outside document/literal and rpc/literal', async (t: TestContext) => {
   const encoded = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><soap:operation soapAction=""/><wsdl:input><soap:body use="encoded" namespace="urn:x" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>' })
   await refused(t, { document: encoded }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /SOAP encoding \(use="encoded" on binding \{urn:svc\}B operation Op\)/)
   const encodedHeader = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal"/><soap:header message="tns:In" part="p" use="encoded"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>' })
@@ -418,7 +418,7 @@ test('Issue 7 refusals: WSDL constructs outside document/literal and rpc/literal
   await refused(t, { document: faultTwoParts }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the fault Bad, whose message is not one part naming an element/)
 })
 
-test('Issue 7 refusals: what the WSDL names must exist, and the service or binding to serve must be clear', async (t: TestContext) => {
+test('docs/contract-first.md "What is refused": what the WSDL names must exist, and the service or binding to serve must be clear', async (t: TestContext) => {
   const C = 'SOAP_ERR_CONTRACT_INVALID'
   await refused(t, { document: wsdl({ messages: '' }) }, C, /the message \{urn:svc\}In is not defined/)
   await refused(t, { document: wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/></wsdl:binding>' }) }, C, /operation Op: the binding \{urn:svc\}B does not bind it/)
@@ -438,7 +438,7 @@ test('Issue 7 refusals: what the WSDL names must exist, and the service or bindi
   t.assert.strictEqual(bindingOnly.name, 'B')
 })
 
-test('Issue 7 refusals: handlers are bound by operation name, each once, at ready()', async (t: TestContext) => {
+test('docs/contract-first.md "What is refused": handlers are bound by operation name, each once, at ready()', async (t: TestContext) => {
   const C = 'SOAP_ERR_CONTRACT_INVALID'
   const document = wsdl({})
   await refused(t, { document }, C, /no handler for Op: every operation of the binding needs one/, {})
@@ -458,7 +458,7 @@ test('Issue 7 refusals: handlers are bound by operation name, each once, at read
   await app.close()
 })
 
-test('Issue 7 loading: documents that are not a WSDL, or cannot be read, are SOAP_ERR_CONTRACT_LOAD naming the document', async (t: TestContext) => {
+test('docs/contract-first.md "Loading": documents that are not a WSDL, or cannot be read, are SOAP_ERR_CONTRACT_LOAD naming the document', async (t: TestContext) => {
   const L = 'SOAP_ERR_CONTRACT_LOAD'
   await refused(t, { document: '<a><b></a>' }, L, /\(document\) cannot be loaded: it is not well-formed XML/)
   await refused(t, { document: '<!DOCTYPE a [<!ENTITY e "x">]><wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"/>' }, L, /it has a DOCTYPE/)
@@ -475,7 +475,7 @@ test('Issue 7 loading: documents that are not a WSDL, or cannot be read, are SOA
   await refused(t, { document: wsdl({ extra: '<wsdl:import namespace="urn:x"/>' }) }, L, /a wsdl:import has no location/)
 })
 
-test('Issue 7 loading: byte order marks, an ISO-8859-1 declaration, a relative import from a string\'s base, a resolver\'s bytes and a file: URL', async (t: TestContext) => {
+test('docs/contract-first.md "Loading": byte order marks, an ISO-8859-1 declaration, a relative import from a string\'s base, a resolver\'s bytes and a file: URL', async (t: TestContext) => {
   const latin = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?>'), Buffer.from(wsdl({}).replace(/^<\?xml[^>]*>/, '').replace('name="S"', 'name="Sé"'), 'latin1')])
   t.assert.strictEqual((await readContract({ document: latin })).name, 'Sé')
   const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(wsdl({}))])
@@ -486,19 +486,21 @@ test('Issue 7 loading: byte order marks, an ISO-8859-1 declaration, a relative i
     t.assert.strictEqual((await readContract({ document: Buffer.concat([Buffer.from(mark), bytes]) })).name, 'S', encoding)
   }
   t.assert.strictEqual((await readContract({ document: '\ufeff' + wsdl({}) })).name, 'S')
-  const base = join(__dirname, '..', '..', 'test', 'fixtures', 'contracts', 'wsi-scm')
+  const viaResolver = await readContract({ document: wsdl({ types: OP_TYPES + `<xs:schema targetNamespace="urn:imp"><xs:import namespace="${U}" schemaLocation="https://h.example/dir/u.xsd"/></xs:schema>` }), resolver: async () => new TextEncoder().encode(U_XSD) })
+  t.assert.deepStrictEqual(Object.keys(viaResolver.wsdl.schemas), ['u.xsd'])
+  // WS-I's Configuration.xsd imports the SOAP 1.1 envelope schema by its URL, never fetched: the loader's own copy (soap-envelope.xsd).
+  const base = sharedFixture(t, 'wsdl', 'wsi-scm')
+  if (base === undefined) return
   const relative = wsdl({ types: OP_TYPES + '<xs:schema targetNamespace="urn:imp"><xs:import namespace="http://www.ws-i.org/SampleApplications/SupplyChainManagement/2002-08/Configuration.xsd" schemaLocation="Configuration.xsd"/></xs:schema>' })
   t.assert.strictEqual((await readContract({ document: relative, base })).name, 'S')
   const byFileUrl = relative.replace('schemaLocation="Configuration.xsd"', `schemaLocation="${pathToFileURL(join(base, 'Configuration.xsd')).href}"`)
   t.assert.deepStrictEqual(Object.keys((await readContract({ document: byFileUrl })).wsdl.schemas), ['Configuration.xsd', 'soap-envelope.xsd'])
-  const viaResolver = await readContract({ document: wsdl({ types: OP_TYPES + `<xs:schema targetNamespace="urn:imp"><xs:import namespace="${U}" schemaLocation="https://h.example/dir/u.xsd"/></xs:schema>` }), resolver: async () => new TextEncoder().encode(U_XSD) })
-  t.assert.deepStrictEqual(Object.keys(viaResolver.wsdl.schemas), ['u.xsd'])
   const url = pathToFileURL(join(base, 'LoggingFacility.wsdl'))
   t.assert.strictEqual((await readContract({ wsdl: url })).name, 'LoggingFacilitySoapBinding')
   t.assert.strictEqual((await readContract({ wsdl: url.href })).name, 'LoggingFacilitySoapBinding')
 })
 
-test('Issue 7 serving: a SOAP 1.1 contract still answers SOAP 1.2 requests (both versions on one path), and the WSDL\'s GET rules hold', async (t: TestContext) => {
+test('docs/contract-first.md "What is served": a SOAP 1.1 contract still answers SOAP 1.2 requests (both versions on one path), and the WSDL\'s GET rules hold', async (t: TestContext) => {
   const app = Fastify()
   await app.register(soap)
   app.soap.contract({ path: '/one', document: wsdl({}), operations: { Op: async (input: { a: string }) => ({ b: input.a.toUpperCase() }) } })

@@ -8,7 +8,7 @@ const CALL = '<m:Echo xmlns:m="urn:example:calc"><m:text>hi</m:text></m:Echo>'
 /** Ten distinct attributes. */
 const MANY = Array.from({ length: 10 }, (_, i) => `a${i}="${i}"`).join(' ')
 
-test('PROTOCOL Decoding: attributes unique by raw name and by namespace are accepted, few or many on one element', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": attributes unique by raw name and by namespace are accepted, few or many on one element', async (t: TestContext) => {
   const app = await buildApp(t)
   // The same local name in two namespaces, and in none; a prefixed name that equals an unprefixed one's text.
   const distinct = 'xmlns:p="urn:p" xmlns:q="urn:q" a="0" p:a="1" q:a="2"'
@@ -18,7 +18,7 @@ test('PROTOCOL Decoding: attributes unique by raw name and by namespace are acce
   }
 })
 
-test('PROTOCOL Decoding: a well-formed envelope in each version → 200 with request.soap', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": a well-formed envelope in each version → 200 with request.soap', async (t: TestContext) => {
   const app = await buildApp(t)
   for (const version of ['1.1', '1.2'] as const) {
     const response = await post(app, version, envelope(version, CALL))
@@ -27,7 +27,7 @@ test('PROTOCOL Decoding: a well-formed envelope in each version → 200 with req
   }
 })
 
-test('PROTOCOL Decoding: a POST with an empty body → 400 empty', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": a POST with an empty body → 400 empty', async (t: TestContext) => {
   const app = await buildApp(t)
   assertEmpty(t, await post(app, '1.2', ''), 400)
   assertEmpty(t, await app.inject({ method: 'POST', url: '/echo' }), 400)
@@ -37,7 +37,7 @@ test('PROTOCOL Decoding: a POST with an empty body → 400 empty', async (t: Tes
   }
 })
 
-test('PROTOCOL Decoding: bytes invalid in the charset (BP R1012) → 400 empty, never U+FFFD', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": bytes invalid in the charset (BP R1012) → 400 empty, never U+FFFD', async (t: TestContext) => {
   const app = await buildApp(t)
   const xml = envelope('1.2', '<m:Echo xmlns:m="urn:x"><m:text>#</m:text></m:Echo>')
   const at = xml.indexOf('#')
@@ -57,7 +57,7 @@ test('PROTOCOL Decoding: bytes invalid in the charset (BP R1012) → 400 empty, 
   }
 })
 
-test('PROTOCOL Decoding: UTF-16 with a BOM (BP R4001) is decoded, both byte orders, 1.1 and 1.2', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": UTF-16 with a BOM (BP R4001) is decoded, both byte orders, 1.1 and 1.2', async (t: TestContext) => {
   const app = await buildApp(t)
   for (const version of ['1.1', '1.2'] as const) {
     const xml = envelope(version, '<m:Echo xmlns:m="urn:example:calc"><m:text>héllo ✓ 𝄞</m:text></m:Echo>').replace('utf-8', 'UTF-16')
@@ -72,7 +72,7 @@ test('PROTOCOL Decoding: UTF-16 with a BOM (BP R4001) is decoded, both byte orde
   }
 })
 
-test('PROTOCOL Decoding: UTF-16 without a BOM is read by its first character or its declared order', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": UTF-16 without a BOM is read by its first character or its declared order', async (t: TestContext) => {
   const app = await buildApp(t)
   const xml = envelope('1.2', CALL).replace('utf-8', 'utf-16')
   const le = Buffer.from(xml, 'utf16le')
@@ -82,7 +82,7 @@ test('PROTOCOL Decoding: UTF-16 without a BOM is read by its first character or 
   }
 })
 
-test('PROTOCOL Decoding: invalid UTF-16 (lone surrogate, odd length, BOM against the charset) → 400 empty', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": invalid UTF-16 (lone surrogate, odd length, BOM against the charset) → 400 empty', async (t: TestContext) => {
   const app = await buildApp(t)
   const xml = envelope('1.2', '<m:Echo xmlns:m="urn:x"><m:text>#</m:text></m:Echo>').replace('utf-8', 'utf-16')
   const parts = xml.split('#')
@@ -98,7 +98,7 @@ test('PROTOCOL Decoding: invalid UTF-16 (lone surrogate, odd length, BOM against
   assertEmpty(t, await post(app, '1.2', wrongOrder, { contentType: 'application/soap+xml; charset=utf-16le' }), 400)
 })
 
-test('PROTOCOL Decoding: a UTF-8 BOM before the XML declaration is accepted and stripped', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": a UTF-8 BOM before the XML declaration is accepted and stripped', async (t: TestContext) => {
   const app = await buildApp(t)
   const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(envelope('1.1', CALL))])
   const response = await post(app, '1.1', body)
@@ -106,7 +106,7 @@ test('PROTOCOL Decoding: a UTF-8 BOM before the XML declaration is accepted and 
   t.assert.strictEqual(decodedOf(response.body).payload, '{urn:example:calc}Echo')
 })
 
-test('PROTOCOL Decoding: without a charset parameter, an XML declaration that contradicts the bytes, or any XML 1.1 declaration → 400 empty', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": without a charset parameter, an XML declaration that contradicts the bytes, or any XML 1.1 declaration → 400 empty', async (t: TestContext) => {
   const app = await buildApp(t)
   const body = envelope('1.2', CALL)
   const contentType = 'application/soap+xml'
@@ -119,7 +119,7 @@ test('PROTOCOL Decoding: without a charset parameter, an XML declaration that co
   t.assert.strictEqual((await post(app, '1.2', body.replace('<?xml version="1.0" encoding="utf-8"?>', ''))).statusCode, 200)
 })
 
-test('PROTOCOL Decoding: a charset parameter outranks the XML declaration (RFC 7303 §3.2); each request\'s declaration is checked against its own', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": a charset parameter outranks the XML declaration (RFC 7303 §3.2); each request\'s declaration is checked against its own', async (t: TestContext) => {
   const app = await buildApp(t)
   const body = envelope('1.2', CALL).replace('encoding="utf-8"', 'encoding="ISO-8859-1"')
   t.assert.strictEqual((await post(app, '1.2', body, { contentType: 'application/soap+xml; charset=utf-8' })).statusCode, 200)
@@ -172,13 +172,13 @@ const NOT_WELL_FORMED: Array<[string, string]> = [
 ]
 
 for (const [name, body] of NOT_WELL_FORMED) {
-  test(`PROTOCOL Decoding: not well-formed XML (${name}) → 400 empty`, async (t: TestContext) => {
+  test(`docs/protocol.md "Decoding": not well-formed XML (${name}) → 400 empty`, async (t: TestContext) => {
     const app = await buildApp(t)
     assertEmpty(t, await post(app, '1.2', body), 400)
   })
 }
 
-test('PROTOCOL Decoding: a DTD (SOAP 1.2 Part 1 §5, BP R1008) → 400 empty, nothing expanded or fetched', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": a DTD (SOAP 1.2 Part 1 §5, BP R1008) → 400 empty, nothing expanded or fetched', async (t: TestContext) => {
   const app = await buildApp(t)
   const laughs = '<!DOCTYPE s:Envelope [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>'
   const doctypes = [
@@ -195,7 +195,7 @@ test('PROTOCOL Decoding: a DTD (SOAP 1.2 Part 1 §5, BP R1008) → 400 empty, no
   }
 })
 
-test('PROTOCOL Decoding: a processing instruction (BP R1009) → 400 empty; the XML declaration is not one', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": a processing instruction (BP R1009) → 400 empty; the XML declaration is not one', async (t: TestContext) => {
   const app = await buildApp(t)
   assertEmpty(t, await post(app, '1.2', envelope('1.2', '<m:A xmlns:m="urn:x"><?php echo 1 ?></m:A>')), 400)
   assertEmpty(t, await post(app, '1.2', '<?xml-stylesheet href="a.xsl"?>' + envelope('1.2', CALL).replace('<?xml version="1.0" encoding="utf-8"?>', '')), 400)
@@ -203,7 +203,7 @@ test('PROTOCOL Decoding: a processing instruction (BP R1009) → 400 empty; the 
   assertEmpty(t, await post(app, '1.2', envelope('1.2', CALL, '<?pi in-header?>')), 400)
 })
 
-test('PROTOCOL Decoding: XInclude is not processed: an xi:include element is ordinary payload', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": XInclude is not processed: an xi:include element is ordinary payload', async (t: TestContext) => {
   const app = await buildApp(t)
   const body = '<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="file:///etc/passwd" parse="text"/>'
   const response = await post(app, '1.2', envelope('1.2', body))
@@ -234,7 +234,7 @@ const STRUCTURE: Array<[string, string]> = [
 ]
 
 for (const [name, body] of STRUCTURE) {
-  test(`PROTOCOL Decoding: not a SOAP envelope (${name}) → 400 empty`, async (t: TestContext) => {
+  test(`docs/protocol.md "Decoding": not a SOAP envelope (${name}) → 400 empty`, async (t: TestContext) => {
     const app = await buildApp(t)
     assertEmpty(t, await post(app, '1.2', body), 400)
   })
@@ -245,14 +245,14 @@ for (const [name, body] of STRUCTURE) {
 for (const [name, body] of NOT_WELL_FORMED) {
   const run = /<m:A xmlns:m="urn:x">([^<]*)<\/m:A>/.exec(body)
   if (run === null) continue
-  test(`PROTOCOL Decoding: not well-formed XML (${name}) after a well-formed message with the same markup → 400 empty`, async (t: TestContext) => {
+  test(`docs/protocol.md "Decoding": not well-formed XML (${name}) after a well-formed message with the same markup → 400 empty`, async (t: TestContext) => {
     const app = await buildApp(t)
     t.assert.strictEqual((await post(app, '1.2', body.replace(run[0], '<m:A xmlns:m="urn:x">ok</m:A>'))).statusCode, 200)
     assertEmpty(t, await post(app, '1.2', body), 400)
   })
 }
 
-test('PROTOCOL Decoding, Limits: a message with the last one\'s markup: text between Body\'s children and text over maxTextLength → 400 empty; its own values are read', async (t: TestContext) => {
+test('docs/protocol.md "Decoding", "Limits": a message with the last one\'s markup: text between Body\'s children and text over maxTextLength → 400 empty; its own values are read', async (t: TestContext) => {
   const app = await buildApp(t, {
     maxTextLength: 8,
     routes: async (scope) => {
@@ -270,7 +270,7 @@ test('PROTOCOL Decoding, Limits: a message with the last one\'s markup: text bet
   t.assert.strictEqual(await texts(message('\n  ', 'four')), 'four')
 })
 
-test('PROTOCOL Decoding: whitespace and comments around Header and Body are fine', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": whitespace and comments around Header and Body are fine', async (t: TestContext) => {
   const app = await buildApp(t)
   const body = `<!-- c --><s:Envelope xmlns:s="${SOAP11_ENV}">\n  <!-- c -->\n  <s:Header>\n  </s:Header>\n  <s:Body>\n    ${CALL}\n  </s:Body>\n  <!-- c -->\n</s:Envelope>\n<!-- c -->\n`
   const response = await post(app, '1.1', body)
@@ -278,7 +278,7 @@ test('PROTOCOL Decoding: whitespace and comments around Header and Body are fine
   t.assert.strictEqual(decodedOf(response.body).payload, '{urn:example:calc}Echo')
 })
 
-test('PROTOCOL Decoding: the version check comes before the structure check (VersionMismatch, not 400)', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": the version check comes before the structure check (VersionMismatch, not 400)', async (t: TestContext) => {
   const app = await buildApp(t)
   // a 1.2 Envelope with a broken structure, sent as SOAP 1.1
   const response = await post(app, '1.1', `<s:Envelope xmlns:s="${E12}"><s:Body/><s:Body/></s:Envelope>`)
@@ -288,7 +288,7 @@ test('PROTOCOL Decoding: the version check comes before the structure check (Ver
   assertEmpty(t, await post(app, '1.1', `<s:Envelope xmlns:s="${E12}"><s:Body></s:Envelope>`), 400)
 })
 
-test('PROTOCOL Decoding: every case above gets the same empty 400 over real loopback HTTP', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": every case above gets the same empty 400 over real loopback HTTP', async (t: TestContext) => {
   const app = await buildApp(t)
   const port = await listen(app)
   for (const [name, body] of [...NOT_WELL_FORMED, ...STRUCTURE]) {
@@ -301,7 +301,7 @@ test('PROTOCOL Decoding: every case above gets the same empty 400 over real loop
   }
 })
 
-test('PROTOCOL Decoding: the reason is logged at debug level, never sent', async (t: TestContext) => {
+test('docs/protocol.md "Decoding": the reason is logged at debug level, never sent', async (t: TestContext) => {
   const lines: string[] = []
   const app = Fastify({ logger: { level: 'debug', stream: { write: (line: string) => { lines.push(line) } } } })
   await app.register(soap, { routes: echoRoutes })
@@ -315,7 +315,7 @@ test('PROTOCOL Decoding: the reason is logged at debug level, never sent', async
   t.assert.ok(!lines.some((line) => JSON.parse(line).level > 30), 'nothing logged above info')
 })
 
-test('PROTOCOL Limits: nothing is ever fetched: external DTD subsets and entities pointing at a loopback listener never connect', async (t: TestContext) => {
+test('docs/protocol.md "Limits": nothing is ever fetched: external DTD subsets and entities pointing at a loopback listener never connect', async (t: TestContext) => {
   let connections = 0
   const listener = createServer((socket) => { connections++; socket.destroy() })
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))

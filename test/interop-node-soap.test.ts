@@ -1,5 +1,5 @@
 /**
- * Interop (issue 4): the node-soap client (npm `soap`, a devDependency) reads
+ * Interop (docs/wsdl.md "Tested clients"): the node-soap client (npm `soap`, a devDependency) reads
  * the demo's generated WSDL and calls every operation, over SOAP 1.1 and 1.2.
  * test/clients/node-soap.ts makes the calls and reports; these tests assert.
  */
@@ -133,18 +133,18 @@ async function orders (t: TestContext, version: Version): Promise<void> {
   t.assert.deepStrictEqual(exchanges.filter((e) => e.method === 'POST').map((e) => e.status), [200, 200, status, 202, status])
 }
 
-test(`Issue 4 interop: node-soap ${VERSION} calls Add, Echo and Divide from the generated WSDL's SOAP 1.1 port; every reply in SOAP 1.1`, async (t: TestContext) => {
+test(`docs/wsdl.md "Tested clients": node-soap ${VERSION} calls Add, Echo and Divide from the generated WSDL's SOAP 1.1 port; every reply in SOAP 1.1`, async (t: TestContext) => {
   await calculator(t, '1.1')
 })
 
-test(`Issue 4 interop: node-soap ${VERSION} calls Add, Echo and Divide from the generated WSDL's SOAP 1.2 port (forceSoap12Headers); every reply in SOAP 1.2`, async (t: TestContext) => {
+test(`docs/wsdl.md "Tested clients": node-soap ${VERSION} calls Add, Echo and Divide from the generated WSDL's SOAP 1.2 port (forceSoap12Headers); every reply in SOAP 1.2`, async (t: TestContext) => {
   await calculator(t, '1.2')
 })
 
-test(`Issue 4 interop: node-soap ${VERSION} places, reads and cancels an order from the generated WSDL's SOAP 1.1 port (header, attributes, nil, wrapped array, date, declared fault, one-way); every reply in SOAP 1.1`, async (t: TestContext) => {
+test(`docs/wsdl.md "Tested clients": node-soap ${VERSION} places, reads and cancels an order from the generated WSDL's SOAP 1.1 port (header, attributes, nil, wrapped array, date, declared fault, one-way); every reply in SOAP 1.1`, async (t: TestContext) => {
   await orders(t, '1.1')
 })
 
-test(`Issue 4 interop: node-soap ${VERSION} places, reads and cancels an order from the generated WSDL's SOAP 1.2 port (header, attributes, nil, wrapped array, date, declared fault, one-way); every reply in SOAP 1.2`, async (t: TestContext) => {
+test(`docs/wsdl.md "Tested clients": node-soap ${VERSION} places, reads and cancels an order from the generated WSDL's SOAP 1.2 port (header, attributes, nil, wrapped array, date, declared fault, one-way); every reply in SOAP 1.2`, async (t: TestContext) => {
   await orders(t, '1.2')
 })

@@ -1,5 +1,5 @@
 /**
- * Issue 4 interop: PHP SoapClient in WSDL mode (php-cli + php-soap) against
+ * Interop (docs/wsdl.md "Tested clients"): PHP SoapClient in WSDL mode (php-cli + php-soap) against
  * the demo's Calculator, by test/clients/php_soapclient.php. PHP reads the
  * generated WSDL (GET /calculator?wsdl) and builds every request from it.
  */
@@ -14,7 +14,7 @@ const REASON = 'division by zero'
 const localName = (qname: unknown): string => typeof qname === 'string' ? qname.slice(qname.indexOf(':') + 1) : String(qname)
 
 for (const version of ['1.1', '1.2'] as const) {
-  test(`Issue 4 interop: PHP SoapClient (WSDL mode) SOAP ${version}: Add, Echo, Divide; every reply in the request's version`, async (t: TestContext) => {
+  test(`docs/wsdl.md "Tested clients": PHP SoapClient (WSDL mode) SOAP ${version}: Add, Echo, Divide; every reply in the request's version`, async (t: TestContext) => {
     if (!requireClient(t, 'PHP SoapClient (php-cli php-soap)', 'php', ['-r', 'exit(extension_loaded("soap") ? 0 : 1);'])) return
     const { url, exchanges } = await startDemo(t)
     const report = await runClient('php', [join(CLIENTS, 'php_soapclient.php'), url, version])
@@ -45,7 +45,7 @@ for (const version of ['1.1', '1.2'] as const) {
     const counts = assertRepliesInRequestVersion(t, exchanges)
     t.assert.ok(counts[version] >= 3, `at least 3 SOAP ${version} POSTs, got ${JSON.stringify(counts)}`)
     t.assert.strictEqual(counts[version === '1.2' ? '1.1' : '1.2'], 0, `no POST in the other version, got ${JSON.stringify(counts)}`)
-    t.assert.deepStrictEqual(posts.map((e) => e.status), [200, 200, version === '1.2' ? 400 : 500], 'Add, Echo, then the Sender fault (PROTOCOL.md "Faults")')
+    t.assert.deepStrictEqual(posts.map((e) => e.status), [200, 200, version === '1.2' ? 400 : 500], 'Add, Echo, then the Sender fault (docs/protocol.md "Faults")')
     if (version === '1.2') {
       // The soap12 binding's soapAction, sent as the media type's action parameter.
       t.assert.deepStrictEqual(posts.map((e) => /;\s*action="([^"]*)"/.exec(e.requestType ?? '')?.[1]), ['urn:example:calc/Add', 'urn:example:calc/Echo', 'urn:example:calc/Divide'])

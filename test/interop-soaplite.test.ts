@@ -1,5 +1,5 @@
 /**
- * Issue 4 interop: Perl SOAP::Lite without a WSDL (libsoap-lite-perl) against
+ * Interop (docs/wsdl.md "Tested clients"): Perl SOAP::Lite without a WSDL (libsoap-lite-perl) against
  * the demo's Calculator, by test/clients/soaplite.pl: document/literal by
  * hand, the parameters in the service's namespace, the WSDL's soapAction.
  */
@@ -14,7 +14,7 @@ const REASON = 'division by zero'
 const localName = (qname: unknown): string => typeof qname === 'string' ? qname.slice(qname.indexOf(':') + 1) : String(qname)
 
 for (const version of ['1.1', '1.2'] as const) {
-  test(`Issue 4 interop: Perl SOAP::Lite (no WSDL) SOAP ${version}: Add, Echo, Divide; every reply in the request's version`, async (t: TestContext) => {
+  test(`docs/wsdl.md "Tested clients": Perl SOAP::Lite (no WSDL) SOAP ${version}: Add, Echo, Divide; every reply in the request's version`, async (t: TestContext) => {
     if (!requireClient(t, 'Perl SOAP::Lite (libsoap-lite-perl)', 'perl', ['-MSOAP::Lite', '-e', '1'])) return
     const { url, exchanges } = await startDemo(t)
     const report = await runClient('perl', [join(CLIENTS, 'soaplite.pl'), url, version])
@@ -45,6 +45,6 @@ for (const version of ['1.1', '1.2'] as const) {
     const counts = assertRepliesInRequestVersion(t, exchanges)
     t.assert.ok(counts[version] >= 3, `at least 3 SOAP ${version} POSTs, got ${JSON.stringify(counts)}`)
     t.assert.strictEqual(counts[version === '1.2' ? '1.1' : '1.2'], 0, `no POST in the other version, got ${JSON.stringify(counts)}`)
-    t.assert.deepStrictEqual(posts.map((e) => e.status), [200, 200, version === '1.2' ? 400 : 500], 'Add, Echo, then the Sender fault (PROTOCOL.md "Faults")')
+    t.assert.deepStrictEqual(posts.map((e) => e.status), [200, 200, version === '1.2' ? 400 : 500], 'Add, Echo, then the Sender fault (docs/protocol.md "Faults")')
   })
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 4, interop: the Python zeep client (python3-zeep) reads the WSDL the
+ * Interop (docs/wsdl.md "Tested clients"): the Python zeep client (python3-zeep) reads the WSDL the
  * plugin generates and calls the demo through its SOAP 1.1 and SOAP 1.2
  * ports. test/clients/zeep_client.py reports what zeep got back; this file
  * asserts it, and what the server saw.
@@ -46,13 +46,13 @@ function assertExchanges (t: TestContext, exchanges: readonly Exchange[], path: 
   return posts.map((e) => e.status)
 }
 
-/** PROTOCOL.md: a Sender fault is answered 500 in SOAP 1.1 (faultcode Client), 400 in SOAP 1.2. */
+/** docs/protocol.md "Faults": a Sender fault is answered 500 in SOAP 1.1 (faultcode Client), 400 in SOAP 1.2. */
 const sender = (v: Version): { code: string, status: number } => v === '1.1' ? { code: 'soap:Client', status: 500 } : { code: 'soap:Sender', status: 400 }
 
 for (const v of ['1.1', '1.2'] as const) {
   const scenario = v.replace('.', '')
 
-  test(`Issue 4 interop: zeep ${version} calls Add, Echo and Divide from the generated WSDL over SOAP ${v}; every reply in the request's version`, async (t: TestContext) => {
+  test(`docs/wsdl.md "Tested clients": zeep ${version} calls Add, Echo and Divide from the generated WSDL over SOAP ${v}; every reply in the request's version`, async (t: TestContext) => {
     const run = await zeep(t, `calc${scenario}`)
     if (run === undefined) return
     const { out, exchanges } = run
@@ -70,7 +70,7 @@ for (const v of ['1.1', '1.2'] as const) {
     t.assert.deepStrictEqual(statuses, [200, 200, sender(v).status])
   })
 
-  test(`Issue 4 interop: zeep ${version} places, reads and cancels an order from the generated WSDL over SOAP ${v} (nested objects, repeated elements with an attribute, xsi:nil, a wrapped list, an enum, a date, a header, a declared fault's detail, one-way); every reply in the request's version`, async (t: TestContext) => {
+  test(`docs/wsdl.md "Tested clients": zeep ${version} places, reads and cancels an order from the generated WSDL over SOAP ${v} (nested objects, repeated elements with an attribute, xsi:nil, a wrapped list, an enum, a date, a header, a declared fault's detail, one-way); every reply in the request's version`, async (t: TestContext) => {
     const run = await zeep(t, `orders${scenario}`)
     if (run === undefined) return
     const { out, exchanges } = run

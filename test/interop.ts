@@ -1,5 +1,5 @@
 /**
- * Interop with real, third-party SOAP clients (issue 4): the demo on a
+ * Interop with real, third-party SOAP clients (docs/wsdl.md "Tested clients"): the demo on a
  * loopback port, every exchange recorded on the server, and each client run
  * as a small script of its own language that prints one JSON object.
  *
@@ -56,7 +56,7 @@ export async function startDemo (t: TestContext): Promise<{ url: string, exchang
 }
 
 /**
- * PROTOCOL.md "Versions": a reply is always in the request's version. Checks
+ * docs/protocol.md "Versions": a reply is always in the request's version. Checks
  * every POST recorded, by its Content-Type and its envelope's namespace (most
  * clients look at neither), and returns how many were checked of each version.
  */

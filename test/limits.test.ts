@@ -21,7 +21,7 @@ function attributes (count: number, valueLength = 1, nameLength = 1): string {
   return envelope('1.2', `<m:A xmlns:m="urn:m"${attrs}/>`)
 }
 
-test('PROTOCOL Limits: element depth, default 100, the Envelope at depth 1', async (t: TestContext) => {
+test('docs/protocol.md "Limits": element depth, default 100, the Envelope at depth 1', async (t: TestContext) => {
   const app = await buildApp(t)
   t.assert.strictEqual((await post(app, '1.2', nested(98))).statusCode, 200)
   assertEmpty(t, await post(app, '1.2', nested(99)), 400)
@@ -30,7 +30,7 @@ test('PROTOCOL Limits: element depth, default 100, the Envelope at depth 1', asy
   assertEmpty(t, await post(custom, '1.2', nested(3)), 400)
 })
 
-test('PROTOCOL Limits: elements in a message, default 50,000', async (t: TestContext) => {
+test('docs/protocol.md "Limits": elements in a message, default 50,000', async (t: TestContext) => {
   const app = await buildApp(t)
   // Envelope, Body and List are three elements
   t.assert.strictEqual((await post(app, '1.2', siblings(50_000 - 3))).statusCode, 200)
@@ -40,7 +40,7 @@ test('PROTOCOL Limits: elements in a message, default 50,000', async (t: TestCon
   assertEmpty(t, await post(custom, '1.2', siblings(8)), 400)
 })
 
-test('PROTOCOL Limits: attributes on one element, default 500, namespace declarations counted', async (t: TestContext) => {
+test('docs/protocol.md "Limits": attributes on one element, default 500, namespace declarations counted', async (t: TestContext) => {
   const app = await buildApp(t)
   t.assert.strictEqual((await post(app, '1.2', attributes(499))).statusCode, 200) // + xmlns:m
   assertEmpty(t, await post(app, '1.2', attributes(500)), 400)
@@ -49,13 +49,13 @@ test('PROTOCOL Limits: attributes on one element, default 500, namespace declara
   assertEmpty(t, await post(custom, '1.2', attributes(3)), 400)
 })
 
-test('PROTOCOL Limits: attribute value length, default 64 KiB', async (t: TestContext) => {
+test('docs/protocol.md "Limits": attribute value length, default 64 KiB', async (t: TestContext) => {
   const app = await buildApp(t)
   t.assert.strictEqual((await post(app, '1.2', attributes(1, 65536))).statusCode, 200)
   assertEmpty(t, await post(app, '1.2', attributes(1, 65537)), 400)
 })
 
-test('PROTOCOL Limits: text node length, default the body limit, text and CDATA counted together', async (t: TestContext) => {
+test('docs/protocol.md "Limits": text node length, default the body limit, text and CDATA counted together', async (t: TestContext) => {
   const app = await buildApp(t, { maxTextLength: 100 })
   const text = (s: string): string => envelope('1.2', `<m:T xmlns:m="urn:m">${s}</m:T>`)
   t.assert.strictEqual((await post(app, '1.2', text('x'.repeat(100)))).statusCode, 200)
@@ -64,7 +64,7 @@ test('PROTOCOL Limits: text node length, default the body limit, text and CDATA 
   t.assert.strictEqual((await post(app, '1.2', text('x'.repeat(60) + '<b/>' + 'y'.repeat(60)))).statusCode, 200, 'separate text nodes')
 })
 
-test('PROTOCOL Limits: name length (prefix + local), default 1,024, for elements and attributes', async (t: TestContext) => {
+test('docs/protocol.md "Limits": name length (prefix + local), default 1,024, for elements and attributes', async (t: TestContext) => {
   const app = await buildApp(t)
   const element = (n: number): string => envelope('1.2', `<m:${'e'.repeat(n - 2)} xmlns:m="urn:m"/>`)
   t.assert.strictEqual((await post(app, '1.2', element(1024))).statusCode, 200)
@@ -73,14 +73,14 @@ test('PROTOCOL Limits: name length (prefix + local), default 1,024, for elements
   assertEmpty(t, await post(app, '1.2', attributes(1, 1, 1024)), 400)
 })
 
-test('PROTOCOL Limits: namespace URI length, default 4,096', async (t: TestContext) => {
+test('docs/protocol.md "Limits": namespace URI length, default 4,096', async (t: TestContext) => {
   const app = await buildApp(t)
   const ns = (n: number): string => envelope('1.2', `<m:A xmlns:m="urn:${'n'.repeat(n - 4)}"/>`)
   t.assert.strictEqual((await post(app, '1.2', ns(4096))).statusCode, 200)
   assertEmpty(t, await post(app, '1.2', ns(4097)), 400)
 })
 
-test('PROTOCOL Limits: namespace declarations in a message, default 1,000', async (t: TestContext) => {
+test('docs/protocol.md "Limits": namespace declarations in a message, default 1,000', async (t: TestContext) => {
   const app = await buildApp(t)
   const decls = (n: number): string => envelope('1.2', '<m:A xmlns:m="urn:m">' + '<b xmlns:p="urn:p"/>'.repeat(n) + '</m:A>')
   // the Envelope and m:A declare one each
@@ -88,7 +88,7 @@ test('PROTOCOL Limits: namespace declarations in a message, default 1,000', asyn
   assertEmpty(t, await post(app, '1.2', decls(999)), 400)
 })
 
-test('PROTOCOL Limits: 1,000,000-deep nesting: 413 at the default body limit, 400 at once with a larger one; memory flat', async (t: TestContext) => {
+test('docs/protocol.md "Limits": 1,000,000-deep nesting: 413 at the default body limit, 400 at once with a larger one; memory flat', async (t: TestContext) => {
   const deep = nested(1_000_000)
   const app = await buildApp(t)
   assertEmpty(t, await post(app, '1.2', deep), 413)
@@ -106,7 +106,7 @@ test('PROTOCOL Limits: 1,000,000-deep nesting: 413 at the default body limit, 40
   t.assert.ok(grown < 32, `heap grew ${grown.toFixed(1)} MiB over five requests`)
 })
 
-test('PROTOCOL Limits: 100,000 siblings in a 1 MiB body: 400 by the element limit, 200 when raised, linear time', async (t: TestContext) => {
+test('docs/protocol.md "Limits": 100,000 siblings in a 1 MiB body: 400 by the element limit, 200 when raised, linear time', async (t: TestContext) => {
   const body = siblings(100_000)
   t.assert.ok(Buffer.byteLength(body) < 1024 * 1024)
   const app = await buildApp(t)
@@ -120,7 +120,7 @@ test('PROTOCOL Limits: 100,000 siblings in a 1 MiB body: 400 by the element limi
   }
 })
 
-test('PROTOCOL Limits: a flood of attributes or declarations on one element stops at the limit', async (t: TestContext) => {
+test('docs/protocol.md "Limits": a flood of attributes or declarations on one element stops at the limit', async (t: TestContext) => {
   const app = await buildApp(t, { bodyLimit: 4 * 1024 * 1024 })
   assertEmpty(t, await post(app, '1.2', attributes(100_000)), 400)
   let decls = ''

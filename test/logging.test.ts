@@ -1,5 +1,5 @@
 /**
- * Issue 6, logging (docs/security.md "Logging"): one line per SOAP request
+ * Logging (docs/security.md "Logging"): one line per SOAP request
  * through request.log with the operation, version, fault code and duration;
  * the message only with logBody, its `redact` elements hidden; raw XML never.
  */
@@ -41,7 +41,7 @@ async function build (t: TestContext, options: FastifySoapOptions = {}, level = 
 const answered = (lines: Line[]): Line[] => lines.filter((l) => l.msg === 'fastify-soap: answered')
 const add = (a: string): string => `<c:Add xmlns:c="urn:example:calc"><c:a>${a}</c:a><c:b>3</c:b></c:Add>`
 
-test('Issue 6 logging: each SOAP request logs one line with its version, service, operation, action, status and duration', async (t: TestContext) => {
+test('docs/security.md "Logging": each SOAP request logs one line with its version, service, operation, action, status and duration', async (t: TestContext) => {
   const { app, lines } = await build(t)
   await post(app, '1.2', envelope('1.2', add('2')), { url: '/calculator', contentType: 'application/soap+xml; action="urn:example:calc/Add"' })
   await post(app, '1.1', envelope('1.1', add('2')), { url: '/calculator' })
@@ -54,7 +54,7 @@ test('Issue 6 logging: each SOAP request logs one line with its version, service
   t.assert.strictEqual(typeof first.reqId, 'string', 'through request.log, with the request id')
 })
 
-test('Issue 6 logging: a fault logs its code and reason; an undecodable request its error code; a GET of the WSDL or a 405 is no SOAP exchange and logs nothing', async (t: TestContext) => {
+test('docs/security.md "Logging": a fault logs its code and reason; an undecodable request its error code; a GET of the WSDL or a 405 is no SOAP exchange and logs nothing', async (t: TestContext) => {
   const { app, lines } = await build(t)
   await post(app, '1.2', envelope('1.2', '<c:Divide xmlns:c="urn:example:calc"><c:a>1</c:a><c:b>0</c:b></c:Divide>'), { url: '/calculator' })
   await post(app, '1.1', '<!DOCTYPE x []><x/>', { url: '/calculator' })
@@ -68,7 +68,7 @@ test('Issue 6 logging: a fault logs its code and reason; an undecodable request 
   t.assert.deepStrictEqual(mismatch.soap, { status: 500, fault: 'VersionMismatch', reason: (mismatch.soap as { reason: string }).reason })
 })
 
-test('Issue 6 logging: raw XML is never logged by default, at any level, whatever the answer', async (t: TestContext) => {
+test('docs/security.md "Logging": raw XML is never logged by default, at any level, whatever the answer', async (t: TestContext) => {
   const { app, lines } = await build(t)
   const secret = 'S3CRET-VALUE'
   await post(app, '1.2', envelope('1.2', `<c:Echo xmlns:c="urn:example:calc"><c:text>${secret}</c:text></c:Echo>`), { url: '/calculator' })
@@ -82,7 +82,7 @@ test('Issue 6 logging: raw XML is never logged by default, at any level, whateve
   for (const line of lines) t.assert.doesNotMatch(JSON.stringify(line), /S3CRET|<c:|&lt;c:/, line.msg)
 })
 
-test('Issue 6 logging: logBody adds the header blocks and the Body, with the content of WS-Security\'s Password and of the `redact` elements hidden', async (t: TestContext) => {
+test('docs/security.md "Logging": logBody adds the header blocks and the Body, with the content of WS-Security\'s Password and of the `redact` elements hidden', async (t: TestContext) => {
   const { app, lines } = await build(t, { logBody: true, redact: [`{${PIN}}Pin`], understoodHeaders: [`{${WSSE}}Security`] })
   const header = `<w:Security xmlns:w="${WSSE}" xmlns:s="http://www.w3.org/2003/05/soap-envelope" s:mustUnderstand="true"><w:UsernameToken><w:Username>ann</w:Username><w:Password Type="PasswordText">hunter2</w:Password></w:UsernameToken></w:Security>`
   await post(app, '1.2', envelope('1.2', `<b:Login xmlns:b="${PIN}"><b:user>ann &amp; co</b:user><b:Pin>1234</b:Pin></b:Login>`, header), { url: '/bank' })
@@ -93,7 +93,7 @@ test('Issue 6 logging: logBody adds the header blocks and the Body, with the con
   for (const l of lines) t.assert.doesNotMatch(JSON.stringify(l), /hunter2|1234/, l.msg)
 })
 
-test('Issue 6 logging: logBody cuts a large message at 8,192 characters', async (t: TestContext) => {
+test('docs/security.md "Logging": logBody cuts a large message at 8,192 characters', async (t: TestContext) => {
   const { app, lines } = await build(t, { logBody: true })
   await post(app, '1.2', envelope('1.2', `<c:Echo xmlns:c="urn:example:calc"><c:text>${'x'.repeat(20_000)}</c:text></c:Echo>`), { url: '/calculator' })
   await post(app, '1.2', envelope('1.2', `<c:Echo xmlns:c="urn:example:calc">${'<c:text>y</c:text>'.repeat(1000)}</c:Echo>`), { url: '/calculator' })
@@ -104,7 +104,7 @@ test('Issue 6 logging: logBody cuts a large message at 8,192 characters', async 
   }
 })
 
-test('Issue 6 logging: a value the codec refuses is quoted in the fault and the log, unless its element is redacted', async (t: TestContext) => {
+test('docs/security.md "Logging": a value the codec refuses is quoted in the fault and the log, unless its element is redacted', async (t: TestContext) => {
   const { app, lines } = await build(t, { redact: [`{${PIN}}Pin`] })
   const quoted = await post(app, '1.2', envelope('1.2', add('two')), { url: '/calculator' })
   t.assert.match(quoted.body, /Invalid input: \/a "two" is not an integer/)
@@ -117,7 +117,7 @@ test('Issue 6 logging: a value the codec refuses is quoted in the fault and the 
   t.assert.strictEqual(answered(lines)[1].soap?.fault, 'Sender')
 })
 
-test('Issue 6 logging: logLevel sets the line\'s level; "silent" logs none', async (t: TestContext) => {
+test('docs/security.md "Logging": logLevel sets the line\'s level; "silent" logs none', async (t: TestContext) => {
   const debug = await build(t, { logLevel: 'debug' })
   await post(debug.app, '1.2', envelope('1.2', add('2')), { url: '/calculator' })
   t.assert.deepStrictEqual(answered(debug.lines).map((l) => l.level), [20])
@@ -143,7 +143,7 @@ test('Options: a bad logLevel, logBody or redact fails ready() with SOAP_ERR_OPT
   }
 })
 
-test('Issue 6 logging: a refused value anywhere inside a redacted element (a child, an attribute, xsi:nil) is never quoted; logBody hides its attribute values', async (t: TestContext) => {
+test('docs/security.md "Logging": a refused value anywhere inside a redacted element (a child, an attribute, xsi:nil) is never quoted; logBody hides its attribute values', async (t: TestContext) => {
   const lines: Line[] = []
   const app = Fastify({ logger: { level: 'trace', stream: { write: (line: string) => { lines.push(JSON.parse(line) as Line) } } } })
   t.after(() => app.close())

@@ -3,7 +3,7 @@ import Fastify from 'fastify'
 import soap, { DEFAULTS, errorCodes, type FastifySoapOptions } from '../lib/index'
 import { normalizeOptions } from '../lib/options'
 
-test('options: the defaults are the PROTOCOL.md "Limits" table', (t: TestContext) => {
+test('options: the defaults are the docs/protocol.md "Limits" table', (t: TestContext) => {
   const resolved = normalizeOptions()
   t.assert.deepStrictEqual({ ...resolved.limits, bodyLimit: resolved.bodyLimit }, {
     bodyLimit: 1048576,

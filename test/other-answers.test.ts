@@ -5,7 +5,7 @@ import { assertEmpty, buildApp, echoRoutes, envelope, listen, post, rawExchange 
 
 const CALL = '<m:Add xmlns:m="urn:example:calc"/>'
 
-test('PROTOCOL Other answers: a media type other than the two SOAP ones → 415 empty (BP R1115)', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": a media type other than the two SOAP ones → 415 empty (BP R1115)', async (t: TestContext) => {
   const app = await buildApp(t)
   for (const contentType of ['application/xml', 'application/json', 'text/plain', 'multipart/related; type="application/xop+xml"', 'application/soap+xml2', 'text/xml-ish', 'garbage', ';;;']) {
     assertEmpty(t, await post(app, '1.2', envelope('1.2', CALL), { contentType }), 415)
@@ -14,7 +14,7 @@ test('PROTOCOL Other answers: a media type other than the two SOAP ones → 415 
   assertEmpty(t, missing, 415)
 })
 
-test('PROTOCOL Other answers: a charset other than UTF-8 / UTF-16 → 415 empty', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": a charset other than UTF-8 / UTF-16 → 415 empty', async (t: TestContext) => {
   const app = await buildApp(t)
   for (const charset of ['iso-8859-1', 'us-ascii', 'utf-32', 'shift_jis', '""', 'utf-7']) {
     assertEmpty(t, await post(app, '1.2', envelope('1.2', CALL), { contentType: `application/soap+xml; charset=${charset}` }), 415)
@@ -22,7 +22,7 @@ test('PROTOCOL Other answers: a charset other than UTF-8 / UTF-16 → 415 empty'
   }
 })
 
-test('PROTOCOL Versions: media types and parameters are read case-insensitively, with odd spacing and garbage parameters ignored', async (t: TestContext) => {
+test('docs/protocol.md "Versions": media types and parameters are read case-insensitively, with odd spacing and garbage parameters ignored', async (t: TestContext) => {
   const app = await buildApp(t)
   for (const contentType of ['Application/SOAP+XML; Charset="UTF-8"', 'application/soap+xml;charset=utf-8;foo', 'application/soap+xml ; charset = utf-8', 'application/soap+xml; x=y; charset=utf-8']) {
     t.assert.strictEqual((await post(app, '1.2', envelope('1.2', CALL), { contentType })).statusCode, 200, contentType)
@@ -30,14 +30,14 @@ test('PROTOCOL Versions: media types and parameters are read case-insensitively,
   t.assert.strictEqual((await post(app, '1.1', envelope('1.1', CALL), { contentType: 'TEXT/XML;CHARSET=utf-8' })).statusCode, 200)
 })
 
-test('PROTOCOL Other answers: a body over the size limit → 413 empty (RFC 9110 §15.5.14), by Content-Length or as it streams', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": a body over the size limit → 413 empty (RFC 9110 §15.5.14), by Content-Length or as it streams', async (t: TestContext) => {
   const app = await buildApp(t, { bodyLimit: 1000 })
   const big = envelope('1.2', `<m:Echo xmlns:m="urn:x"><m:text>${'x'.repeat(2000)}</m:text></m:Echo>`)
   assertEmpty(t, await post(app, '1.2', big), 413)
   t.assert.strictEqual((await post(app, '1.2', envelope('1.2', CALL))).statusCode, 200)
 })
 
-test('PROTOCOL Other answers: the default body limit is 1 MiB', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": the default body limit is 1 MiB', async (t: TestContext) => {
   const app = await buildApp(t)
   const text = (n: number): string => envelope('1.2', `<m:Echo xmlns:m="urn:x"><m:text>${'x'.repeat(n)}</m:text></m:Echo>`)
   const overhead = text(0).length
@@ -45,7 +45,7 @@ test('PROTOCOL Other answers: the default body limit is 1 MiB', async (t: TestCo
   assertEmpty(t, await post(app, '1.2', text(1024 * 1024 - overhead + 1)), 413)
 })
 
-test('PROTOCOL Other answers: a method other than POST → 405 with Allow (BP R1114, RFC 9110 §15.5.6)', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": a method other than POST → 405 with Allow (BP R1114, RFC 9110 §15.5.6)', async (t: TestContext) => {
   const app = await buildApp(t)
   for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const) {
     const response = await app.inject({ method, url: '/echo', headers: { 'content-type': 'text/xml' }, payload: method === 'GET' || method === 'HEAD' ? undefined : 'not even xml' })
@@ -56,7 +56,7 @@ test('PROTOCOL Other answers: a method other than POST → 405 with Allow (BP R1
   }
 })
 
-test('PROTOCOL Other answers: Allow lists GET and HEAD when the path serves GET', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": Allow lists GET and HEAD when the path serves GET', async (t: TestContext) => {
   const app = await buildApp(t, {
     routes: async (scope) => {
       scope.post('/svc', async (_request, reply) => reply.soap())
@@ -69,7 +69,7 @@ test('PROTOCOL Other answers: Allow lists GET and HEAD when the path serves GET'
   t.assert.strictEqual((await app.inject({ method: 'HEAD', url: '/svc' })).statusCode, 200)
 })
 
-test('PROTOCOL Other answers: a content coding other than identity → 415 empty with Accept-Encoding (RFC 9110 §15.5.16)', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": a content coding other than identity → 415 empty with Accept-Encoding (RFC 9110 §15.5.16)', async (t: TestContext) => {
   const app = await buildApp(t)
   for (const coding of ['gzip', 'deflate', 'br', 'x-whatever']) {
     const response = await post(app, '1.2', envelope('1.2', CALL), { headers: { 'content-encoding': coding } })
@@ -79,13 +79,13 @@ test('PROTOCOL Other answers: a content coding other than identity → 415 empty
   t.assert.strictEqual((await post(app, '1.2', envelope('1.2', CALL), { headers: { 'content-encoding': 'Identity' } })).statusCode, 200)
 })
 
-test('PROTOCOL Other answers: the body limit defaults to Fastify\'s own bodyLimit', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": the body limit defaults to Fastify\'s own bodyLimit', async (t: TestContext) => {
   const app = await buildApp(t, {}, { bodyLimit: 1000 })
   t.assert.strictEqual(app.soap.options.bodyLimit, 1000)
   assertEmpty(t, await post(app, '1.2', envelope('1.2', `<m:E xmlns:m="urn:x">${'x'.repeat(1000)}</m:E>`)), 413)
 })
 
-test('PROTOCOL Other answers: 405 follows the routes Fastify really serves: no HEAD without exposeHeadRoutes; the prefix\'s trailing slash', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": 405 follows the routes Fastify really serves: no HEAD without exposeHeadRoutes; the prefix\'s trailing slash', async (t: TestContext) => {
   const noHead = await buildApp(t, {
     routes: async (scope) => {
       scope.get('/svc', async (_request, reply) => reply.soap())
@@ -108,7 +108,7 @@ test('PROTOCOL Other answers: 405 follows the routes Fastify really serves: no H
   }
 })
 
-test('PROTOCOL Other answers: undecodable requests keep the connection open; a too-large one closes it', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": undecodable requests keep the connection open; a too-large one closes it', async (t: TestContext) => {
   const app = await buildApp(t, { bodyLimit: 2000 })
   const port = await listen(app)
   const ok = envelope('1.2', CALL)
@@ -121,13 +121,13 @@ test('PROTOCOL Other answers: undecodable requests keep the connection open; a t
   t.assert.deepStrictEqual(big.map((a) => [a.status, a.headers.connection]), [[413, 'close']])
 })
 
-test('PROTOCOL Other answers: a path that serves every method has no 405 route', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": a path that serves every method has no 405 route', async (t: TestContext) => {
   const app = await buildApp(t, { routes: async (scope) => { scope.all('/any', async (_request, reply) => reply.soap()) } })
   t.assert.strictEqual((await app.inject({ method: 'PUT', url: '/any', headers: { 'content-type': 'text/xml' }, payload: envelope('1.1', CALL) })).statusCode, 200)
   t.assert.strictEqual((await app.inject({ method: 'DELETE', url: '/any' })).statusCode, 200)
 })
 
-test('PROTOCOL Other answers: methods Fastify does not route get 405 once added with addHttpMethod before the plugin', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": methods Fastify does not route get 405 once added with addHttpMethod before the plugin', async (t: TestContext) => {
   const app = Fastify()
   t.after(() => app.close())
   app.addHttpMethod('PROPFIND', { hasBody: true })

@@ -164,7 +164,7 @@ test('request.soap is null outside the SOAP scope', async (t: TestContext) => {
   t.assert.deepStrictEqual(response.json(), { soap: null })
 })
 
-test('PROTOCOL Versions: the same URL serves both versions', async (t: TestContext) => {
+test('docs/protocol.md "Versions": the same URL serves both versions', async (t: TestContext) => {
   const { app, seen } = await capture(t)
   for (const version of ['1.1', '1.2'] as const) {
     const response = await post(app, version, envelope(version, CALL), { url: '/capture', contentType: MEDIA[version] })

@@ -1,4 +1,4 @@
-/** Services: the declaration, checked at ready(); dispatch (PROTOCOL.md "Dispatch"); encapsulation and prefixes. */
+/** Services: the declaration, checked at ready(); dispatch (docs/protocol.md "Dispatch"); encapsulation and prefixes. */
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { errorCodes, defineOperation, type SoapServiceDefinition } from '../lib/index'
@@ -157,14 +157,14 @@ for (const version of ['1.1', '1.2'] as const) {
   const sender = version === '1.2' ? 400 : 500
   const code = version === '1.2' ? /<soap:Value>soap:Sender<\/soap:Value>/ : /<faultcode>soap:Client<\/faultcode>/
 
-  test(`PROTOCOL Dispatch (${version}): the Body's first child picks the operation, whatever the action says`, async (t: TestContext) => {
+  test(`docs/protocol.md "Dispatch" (${version}): the Body's first child picks the operation, whatever the action says`, async (t: TestContext) => {
     const app = await build(t, service({ Add: add(), Sub: add({ async handler ({ a, b }: { a: number, b: number }) { return { result: a - b } } }) }))
     const response = await post(app, version, envelope(version, call('Sub')), { url: '/svc', headers: { soapaction: `${NS}/Add` }, contentType: version === '1.2' ? `application/soap+xml; action="${NS}/Add"` : undefined })
     t.assert.strictEqual(response.statusCode, 200)
     t.assert.match(response.body, /<tns:SubResponse xmlns:tns="urn:test:svc"><tns:result>-1<\/tns:result><\/tns:SubResponse>/)
   })
 
-  test(`PROTOCOL Dispatch (${version}): no matching operation is a Sender/Client fault naming the element received`, async (t: TestContext) => {
+  test(`docs/protocol.md "Dispatch" (${version}): no matching operation is a Sender/Client fault naming the element received`, async (t: TestContext) => {
     const app = await build(t, service({ Add: add() }))
     const response = await post(app, version, envelope(version, call('Add', '', 'urn:other')), { url: '/svc' })
     t.assert.strictEqual(response.statusCode, sender)
@@ -172,7 +172,7 @@ for (const version of ['1.1', '1.2'] as const) {
     t.assert.match(response.body, /No operation of Svc takes the element \{urn:other\}Add/)
   })
 
-  test(`PROTOCOL Dispatch (${version}): the action routes an empty Body to an operation without input`, async (t: TestContext) => {
+  test(`docs/protocol.md "Dispatch" (${version}): the action routes an empty Body to an operation without input`, async (t: TestContext) => {
     const app = await build(t, service({ Add: add(), Ping: { output: { type: 'object', properties: { ok: { type: 'boolean' } } }, async handler () { return { ok: true } } } }))
     const headers: Record<string, string> = version === '1.1' ? { soapaction: `"${NS}/Ping"` } : {}
     const contentType = version === '1.2' ? `application/soap+xml; charset=utf-8; action="${NS}/Ping"` : undefined
@@ -189,7 +189,7 @@ for (const version of ['1.1', '1.2'] as const) {
     t.assert.match(needsInput.body, /Operation Add expects the element \{urn:test:svc\}Add; the Body is empty/)
   })
 
-  test(`PROTOCOL Dispatch (${version}): an action/Body mismatch is tolerated by default and a Sender fault with strictAction`, async (t: TestContext) => {
+  test(`docs/protocol.md "Dispatch" (${version}): an action/Body mismatch is tolerated by default and a Sender fault with strictAction`, async (t: TestContext) => {
     const lenient = await build(t, service({ Add: add() }))
     const options = { url: '/svc', headers: { soapaction: 'urn:odd' }, contentType: version === '1.2' ? 'application/soap+xml; action="urn:odd"' : undefined }
     t.assert.strictEqual((await post(lenient, version, envelope(version, call('Add')), options)).statusCode, 200)
@@ -203,7 +203,7 @@ for (const version of ['1.1', '1.2'] as const) {
     t.assert.strictEqual((await post(strict, version, envelope(version, call('Add')), right)).statusCode, 200)
   })
 
-  test(`PROTOCOL Dispatch (${version}): a Body with a second element after the operation's is a Sender fault`, async (t: TestContext) => {
+  test(`docs/protocol.md "Dispatch" (${version}): a Body with a second element after the operation's is a Sender fault`, async (t: TestContext) => {
     const app = await build(t, service({ Add: add() }))
     const response = await post(app, version, envelope(version, call('Add') + call('Add')), { url: '/svc' })
     t.assert.strictEqual(response.statusCode, sender)
@@ -211,7 +211,7 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
-test('PROTOCOL Dispatch: __proto__, constructor, toString and hasOwnProperty are ordinary operation and element names', async (t: TestContext) => {
+test('docs/protocol.md "Dispatch": __proto__, constructor, toString and hasOwnProperty are ordinary operation and element names', async (t: TestContext) => {
   const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']
   // The `__proto__` key must be an own key, as JSON.parse or a computed key makes it.
   const operations: Record<string, unknown> = {}
@@ -250,7 +250,7 @@ test('Declaration: a property named __proto__ is refused at ready() (Ajv would n
   t.assert.match(err.message, /a property cannot be named "__proto__"/)
 })
 
-test('PROTOCOL Dispatch: the default action is <namespace>/<operation>, with no extra separator after / : or #', async (t: TestContext) => {
+test('docs/protocol.md "Dispatch": the default action is <namespace>/<operation>, with no extra separator after / : or #', async (t: TestContext) => {
   for (const [namespace, action] of [['urn:a', 'urn:a/Ping'], ['http://x/', 'http://x/Ping'], ['urn:b:', 'urn:b:Ping'], ['urn:c#', 'urn:c#Ping']]) {
     const app = await build(t, service({ Ping: { async handler () {} } }, { namespace }))
     const response = await post(app, '1.2', envelope('1.2'), { url: '/svc', contentType: `application/soap+xml; action="${action}"` })

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import { buildDemo } from './demo/app'
-import { FIXTURES, MEDIA, captureConnections, captureRequests, envNs, listen, rawExchange, validateEnvelope, type CapturedRequest, type RawResponse } from './helper'
+import { FIXTURES, MEDIA, captureConnections, captureRequests, envNs, listen, rawExchange, assertValidEnvelope, type CapturedRequest, type RawResponse } from './helper'
 
 type Version = '1.1' | '1.2'
 
@@ -66,13 +66,12 @@ async function checkPost (t: TestContext, where: string, request: CapturedReques
   const v = version as Version
   const sent = request.body.toString('utf8')
   const body = answer.body.toString('utf8')
-  // PROTOCOL Versions: a reply is always in the request's version.
+  // docs/protocol.md "Versions": a reply is always in the request's version.
   t.assert.strictEqual(answer.headers['content-type'], MEDIA[v], `${where}: Content-Type; status ${answer.status}, body ${body.slice(0, 300)}`)
   t.assert.ok(body.startsWith(PROLOGUE(v)), `${where}: the envelope namespace is ${envNs(v)}: ${body.slice(0, 200)}`)
   t.assert.strictEqual(answer.headers['content-length'], String(answer.body.length), `${where}: Content-Length`)
   t.assert.strictEqual(answer.headers['transfer-encoding'], undefined, `${where}: never chunked`)
-  const validation = await validateEnvelope(body, v)
-  t.assert.ok(validation.valid, `${where}: the reply validates against the SOAP ${v} envelope schema: ${validation.output}`)
+  await assertValidEnvelope(t, body, v, `${where}: the reply validates against the SOAP ${v} envelope schema`)
   const faultStatus = v === '1.2' ? 400 : 500
   const operation = operationOf(sent)
   switch (operation) {
@@ -114,7 +113,7 @@ test('wire-demo: the wire fixtures are all here', (t: TestContext) => {
 
 for (const name of files) {
   const fileVersion: Version = name.includes('-1.1') ? '1.1' : '1.2'
-  test(`PROTOCOL Be liberal: ${name} replayed against the demo gets Add, Echo, Divide (a Sender fault) and Subtract (unknown) answered in SOAP ${fileVersion}; GET ?wsdl gets the WSDL`, async (t: TestContext) => {
+  test(`docs/protocol.md "Be liberal": ${name} replayed against the demo gets Add, Echo, Divide (a Sender fault) and Subtract (unknown) answered in SOAP ${fileVersion}; GET ?wsdl gets the WSDL`, async (t: TestContext) => {
     const app = await buildDemo()
     t.after(() => app.close())
     const port = await listen(app)
@@ -129,7 +128,7 @@ for (const name of files) {
         const answer = answers[i]
         const where = `${name}, connection ${c + 1}, request ${i + 1} (${request.method} ${request.target})`
         if (request.method === 'GET') {
-          // PROTOCOL GET: ?wsdl returns the service's WSDL 1.1, its ports at the address the client used.
+          // docs/protocol.md "GET": ?wsdl returns the service's WSDL 1.1, its ports at the address the client used.
           t.assert.strictEqual(request.target, '/calc?wsdl')
           t.assert.strictEqual(answer.status, 200, where)
           t.assert.strictEqual(answer.headers['content-type'], 'text/xml; charset=utf-8', `${where}: Content-Type`)

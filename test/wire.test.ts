@@ -18,7 +18,7 @@ test('the wire fixtures are all here', (t: TestContext) => {
 })
 
 for (const name of files) {
-  test(`PROTOCOL Be liberal: ${name} replayed byte for byte decodes to its version, action and payload`, async (t: TestContext) => {
+  test(`docs/protocol.md "Be liberal": ${name} replayed byte for byte decodes to its version, action and payload`, async (t: TestContext) => {
     const app = Fastify()
     await app.register(soap, { routes: async (scope) => { await scope.register(echoRoutes, { prefix: '/calc' }) } })
     t.after(() => app.close())

@@ -1,5 +1,5 @@
 /**
- * The WSDL and XSD generated from a service (issue 4; PROTOCOL.md "GET"):
+ * The WSDL and XSD generated from a service (docs/wsdl.md; docs/protocol.md "GET"):
  * the route and its answers, the document's shape (WS-I Basic Profile 1.1),
  * validation with xmllint against the WSDL 1.1, SOAP binding and XML Schema
  * schemas, and the XSD's agreement with the codec: what the codec writes
@@ -14,12 +14,11 @@ import { DOMParser } from '@xmldom/xmldom'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import soap, { type SoapServiceDefinition, type SoapVersion } from '../lib/index'
 import { buildDemo, calculator, orders } from './demo/app'
-import { FIXTURES, MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, envelope, listen, post, rawExchange } from './helper'
+import { MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, envelope, listen, post, rawExchange, sharedFixture } from './helper'
 import { requireClient } from './interop'
 
 const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
 const XS_NS = 'http://www.w3.org/2001/XMLSchema'
-const SCHEMAS = join(FIXTURES, 'schemas')
 const HOST = 'soap.example.test:8443'
 
 async function build (t: TestContext, definition: SoapServiceDefinition, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
@@ -43,8 +42,23 @@ function all (doc: Document | Element, ns: string, local: string): Element[] {
   return Array.from(doc.getElementsByTagNameNS(ns, local))
 }
 
-function xmllint (t: TestContext): boolean {
-  return requireClient(t, 'xmllint (libxml2-utils)', 'xmllint', ['--version'])
+/**
+ * xmllint and the W3C / xmlsoap schemas (../shared/fixtures/schemas): the
+ * schemas' folder, or undefined with the test skipped (failed under CI).
+ */
+function xmllint (t: TestContext): string | undefined {
+  if (!requireClient(t, 'xmllint (libxml2-utils)', 'xmllint', ['--version'])) return undefined
+  return sharedFixture(t, 'schemas')
+}
+
+/**
+ * The WSDL 1.1 schema, both SOAP binding schemas and the schema for schemas
+ * in one grammar (wsdl.xsd first: the binding schemas import its namespace
+ * without a location), so that one xmllint run checks a WSDL's structure, its
+ * binding elements and each xs:schema inside wsdl:types.
+ */
+function wsdlDriver (schemas: string): string {
+  return join(schemas, 'recipes', 'driver-wsdl11.xsd')
 }
 
 /** Runs xmllint --nonet --noout on files; the exit status and what it printed. */
@@ -62,10 +76,10 @@ function tempDir (t: TestContext): string {
 /**
  * Writes a service's schemas (as `?xsd=` serves them, with their imports
  * pointed at the files) and a driver schema importing the envelope schema of
- * `version` and all of them, so that xmllint validates a whole message, Body
- * payload and fault detail included (shared/fixtures/schemas recipe 5).
+ * `version` (from `schemas`) and all of them, so that xmllint validates a
+ * whole message, Body payload and fault detail included.
  */
-async function messageSchema (t: TestContext, app: FastifyInstance, path: string, version: SoapVersion, dir: string): Promise<string> {
+async function messageSchema (t: TestContext, app: FastifyInstance, path: string, version: SoapVersion, dir: string, schemas: string): Promise<string> {
   const wsdl = parse((await get(app, `${path}?wsdl`)).body)
   // Inline, each xs:schema names its namespace; split out, one xs:schema imports them all.
   const named = [...all(wsdl, XS_NS, 'schema').map((s) => s.getAttribute('targetNamespace')), ...all(wsdl, XS_NS, 'import').map((i) => i.getAttribute('namespace'))]
@@ -80,7 +94,7 @@ async function messageSchema (t: TestContext, app: FastifyInstance, path: string
     writeFileSync(join(dir, `xsd-${name}.xsd`), text)
     imports.push(`<xs:import namespace="${namespace}" schemaLocation="${join(dir, `xsd-${name}.xsd`)}"/>`)
   }
-  const envelopeSchema = join(SCHEMAS, version === '1.1' ? 'soap-envelope-1.1.xsd' : 'soap-envelope-1.2.xsd')
+  const envelopeSchema = join(schemas, version === '1.1' ? 'soap-envelope-1.1.xsd' : 'soap-envelope-1.2.xsd')
   const driver = join(dir, `driver-${version}.xsd`)
   writeFileSync(driver, `<xs:schema xmlns:xs="${XS_NS}" targetNamespace="urn:local:driver"><xs:import namespace="${version === '1.1' ? SOAP11_ENV : SOAP12_ENV}" schemaLocation="${envelopeSchema}"/>${imports.join('')}</xs:schema>`)
   return driver
@@ -94,7 +108,7 @@ function validateMessage (driver: string, dir: string, xml: string, name: string
 
 // ----------------------------------------------------------------- route ---
 
-test('PROTOCOL GET: GET <path>?wsdl answers 200 text/xml; charset=utf-8 with the WSDL 1.1 of the service, its ports at the request\'s address', async (t: TestContext) => {
+test('docs/protocol.md "GET": GET <path>?wsdl answers 200 text/xml; charset=utf-8 with the WSDL 1.1 of the service, its ports at the request\'s address', async (t: TestContext) => {
   const app = await build(t, calculator)
   const response = await get(app, '/calculator?wsdl')
   t.assert.strictEqual(response.statusCode, 200)
@@ -108,7 +122,7 @@ test('PROTOCOL GET: GET <path>?wsdl answers 200 text/xml; charset=utf-8 with the
   t.assert.deepStrictEqual(locations, [`http://${HOST}/calculator`, `http://${HOST}/calculator`])
 })
 
-test('PROTOCOL GET: ?WSDL in any case and with other parameters is the WSDL; HEAD answers its headers', async (t: TestContext) => {
+test('docs/protocol.md "GET": ?WSDL in any case and with other parameters is the WSDL; HEAD answers its headers', async (t: TestContext) => {
   const app = await build(t, calculator)
   const wsdl = (await get(app, '/calculator?wsdl')).body
   for (const url of ['/calculator?WSDL', '/calculator?Wsdl=', '/calculator?wsdl&x=1']) {
@@ -141,7 +155,7 @@ test('RFC 9110 §13.1.2: the WSDL carries an ETag; If-None-Match with it (or *, 
   t.assert.strictEqual((await get(app, '/calculator?wsdl', { host: 'other.test', 'if-none-match': etag })).statusCode, 200)
 })
 
-test('PROTOCOL GET: the address follows Host; X-Forwarded-Proto and -Host only when Fastify\'s trustProxy is on', async (t: TestContext) => {
+test('docs/protocol.md "GET": the address follows Host; X-Forwarded-Proto and -Host only when Fastify\'s trustProxy is on', async (t: TestContext) => {
   const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.example.com' }
   const plain = await build(t, calculator)
   t.assert.match((await get(plain, '/calculator?wsdl', forwarded)).body, new RegExp(`location="http://${HOST}/calculator"`))
@@ -151,7 +165,7 @@ test('PROTOCOL GET: the address follows Host; X-Forwarded-Proto and -Host only w
   t.assert.match(body, /<soap12:address location="https:\/\/public\.example\.com\/calculator"\/>/)
 })
 
-test('PROTOCOL GET: the `address` option fixes the address, whatever the request says; the prefix is part of the path', async (t: TestContext) => {
+test('docs/protocol.md "GET": the `address` option fixes the address, whatever the request says; the prefix is part of the path', async (t: TestContext) => {
   const fixed = await build(t, { ...calculator, wsdl: { address: 'https://api.example.com/soap/calc' } })
   const body = (await get(fixed, '/calculator?wsdl', { host: 'ignored.test' })).body
   t.assert.strictEqual(body.match(/location="https:\/\/api\.example\.com\/soap\/calc"/g)?.length, 2)
@@ -163,7 +177,7 @@ test('PROTOCOL GET: the `address` option fixes the address, whatever the request
   t.assert.match((await get(app, '/v1/calculator?wsdl')).body, new RegExp(`location="http://${HOST}/v1/calculator"`))
 })
 
-test('PROTOCOL GET: a Host that is no host (or none, with no `address`) cannot make an address: 400 with no body', async (t: TestContext) => {
+test('docs/protocol.md "GET": a Host that is no host (or none, with no `address`) cannot make an address: 400 with no body', async (t: TestContext) => {
   const app = await build(t, calculator)
   for (const host of ['bad host', 'a"b', 'x<y>', 'h:99999x']) {
     assertEmpty(t, await get(app, '/calculator?wsdl', { host }), 400)
@@ -176,14 +190,14 @@ test('PROTOCOL GET: a Host that is no host (or none, with no `address`) cannot m
   t.assert.strictEqual((await get(app, '/calculator?wsdl', { host: '[::1]:8080' })).statusCode, 200)
 })
 
-test('PROTOCOL GET: GET <path> without ?wsdl or ?xsd=, or ?xsd= naming no schema, is 404 with no body', async (t: TestContext) => {
+test('docs/protocol.md "GET": GET <path> without ?wsdl or ?xsd=, or ?xsd= naming no schema, is 404 with no body', async (t: TestContext) => {
   const app = await build(t, calculator)
   for (const url of ['/calculator', '/calculator?x=1', '/calculator?xsd=nope', '/calculator?xsd=', '/calculator?xsd=tns&xsd=tns', '/calculator?xsd=__proto__', '/calculator?xsd=constructor']) {
     assertEmpty(t, await get(app, url), 404)
   }
 })
 
-test('PROTOCOL Other answers: with the WSDL served, the path allows GET, HEAD and POST (405 lists them); wsdl: false keeps POST only', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": with the WSDL served, the path allows GET, HEAD and POST (405 lists them); wsdl: false keeps POST only', async (t: TestContext) => {
   const app = await build(t, calculator)
   const put = await app.inject({ method: 'PUT', url: '/calculator', headers: { host: HOST } })
   t.assert.strictEqual(put.statusCode, 405)
@@ -278,8 +292,9 @@ test('WSDL: a one-way operation has an input only; declared faults appear in the
 
 // ------------------------------------------------------------- xmllint ---
 
-test('Issue 4, xmllint: the demo\'s WSDLs (schemas inline, and split out) validate against WSDL 1.1, both SOAP binding schemas and the schema for schemas', async (t: TestContext) => {
-  if (!xmllint(t)) return
+test('docs/wsdl.md "The document", xmllint: the demo\'s WSDLs (schemas inline, and split out) validate against WSDL 1.1, both SOAP binding schemas and the schema for schemas', async (t: TestContext) => {
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
   const dir = tempDir(t)
   for (const split of [false, true]) {
     const app = Fastify()
@@ -291,18 +306,19 @@ test('Issue 4, xmllint: the demo\'s WSDLs (schemas inline, and split out) valida
     for (const path of ['/calculator', '/orders']) {
       const file = join(dir, `${path.slice(1)}-${split}.wsdl`)
       writeFileSync(file, (await get(app, `${path}?wsdl`)).body)
-      const result = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+      const result = lint(['--schema', wsdlDriver(schemas), file])
       t.assert.strictEqual(result.status, 0, result.output)
       // Each schema served apart compiles on its own (xmllint exits 3, not 5, for a root it does not declare).
-      const driver = await messageSchema(t, app, path, '1.2', dir)
+      const driver = await messageSchema(t, app, path, '1.2', dir, schemas)
       const compiled = validateMessage(driver, dir, '<x/>', 'dummy')
       t.assert.strictEqual(compiled.status, 3, compiled.output)
     }
   }
 })
 
-test('Issue 4, xmllint: every answer the demo writes (results, nil, attributes, wrapped arrays, a declared fault\'s detail) validates against its generated XSD, in both versions', async (t: TestContext) => {
-  if (!xmllint(t)) return
+test('docs/wsdl.md "The mapping", xmllint: every answer the demo writes (results, nil, attributes, wrapped arrays, a declared fault\'s detail) validates against its generated XSD, in both versions', async (t: TestContext) => {
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
   const dir = tempDir(t)
   const app = await buildDemo()
   t.after(() => app.close())
@@ -310,7 +326,7 @@ test('Issue 4, xmllint: every answer the demo writes (results, nil, attributes, 
   const calc = (op: string, body: string): string => `<c:${op} xmlns:c="urn:example:calc">${body}</c:${op}>`
   const order = (op: string, body: string): string => `<o:${op} xmlns:o="urn:example:orders">${body}</o:${op}>`
   for (const version of ['1.1', '1.2'] as const) {
-    const driver = { calc: await messageSchema(t, app, '/calculator', version, dir), orders: await messageSchema(t, app, '/orders', version, dir) }
+    const driver = { calc: await messageSchema(t, app, '/calculator', version, dir, schemas), orders: await messageSchema(t, app, '/orders', version, dir, schemas) }
     const placed = await post(app, version, envelope(version, order('PlaceOrder', '<o:customer><o:name>Ann</o:name><o:vip>true</o:vip></o:customer><o:line sku="A-1"><o:quantity>2</o:quantity><o:unitPrice>1.25</o:unitPrice><o:note xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/></o:line><o:line sku="B-2"><o:quantity>1</o:quantity><o:unitPrice>0.5</o:unitPrice><o:note>gift &amp; wrap</o:note></o:line><o:priority>high</o:priority><o:deliveryDate>2026-12-24</o:deliveryDate><o:tags><o:tags>x</o:tags><o:tags>𝄞</o:tags></o:tags>')), { url: '/orders' })
     const id = /orderId="([^"]+)"/.exec(placed.body)?.[1] as string
     const exchanges: Array<[string, string, Awaited<ReturnType<typeof post>>]> = [
@@ -393,15 +409,16 @@ const MINIMAL = `<k:Everything xmlns:k="${K}" id="">` +
   '<k:color>green</k:color><k:level>3</k:level><k:fixed>v1</k:fixed><k:day>0001-01-01</k:day><k:at>2026-11-21T10:00:00+05:30</k:at>' +
   `<k:maybe>x</k:maybe><k:child xsi:nil="1" xmlns:xsi="${XSI}"/><k:list>-1</k:list><k:wrapped/></k:Everything>`
 
-test('Issue 4, xmllint: a schema holding every mapped construct gives a WSDL that validates; the requests and the answers the codec writes validate against its XSD', async (t: TestContext) => {
-  if (!xmllint(t)) return
+test('docs/wsdl.md "The mapping", xmllint: a schema holding every mapped construct gives a WSDL that validates; the requests and the answers the codec writes validate against its XSD', async (t: TestContext) => {
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
   const dir = tempDir(t)
   const app = await build(t, kitchen)
   const file = join(dir, 'kitchen.wsdl')
   writeFileSync(file, (await get(app, '/kitchen?wsdl')).body)
-  const structure = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  const structure = lint(['--schema', wsdlDriver(schemas), file])
   t.assert.strictEqual(structure.status, 0, structure.output)
-  const driver = await messageSchema(t, app, '/kitchen', '1.2', dir)
+  const driver = await messageSchema(t, app, '/kitchen', '1.2', dir, schemas)
   for (const [name, payload] of [['full', FULL], ['minimal', MINIMAL]]) {
     const request = envelope('1.2', payload)
     const asked = validateMessage(driver, dir, request, `${name}-request`)
@@ -413,11 +430,12 @@ test('Issue 4, xmllint: a schema holding every mapped construct gives a WSDL tha
   }
 })
 
-test('Issue 4, xmllint: what the codec or Ajv refuses, the generated XSD refuses too (bounds, lengths, enums, const, dates, occurrences, nil, attributes)', async (t: TestContext) => {
-  if (!xmllint(t)) return
+test('docs/wsdl.md "The mapping", xmllint: what the codec or Ajv refuses, the generated XSD refuses too (bounds, lengths, enums, const, dates, occurrences, nil, attributes)', async (t: TestContext) => {
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
   const dir = tempDir(t)
   const app = await build(t, kitchen)
-  const driver = await messageSchema(t, app, '/kitchen', '1.2', dir)
+  const driver = await messageSchema(t, app, '/kitchen', '1.2', dir, schemas)
   const cases: Array<[string, string, string]> = [
     ['exclusiveMaximum', '<k:i>-5</k:i>', '<k:i>10</k:i>'],
     ['minimum', '<k:i>-5</k:i>', '<k:i>-6</k:i>'],
@@ -526,10 +544,11 @@ test('docs/wsdl.md: a fault declared by two operations with one schema is one el
   t.assert.strictEqual(all(doc, XS_NS, 'element').filter((e) => e.getAttribute('name') === 'Problem').length, 1)
   const ops = all(all(doc, WSDL_NS, 'portType')[0], WSDL_NS, 'operation')
   t.assert.deepStrictEqual(ops.map((o) => all(o, WSDL_NS, 'fault').length), [1, 1, 0])
-  if (!xmllint(t)) return
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
   const file = join(tempDir(t), 'c.wsdl')
   writeFileSync(file, wsdl)
-  const result = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  const result = lint(['--schema', wsdlDriver(schemas), file])
   t.assert.strictEqual(result.status, 0, result.output)
 })
 
@@ -575,14 +594,15 @@ test('docs/wsdl.md: header blocks, repeated or in another namespace, are global 
   t.assert.ok(flat.includes(`<xs:schema xmlns:xs="${XS_NS}" xmlns:tns="${K}" xmlns:ns1="${O}" targetNamespace="${O}" elementFormDefault="qualified" attributeFormDefault="unqualified"><xs:element name="Trace" type="xs:string"/></xs:schema>`))
   t.assert.ok(flat.includes('<xs:element name="Ping"><xs:annotation><xs:documentation>a ping</xs:documentation></xs:annotation><xs:complexType><xs:sequence/></xs:complexType></xs:element>'))
   t.assert.ok(flat.includes('<xs:minInclusive value="-1.7976931348623157E308"/><xs:maxExclusive value="1"/>'))
-  if (!xmllint(t)) return
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
   const file = join(tempDir(t), 'h.wsdl')
   writeFileSync(file, wsdl)
-  const result = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  const result = lint(['--schema', wsdlDriver(schemas), file])
   t.assert.strictEqual(result.status, 0, result.output)
 })
 
-test('Review fixes: a parametric path\'s address is the path asked for; a namespace or action XML cannot carry is refused at ready(); header parts are NCNames; documentation never makes a conflict; a nullable object\'s attributes are optional', async (t: TestContext) => {
+test('docs/wsdl.md: a parametric path\'s address is the path asked for; a namespace or action XML cannot carry is refused at ready(); header parts are NCNames; documentation never makes a conflict; a nullable object\'s attributes are optional', async (t: TestContext) => {
   const app = await build(t, { ...calculator, path: '/t/:tenant' })
   const body = (await get(app, '/t/acme?wsdl')).body
   t.assert.strictEqual(body.match(new RegExp(`location="http://${HOST}/t/acme"`, 'g'))?.length, 2)
@@ -617,13 +637,14 @@ test('Review fixes: a parametric path\'s address is the path asked for; a namesp
   t.assert.match(wsdl.body, /<soap:header message="tns:AHeaders" part="H" use="literal"\/>/)
   t.assert.match(wsdl.body, /<xs:element name="child" nillable="true">/)
   t.assert.match(wsdl.body, /<xs:attribute name="id" type="xs:string"\/>/)
-  if (!xmllint(t)) return
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
   const dir = tempDir(t)
   const file = join(dir, 'm.wsdl')
   writeFileSync(file, wsdl.body)
-  const structure = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  const structure = lint(['--schema', wsdlDriver(schemas), file])
   t.assert.strictEqual(structure.status, 0, structure.output)
-  const driver = await messageSchema(t, mixed, '/m', '1.2', dir)
+  const driver = await messageSchema(t, mixed, '/m', '1.2', dir, schemas)
   const response = await post(mixed, '1.2', envelope('1.2', `<k:A xmlns:k="${K}" xmlns:o="${O}"><o:note>x</o:note></k:A>`), { url: '/m' })
   t.assert.match(response.body, /xsi:nil="true"/)
   const answer = validateMessage(driver, dir, response.body, 'nil-child')
@@ -653,21 +674,23 @@ test('docs/wsdl.md: a wrapped array among the header blocks is declared as its w
   t.assert.deepStrictEqual(messages.filter(([name]) => String(name).endsWith('EFault')), [['AEFault', 'ns1:E'], ['BEFault', 'ns2:E']])
   t.assert.deepStrictEqual(all(all(doc, WSDL_NS, 'portType')[0], WSDL_NS, 'fault').map((f) => f.getAttribute('message')), ['tns:AEFault', 'tns:BEFault'])
   t.assert.match(wsdl.replace(/\n\s*/g, ''), /<xs:element name="Tags"><xs:complexType><xs:sequence><xs:element name="Tag" minOccurs="0" maxOccurs="unbounded" type="xs:string"\/><\/xs:sequence><\/xs:complexType><\/xs:element>/)
-  if (!xmllint(t)) return
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
   const dir = tempDir(t)
   const file = join(dir, 'w.wsdl')
   writeFileSync(file, wsdl)
-  const structure = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  const structure = lint(['--schema', wsdlDriver(schemas), file])
   t.assert.strictEqual(structure.status, 0, structure.output)
-  const driver = await messageSchema(t, app, '/w', '1.2', dir)
+  const driver = await messageSchema(t, app, '/w', '1.2', dir, schemas)
   const request = envelope('1.2', `<k:A xmlns:k="${K}"/>`, `<k:Tags xmlns:k="${K}"><k:Tag>a</k:Tag><k:Tag>b</k:Tag></k:Tags>`)
   t.assert.strictEqual((await post(app, '1.2', request, { url: '/w' })).statusCode, 200)
   const asked = validateMessage(driver, dir, request, 'wrapped-header')
   t.assert.strictEqual(asked.status, 0, asked.output)
 })
 
-test('Issue 7, xmllint: the XML Schema keywords contracts need (unqualified elements, simple content, xs:any, xs:anyAttribute, xs:list) give a WSDL that validates, and the answers validate against it', async (t: TestContext) => {
-  if (!xmllint(t)) return
+test('docs/wsdl.md "The mapping", xmllint: the XML Schema keywords contracts need (unqualified elements, simple content, xs:any, xs:anyAttribute, xs:list) give a WSDL that validates, and the answers validate against it', async (t: TestContext) => {
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
   const dir = tempDir(t)
   const raw = { type: 'array', items: { type: 'object' }, xml: { any: true } } as const
   const schema = {
@@ -692,7 +715,7 @@ test('Issue 7, xmllint: the XML Schema keywords contracts need (unqualified elem
   const file = join(dir, 'xsd.wsdl')
   const wsdl = (await get(app, '/xsd?wsdl')).body
   writeFileSync(file, wsdl)
-  const structure = lint(['--schema', join(SCHEMAS, 'driver-wsdl11.xsd'), file])
+  const structure = lint(['--schema', wsdlDriver(schemas), file])
   t.assert.strictEqual(structure.status, 0, structure.output)
   const compact = wsdl.replace(/>\s+</g, '><')
   t.assert.match(compact, /<xs:element name="plain" form="unqualified" type="xs:string"\/>/)
@@ -700,7 +723,7 @@ test('Issue 7, xmllint: the XML Schema keywords contracts need (unqualified elem
   t.assert.match(compact, /<xs:list itemType="xs:long"\/>/)
   t.assert.match(compact, /<xs:any namespace="##any" processContents="lax" minOccurs="0" maxOccurs="unbounded"\/>/)
   t.assert.match(compact, /<xs:any namespace="##other" processContents="lax" minOccurs="0" maxOccurs="unbounded"\/>/)
-  const driver = await messageSchema(t, app, '/xsd', '1.1', dir)
+  const driver = await messageSchema(t, app, '/xsd', '1.1', dir, schemas)
   const request = envelope('1.1', '<x:Echo xmlns:x="urn:xsd" codes="a b"><plain>p</plain><x:price cur="EUR" note="n">1.5</x:price><x:tags>1 2</x:tags><x:open><y:any xmlns:y="urn:y"/></x:open><z:extra xmlns:z="urn:z">t</z:extra></x:Echo>')
   const response = await post(app, '1.1', request, { url: '/xsd' })
   t.assert.strictEqual(response.statusCode, 200, response.body)

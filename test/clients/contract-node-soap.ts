@@ -1,5 +1,5 @@
 /**
- * Interop (issue 7, contract first): the node-soap client (npm `soap`) against
+ * Interop, contract first (docs/contract-first.md "The corpus"): the node-soap client (npm `soap`) against
  * a served WSDL.
  *
  *     node dist/test/clients/contract-node-soap.js SPEC_JSON

@@ -1,4 +1,4 @@
-"""Interop (issue 7, contract first): the Python zeep client against a served WSDL.
+"""Interop, contract first (docs/contract-first.md "The corpus"): the Python zeep client against a served WSDL.
 
     /usr/bin/python3 contract_zeep.py SPEC_JSON
 

@@ -1,5 +1,5 @@
 /**
- * Interop (issue 4): the node-soap client (npm `soap`) against the demo, from
+ * Interop (docs/wsdl.md "Tested clients"): the node-soap client (npm `soap`) against the demo, from
  * its WSDL.
  *
  *     node dist/test/clients/node-soap.js BASE_URL SCENARIO

@@ -1,6 +1,6 @@
 <?php
 /**
- * Interop (issue 4): PHP SoapClient in WSDL mode against the demo Calculator.
+ * Interop (docs/wsdl.md "Tested clients"): PHP SoapClient in WSDL mode against the demo Calculator.
  *
  * argv: base URL (http://127.0.0.1:PORT), SOAP version (1.1 or 1.2).
  * Calls Add(2, 3), Echo(TEXT) and Divide(1, 0), and prints ONE JSON line with

@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# Interop (issue 4): Perl SOAP::Lite, without a WSDL, against the demo Calculator.
+# Interop (docs/wsdl.md "Tested clients"): Perl SOAP::Lite, without a WSDL, against the demo Calculator.
 #
 # argv: base URL (http://127.0.0.1:PORT), SOAP version (1.1 or 1.2).
 # Calls Add(2, 3), Echo(TEXT) and Divide(1, 0), and prints ONE JSON line with

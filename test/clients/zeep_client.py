@@ -1,4 +1,4 @@
-"""Interop (issue 4): the Python zeep client against the demo, from its WSDL.
+"""Interop (docs/wsdl.md "Tested clients"): the Python zeep client against the demo, from its WSDL.
 
     /usr/bin/python3 zeep_client.py BASE_URL SCENARIO
 

@@ -1,5 +1,5 @@
 /**
- * Type tests of contract-first services (issue 7), run by tstyche against the
+ * Type tests of contract-first services (docs/contract-first.md "Types"), run by tstyche against the
  * built package: `contract-ocpp.ts` is what `fastify-soap types` writes for
  * OCPP 1.6's Central System WSDL (test/contract-types.test.ts checks that it
  * still does), and the handlers of `app.soap.contract<Operations>()` are typed

@@ -51,7 +51,7 @@ test('fuzz: random bytes only ever yield a decoded envelope or the decoder\'s ow
   fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 256 }), (text) => { attempt(Buffer.from(text)) }), { numRuns: RUNS })
 })
 
-test('fuzz: mutated envelopes: the decoder\'s own error, or an envelope xmldom reads the same way (PROTOCOL Decoding)', (t: TestContext) => {
+test('fuzz: mutated envelopes: the decoder\'s own error, or an envelope xmldom reads the same way (docs/protocol.md "Decoding")', (t: TestContext) => {
   let accepted = 0
   fc.assert(fc.property(mutation, (text) => {
     // (encoding as UTF-8 turns a lone surrogate into U+FFFD: the decoded text is what counts)

@@ -74,7 +74,7 @@ const setting = fc.record({
 const choices = fc.array(fc.integer({ min: -12, max: REPLACEMENTS.length - 1 }), { minLength: 1, maxLength: 24 })
 const seedIndex = fc.nat({ max: SEEDS.length - 1 })
 
-test('PROTOCOL Decoding: a message with the last one\'s markup decodes as it would in a decoder that never saw the last one (values changed)', (t: TestContext) => {
+test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes as it would in a decoder that never saw the last one (values changed)', (t: TestContext) => {
   let again = 0
   // Mostly the seed's own setting for both messages; else any (a shape is only for the setting it was made in).
   const settings = fc.option(fc.tuple(setting, fc.option(setting, { freq: 2 })), { freq: 2 })
@@ -96,7 +96,7 @@ test('PROTOCOL Decoding: a message with the last one\'s markup decodes as it wou
   t.assert.ok(again >= RUNS / 40, `${again} messages were decoded again from a shape`)
 })
 
-test('PROTOCOL Decoding: a message with the last one\'s markup decodes as it would in a fresh decoder (each run replaced in turn by each value)', (t: TestContext) => {
+test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes as it would in a fresh decoder (each run replaced in turn by each value)', (t: TestContext) => {
   const own: Setting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
   for (const seed of SEEDS) {
     const setting = seed === SEEDS[1] ? { ...own, envelope: SOAP11_ENV } : own
@@ -113,7 +113,7 @@ test('PROTOCOL Decoding: a message with the last one\'s markup decodes as it wou
   }
 })
 
-test('PROTOCOL Decoding: a message with the last one\'s markup decodes as it would in a fresh decoder (random edits anywhere)', (t: TestContext) => {
+test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes as it would in a fresh decoder (random edits anywhere)', (t: TestContext) => {
   const ALPHABET = ['<', '>', '/', '&', ';', ':', '=', '"', '!', '-', 'x', ' ', '\n', '\r', '\u0000', ']]>', '&amp;', '<!--', '-->', 'Body', 'xmlns']
   fc.assert(fc.property(seedIndex, mutations(SEEDS, ALPHABET, 3), fc.boolean(), (s, text, swap) => {
     const warm = new EnvelopeDecoder(LIMITS)
@@ -172,7 +172,7 @@ test('shapes: only messages up to SHAPE_LENGTH characters are kept, whatever the
   t.assert.notStrictEqual(namesOf(decoder, of('B', under + 1), plain), over)
 })
 
-test('PROTOCOL Decoding: a shape holds for the media type it was made under: another charset or envelope namespace is decoded anew', (t: TestContext) => {
+test('docs/protocol.md "Decoding": a shape holds for the media type it was made under: another charset or envelope namespace is decoded anew', (t: TestContext) => {
   const own: Setting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
   const others: Setting[] = [
     { ...own, encoding: 'utf-16le' },

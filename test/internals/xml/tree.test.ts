@@ -113,7 +113,7 @@ function keptAfter (t: TestContext, decoder: EnvelopeDecoder, count: number, mes
   return process.memoryUsage().heapUsed - before
 }
 
-test('PROTOCOL Limits: what a decoder keeps between messages (names, namespaces, its reused events) keeps no message alive', (t: TestContext) => {
+test('docs/protocol.md "Limits": what a decoder keeps between messages (names, namespaces, its reused events) keeps no message alive', (t: TestContext) => {
   const big = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxTextLength: 4 * 1024 * 1024 }).limits)
   const messages = 24
   const size = 2 * 1024 * 1024
@@ -125,7 +125,7 @@ test('PROTOCOL Limits: what a decoder keeps between messages (names, namespaces,
   t.assert.ok(kept < size / 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages of ${size / 1048576} MB`)
 })
 
-test('PROTOCOL Limits: the reader\'s name cache keeps short names only, whatever names a message holds', (t: TestContext) => {
+test('docs/protocol.md "Limits": the reader\'s name cache keeps short names only, whatever names a message holds', (t: TestContext) => {
   const name = 256 * 1024
   const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxNameLength: 1024 * 1024 }).limits)
   const messages = 16
@@ -137,7 +137,7 @@ test('PROTOCOL Limits: the reader\'s name cache keeps short names only, whatever
   t.assert.ok(kept < name * 2, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages with names of ${name / 1024} KB`)
 })
 
-test('PROTOCOL Limits: the prefixes the reader\'s namespace scope keeps between documents keep no document alive', (t: TestContext) => {
+test('docs/protocol.md "Limits": the prefixes the reader\'s namespace scope keeps between documents keep no document alive', (t: TestContext) => {
   const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024, maxTextLength: 4 * 1024 * 1024 }).limits)
   const messages = 16
   const kept = keptAfter(t, decoder, messages, (k) => {
@@ -148,7 +148,7 @@ test('PROTOCOL Limits: the prefixes the reader\'s namespace scope keeps between 
   t.assert.ok(kept < 1024 * 1024, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages of 1 MB, each with a prefix of its own`)
 })
 
-test('PROTOCOL Limits: the names the reader guesses from (each cached name\'s successor) stay within its cache, whatever names follow each other', (t: TestContext) => {
+test('docs/protocol.md "Limits": the names the reader guesses from (each cached name\'s successor) stay within its cache, whatever names follow each other', (t: TestContext) => {
   const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024 }).limits)
   const count = 4000
   // 64 characters, the longest cached; names with one first and last character share a cache slot.
