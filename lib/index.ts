@@ -12,6 +12,7 @@ import { contractEndpoint } from './plugin/contract'
 import { endpoint, kSoapScope } from './plugin/endpoint'
 import { kAnswer } from './plugin/logging'
 import { SOAP_ERR_OPT_INVALID } from './errors'
+import { isQNameKey } from './namespaces'
 import { checkHook, createScope, type SoapScope } from './service/hooks'
 import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from './options'
 import { sendSoap, type SoapContent, type SoapReplyOptions } from './plugin/reply'
@@ -47,8 +48,6 @@ declare module 'fastify' {
   }
 }
 
-const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
-
 function decoratorFor (instance: FastifyInstance, soap: ResolvedOptions, ajv: ReturnType<typeof createAjv>): SoapDecorator {
   const scope = (): SoapScope => instance[kSoapScope] as SoapScope
   const decorator: SoapDecorator = {
@@ -60,7 +59,7 @@ function decoratorFor (instance: FastifyInstance, soap: ResolvedOptions, ajv: Re
     },
     understand (...qnames) {
       for (const qname of qnames) {
-        if (typeof qname !== 'string' || !QNAME_KEY.test(qname)) throw new SOAP_ERR_OPT_INVALID('understand()', 'given "{namespace}localName" strings')
+        if (!isQNameKey(qname)) throw new SOAP_ERR_OPT_INVALID('understand()', 'given "{namespace}localName" strings')
       }
       scope().understood.push(...qnames)
       return decorator

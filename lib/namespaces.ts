@@ -65,3 +65,15 @@ export function xpathNamespaces (version: SoapVersion): Record<string, string> {
     xsd: XSD_NS
   }
 }
+
+/** A qualified name's key, `{namespace}localName`: how the plugin names an element in options, maps and messages. */
+export function qnameKey (namespace: string, localName: string): string {
+  return `{${namespace}}${localName}`
+}
+
+const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
+
+/** Whether a value is a `{namespace}localName` key (the namespace may be empty; the local name has no colon or white space). */
+export function isQNameKey (value: unknown): value is string {
+  return typeof value === 'string' && QNAME_KEY.test(value)
+}

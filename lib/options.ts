@@ -4,7 +4,7 @@ import type { SoapFault } from './soap/fault'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 import { KnownKeys } from './service/keys'
 import type { SoapLimits } from './soap/limits'
-import { WSSE_NS } from './namespaces'
+import { isQNameKey, qnameKey, WSSE_NS } from './namespaces'
 
 export type { SoapLimits }
 
@@ -36,7 +36,7 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
 export type SoapLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
 /** Elements whose content is always redacted. */
-export const REDACTED: readonly string[] = Object.freeze([`{${WSSE_NS}}Password`, `{${WSSE_NS}}BinarySecurityToken`])
+export const REDACTED: readonly string[] = Object.freeze([qnameKey(WSSE_NS, 'Password'), qnameKey(WSSE_NS, 'BinarySecurityToken')])
 
 const LOG_LEVELS: ReadonlySet<string> = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 
@@ -85,8 +85,6 @@ const LIMIT_NAMES = [
 
 const KNOWN = new KnownKeys(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', 'logLevel', 'logBody', 'redact', ...LIMIT_NAMES])
 
-const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
-
 function positiveInteger (name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
@@ -95,10 +93,10 @@ function positiveInteger (name: string, value: unknown, fallback: number): numbe
   return value
 }
 
-function stringList (name: string, value: unknown, check?: RegExp): string[] {
+function stringList (name: string, value: unknown, qnames = false): string[] {
   if (value === undefined) return []
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && (check === undefined || check.test(v)))) {
-    throw new SOAP_ERR_OPT_INVALID(name, check === undefined ? 'an array of strings' : 'an array of "{namespace}localName" strings')
+  if (!Array.isArray(value) || !value.every((v) => qnames ? isQNameKey(v) : typeof v === 'string')) {
+    throw new SOAP_ERR_OPT_INVALID(name, qnames ? 'an array of "{namespace}localName" strings' : 'an array of strings')
   }
   return value
 }
@@ -144,7 +142,7 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
     bodyLimit,
     limits: Object.freeze(limits),
     roles: new Set(stringList('roles', options.roles)),
-    understoodHeaders: new Set(stringList('understoodHeaders', options.understoodHeaders, QNAME_KEY)),
+    understoodHeaders: new Set(stringList('understoodHeaders', options.understoodHeaders, true)),
     namespaces: Object.freeze({ ...namespaces }),
     maxXPathElements: positiveInteger('maxXPathElements', options.maxXPathElements, DEFAULTS.maxXPathElements),
     routes: options.routes,
@@ -152,6 +150,6 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
     faultFormatter: options.faultFormatter,
     logLevel: options.logLevel ?? DEFAULTS.logLevel,
     logBody: options.logBody ?? DEFAULTS.logBody,
-    redact: new Set([...REDACTED, ...stringList('redact', options.redact, QNAME_KEY)])
+    redact: new Set([...REDACTED, ...stringList('redact', options.redact, true)])
   })
 }

@@ -11,7 +11,7 @@ import { DOMParser, XMLSerializer, type Document as DomDocument, type Element as
 import { SOAP_ERR_CONTRACT_LOAD } from '../errors'
 import { attr, childElements } from './dom'
 import type { SchemaContext, SchemaModel } from './xsd'
-import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS } from '../namespaces'
+import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV } from '../namespaces'
 import { SOAP11_ENVELOPE_SCHEMA } from './well-known'
 import { ADDRESS } from '../wsdl/xsd'
 
@@ -22,8 +22,8 @@ export type ContractResolver = (url: string) => string | Uint8Array | Promise<st
 const WELL_KNOWN: ReadonlySet<string> = new Set([
   XML_NS,
   SOAP11_ENV,
-  'http://www.w3.org/2003/05/soap-envelope',
-  'http://schemas.xmlsoap.org/wsdl/',
+  SOAP12_ENV,
+  WSDL_NS,
   'http://www.w3.org/1999/xlink',
   ...SOAP_ENCODING_NAMESPACES
 ])

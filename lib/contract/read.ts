@@ -14,7 +14,8 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../err
 import type { SoapOperationHooks } from '../types'
 import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../service/declaration'
 import { KnownKeys } from '../service/keys'
-import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS } from '../namespaces'
+import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
+import { defaultAction } from '../service/declaration'
 
 type Schema = Record<string, unknown>
 
@@ -55,7 +56,7 @@ export interface ContractSource {
 }
 
 function key (name: QName): string {
-  return `{${name[0]}}${name[1]}`
+  return qnameKey(name[0], name[1])
 }
 
 function children (node: DomElement, namespace: string, localName: string): DomElement[] {
@@ -84,7 +85,7 @@ class WsdlModel {
       for (const child of childElements(d)) {
         if (child.namespaceURI !== WSDL_NS) continue
         const map = child.localName === 'message' ? this.messages : child.localName === 'portType' ? this.portTypes : child.localName === 'binding' ? this.bindings : child.localName === 'service' ? this.services : undefined
-        map?.set(`{${tns}}${attr(child, 'name') as string}`, child)
+        map?.set(qnameKey(tns, attr(child, 'name') as string), child)
       }
     }
   }
@@ -293,7 +294,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       output: outputs?.schema,
       headers: headersSchema(inputs.headers),
       faults: Object.keys(faults).length === 0 ? undefined : faults,
-      action: action ?? (/[/:#]$/.test(tns) ? tns + name : `${tns}/${name}`)
+      action: action ?? defaultAction(tns, name)
     }
   }
 

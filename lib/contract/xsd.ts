@@ -7,7 +7,7 @@
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
-import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS } from '../namespaces'
+import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '../namespaces'
 import { attr, childElements } from './dom'
 import { builtin, lexical, listCounts, restrict, type Simple } from './simple-types'
 
@@ -32,7 +32,7 @@ interface Component {
 export type QName = readonly [namespace: string, localName: string]
 
 function key (namespace: string, localName: string): string {
-  return `{${namespace}}${localName}`
+  return qnameKey(namespace, localName)
 }
 
 function xs (node: DomElement, localName: string): DomElement[] {

@@ -11,6 +11,7 @@ import type { SoapVersion } from '../namespaces'
 import type { ResolvedOptions } from '../options'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
+import { qnameKey } from '../namespaces'
 
 /** How a request was answered, when not by a result: noted by the error handler. */
 export interface AnswerNote {
@@ -43,7 +44,7 @@ export const REDACTION = '[redacted]'
 export function redactedXml (elements: readonly XmlElement[], redact: ReadonlySet<string>): string {
   let out = ''
   const write = (element: XmlElement): boolean => {
-    const redacted = redact.has(`{${element.namespace}}${element.localName}`)
+    const redacted = redact.has(qnameKey(element.namespace, element.localName))
     out += `<${element.name}`
     for (const a of element.attributes) out += ` ${a.name}="${redacted ? REDACTION : escapeAttribute(a.value)}"`
     out += '>'

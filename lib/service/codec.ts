@@ -9,12 +9,12 @@
  * real clients add (`xsi:type`, foreign attributes, element order).
  */
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
-import { XML_NS, XSI_NS } from '../namespaces'
+import { XML_NS, XSI_NS, qnameKey } from '../namespaces'
 import { fieldNamed, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './schema'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import { elementAt, type TreeName, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
-import { isNCName, isWhitespace } from '../xml/chars'
+import { isNCName, isWhitespace, trimXmlSpace } from '../xml/chars'
 
 // ------------------------------------------------------------ reading ---
 
@@ -40,7 +40,6 @@ function pointer (segments: ReadonlyArray<string | number>): string {
   return out
 }
 
-const COLLAPSE = /^[ \t\r\n]+|[ \t\r\n]+$/g
 const INTEGER = /^[+-]?[0-9]+$/
 const DOUBLE = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/
 
@@ -81,7 +80,7 @@ function shortDecimal (text: string, fraction: boolean): number | undefined {
 /** Reads the lexical form of an XML Schema scalar (xs:string, xs:long-like integer, xs:double, xs:boolean). */
 export function readScalar (type: ScalarType, text: string): string | number | boolean {
   if (type === 'string') return text
-  const value = isTrimmed(text) ? text : text.replace(COLLAPSE, '')
+  const value = isTrimmed(text) ? text : trimXmlSpace(text)
   if (type !== 'boolean') {
     const short = shortDecimal(value, type === 'number')
     if (short !== undefined) return short === 0 && type === 'integer' ? 0 : short
@@ -123,7 +122,7 @@ function isNil (tree: XmlTree, p: number): boolean {
     const n = tree.attributeName(a)
     if (n.localName === 'nil' && n.namespace === XSI_NS) {
       const raw = tree.attributeValue(a)
-      const value = raw.replace(COLLAPSE, '')
+      const value = trimXmlSpace(raw)
       if (value === 'true' || value === '1') return true
       if (value !== 'false' && value !== '0') throw new InputProblem(`xsi:nil="${clip(raw)}" is not a boolean`, 'xsi:nil is not a boolean')
     }
@@ -153,7 +152,7 @@ function readValue (shape: Shape, tree: XmlTree, p: number): unknown {
   } catch (err) {
     if (err instanceof InputProblem) {
       const { namespace, localName } = tree.name(p)
-      err.elements.push(`{${namespace}}${localName}`)
+      err.elements.push(qnameKey(namespace, localName))
     }
     throw err
   }

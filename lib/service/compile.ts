@@ -20,7 +20,8 @@ import { compile } from './validation'
 import { isXmlText } from '../xml/chars'
 import { isNCName } from '../xml/chars'
 import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
-import { wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
+import { wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration, defaultAction } from './declaration'
+import { qnameKey, isQNameKey } from '../namespaces'
 
 export type { JsonSchema, OperationDeclaration, ServiceDeclaration }
 
@@ -88,7 +89,6 @@ export interface Service {
   readonly wsdl: SoapWsdlOptions | false
 }
 
-const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl'])
 const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler'])
 
@@ -145,7 +145,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     }
   }
   if (op.action !== undefined && (typeof op.action !== 'string' || op.action === '' || !isXmlText(op.action))) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "action" must be a non-empty string of characters XML can carry`)
-  const action = op.action ?? (/[/:#]$/.test(tns) ? tns + name : `${tns}/${name}`)
+  const action = op.action ?? defaultAction(tns, name)
 
   let input: ObjectShape | undefined
   let validateInput: ValidateFunction | undefined
@@ -192,7 +192,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   if (op.get !== undefined && typeof op.get !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "get" must be a boolean`)
 
   return {
-    info: Object.freeze({ name, service, action, element: localName === undefined ? undefined : `{${namespace}}${localName}`, oneWay: writeOutput === undefined }),
+    info: Object.freeze({ name, service, action, element: localName === undefined ? undefined : qnameKey(namespace, localName), oneWay: writeOutput === undefined }),
     namespace,
     localName,
     input,
@@ -242,7 +242,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     if (declaration[flag] !== undefined && typeof declaration[flag] !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(name, `"${flag}" must be a boolean`)
   }
   const own = declaration.understoodHeaders ?? []
-  if (!Array.isArray(own) || !own.every((q) => typeof q === 'string' && QNAME_KEY.test(q))) {
+  if (!Array.isArray(own) || !own.every((q) => isQNameKey(q))) {
     throw new SOAP_ERR_SERVICE_INVALID(name, '"understoodHeaders" must be an array of "{namespace}localName" strings')
   }
   const timeout = milliseconds(declaration.timeout, 0, name, '"timeout"')
@@ -263,7 +263,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     const other = byAction.get(op.info.action)
     if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the action ${op.info.action}`)
     byAction.set(op.info.action, op)
-    for (const field of op.headers?.elements ?? []) understood.add(`{${field.namespace}}${field.name}`)
+    for (const field of op.headers?.elements ?? []) understood.add(qnameKey(field.namespace, field.name))
     operations.push(op)
   }
   const scopeHooks = hookLists(scope, undefined, name)

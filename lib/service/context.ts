@@ -11,6 +11,7 @@ import type { SoapVersion } from '../namespaces'
 import type { SoapOperationInfo } from '../types'
 import { elementsAt, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
+import { qnameKey } from '../namespaces'
 
 const EMPTY_MAP: ReadonlyMap<string, readonly SoapHeaderBlock[]> = new Map()
 
@@ -150,7 +151,7 @@ export class SoapContext {
 
   /** The first header block named `{namespace}localName`, if any. */
   header (namespace: string, localName: string): SoapHeaderBlock | undefined {
-    return this.headersByName.get(`{${namespace}}${localName}`)?.[0]
+    return this.headersByName.get(qnameKey(namespace, localName))?.[0]
   }
 
   /** The whole envelope as an @xmldom/xmldom Document, parsed on first use from the text the decoder checked. */

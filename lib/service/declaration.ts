@@ -66,3 +66,13 @@ export function wsdlOptions (service: string, value: unknown): SoapWsdlOptions |
   }
   return (address === undefined ? options : { ...options, address }) as SoapWsdlOptions
 }
+
+/**
+ * An operation's action when its declaration names none: the target
+ * namespace, a '/' unless the namespace ends in '/', ':' or '#', and the
+ * operation's name (the default the generated WSDL writes, and WS-Addressing's
+ * default action pattern follows).
+ */
+export function defaultAction (namespace: string, operation: string): string {
+  return /[/:#]$/.test(namespace) ? namespace + operation : `${namespace}/${operation}`
+}

@@ -18,7 +18,7 @@ import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { invalidInputFault, toSoapFault, type SoapFault } from '../soap/fault'
 import { answered, runHooks } from './hooks'
 import type { SoapFaultHook } from '../types'
-import { versionInfo } from '../namespaces'
+import { versionInfo, qnameKey } from '../namespaces'
 import type { Field, ScalarShape } from './schema'
 import type { Operation, Service } from './compile'
 import { writeEnvelope } from '../soap/writer'
@@ -67,7 +67,7 @@ const queryInput: InputReader = (op, request) => {
         try {
           read.push(readScalar(type, value))
         } catch (err) {
-          if (err instanceof InputProblem) err.elements.push(`{${field.namespace}}${field.name}`)
+          if (err instanceof InputProblem) err.elements.push(qnameKey(field.namespace, field.name))
           throw field.array ? locate(err, field.property, read.length) : locate(err, field.property)
         }
       }

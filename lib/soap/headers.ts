@@ -4,15 +4,10 @@
  * this node must understand but does not (docs/protocol.md "Faults"; SOAP 1.2
  * Part 1 §2.6, §5.2; SOAP 1.1 §4.2).
  */
-import {
-  SOAP11_ACTOR_NEXT,
-  SOAP12_ROLE_NEXT,
-  SOAP12_ROLE_NONE,
-  SOAP12_ROLE_ULTIMATE,
-  type SoapVersion
-} from '../namespaces'
+import { qnameKey, SOAP11_ACTOR_NEXT, SOAP12_ROLE_NEXT, SOAP12_ROLE_NONE, SOAP12_ROLE_ULTIMATE, type SoapVersion } from '../namespaces'
 import { elementAt, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
+import { trimXmlSpace } from '../xml/chars'
 
 export interface SoapHeaderBlock {
   readonly namespace: string
@@ -40,18 +35,8 @@ export interface ProcessedHeaders {
   readonly senderFault: string | undefined
 }
 
-/** xs:boolean's whitespace collapse: space, tab, CR and LF only. */
-function collapse (value: string): string {
-  return value.replace(XML_SPACE, '')
-}
-const XML_SPACE = /^[ \t\r\n]+|[ \t\r\n]+$/g
-
 const BOOLEAN_12: Record<string, boolean> = { __proto__: null as never, 0: false, 1: true, false: false, true: true }
 const BOOLEAN_11: Record<string, boolean> = { __proto__: null as never, 0: false, 1: true }
-
-function qnameKey (namespace: string, localName: string): string {
-  return `{${namespace}}${localName}`
-}
 
 /** The header blocks at `nodes` of `tree`, each made an `XmlElement` and read. */
 export function processHeaders (
@@ -74,7 +59,7 @@ export function processHeaders (
     for (const a of element.attributes) {
       if (a.namespace !== envelope) continue
       if (a.localName === 'mustUnderstand' || (is12 && a.localName === 'relay')) {
-        const value = booleans[collapse(a.value)]
+        const value = booleans[trimXmlSpace(a.value)]
         if (value === undefined) {
           senderFault ??= `invalid ${a.localName} value "${a.value}" on header block ${element.name}`
         } else if (a.localName === 'relay') {
@@ -83,7 +68,7 @@ export function processHeaders (
           mustUnderstand = value
         }
       } else if (a.localName === roleName) {
-        role = collapse(a.value)
+        role = trimXmlSpace(a.value)
       }
     }
     if (element.namespace === '') senderFault ??= `header block ${element.name} is not namespace-qualified`

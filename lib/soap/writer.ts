@@ -1,7 +1,7 @@
 /**
  * Stage 7a: the response envelope in the request's version (docs/protocol.md "Versions").
  */
-import { SOAP12_ENV, type VersionInfo } from '../namespaces'
+import { SOAP11_ENV, SOAP12_ENV, type VersionInfo } from '../namespaces'
 
 const PREFIX = 'soap'
 
@@ -20,5 +20,5 @@ export const ENVELOPE_PREFIX = PREFIX
 export const UPGRADE_BLOCK =
   `<upg:Upgrade xmlns:upg="${SOAP12_ENV}">` +
   `<upg:SupportedEnvelope qname="e12:Envelope" xmlns:e12="${SOAP12_ENV}"/>` +
-  '<upg:SupportedEnvelope qname="e11:Envelope" xmlns:e11="http://schemas.xmlsoap.org/soap/envelope/"/>' +
+  `<upg:SupportedEnvelope qname="e11:Envelope" xmlns:e11="${SOAP11_ENV}"/>` +
   '</upg:Upgrade>'

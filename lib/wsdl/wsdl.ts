@@ -14,7 +14,7 @@ import type { Field, ObjectShape } from '../service/schema'
 import type { ElementDescription, Operation, Service } from '../service/compile'
 import type { SoapWsdlOptions } from '../types'
 import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd'
-import { SOAP_HTTP_TRANSPORT, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS } from '../namespaces'
+import { SOAP_HTTP_TRANSPORT, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS, qnameKey } from '../namespaces'
 
 /** A rendered document, cut where the endpoint's address goes. */
 type Template = readonly string[]
@@ -64,7 +64,7 @@ function faultMessages (service: Service): FaultMessages {
   for (const op of service.operations) {
     for (const [name, fault] of faultsOf(op)) {
       const set = elements.get(name) ?? new Set<string>()
-      set.add(`{${fault.namespace}}${fault.name}`)
+      set.add(qnameKey(fault.namespace, fault.name))
       elements.set(name, set)
     }
   }

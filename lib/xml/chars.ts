@@ -52,6 +52,13 @@ export function isNCName (name: string): boolean {
 
 const NOT_SPACE = /[^ \t\r\n]/
 
+const EDGE_SPACE = /^[ \t\r\n]+|[ \t\r\n]+$/g
+
+/** `value` without XML white space at either end: the edges of XML Schema's whiteSpace collapse (space, tab, CR and LF only). */
+export function trimXmlSpace (value: string): string {
+  return value.replace(EDGE_SPACE, '')
+}
+
 /** Whether `text` is all XML white space (S, §2.3). */
 export function isWhitespace (text: string): boolean {
   return !NOT_SPACE.test(text)
