@@ -5,10 +5,17 @@
  */
 import type { Sample, Settings, Stage } from './measure'
 
+/** The contender that runs fastify-soap's server from another build (BENCH_BASELINE), beside this build's `soap`. */
+export const BASELINE_BUILD = 'soap-baseline'
+
 export interface ContenderRecord {
-  /** The server kind, as benchmarks/http/server.ts knows it. */
+  /** The contender's own key; the server kind, as benchmarks/http/server.ts knows it, unless `serves` says otherwise. */
   kind: string
   name: string
+  /** The server kind started, when not `kind`. */
+  serves?: string
+  /** The server script started, when not this build's. */
+  script?: string
   samples: Sample[]
   /** Set once the contender was dropped: it was not measured in this round or later. */
   failure?: { round: number, stage: Stage, reason: string }
@@ -17,13 +24,15 @@ export interface ContenderRecord {
 export interface WorkloadRecord {
   id: string
   title: string
-  /** The kind every ratio of this workload is taken against. */
-  baseline: string
+  /** The kind every ratio of this workload is taken against: the reference. */
+  reference: string
   contenders: ContenderRecord[]
 }
 
 export interface BenchRecord {
   date: string
+  /** How to run it again: the BENCH_* variables set, and the command. */
+  command?: string
   node: string
   cpu: string
   cores: number
@@ -36,7 +45,7 @@ export type Metric = 'rps' | 'cpuPerRequest' | 'p99' | 'maxRss'
 export interface Summary {
   kind: string
   name: string
-  baseline: boolean
+  reference: boolean
   /** Medians over the rounds measured; undefined when none was. */
   rps?: { median: number, min: number, max: number }
   p50?: number
@@ -47,7 +56,7 @@ export interface Summary {
   timeouts: number
   non2xx: number
   rounds: number
-  /** Against the baseline, one entry per round this contender was measured in (undefined: no baseline that round). */
+  /** Against the reference, one entry per round this contender was measured in (undefined: no reference that round). */
   rpsRatios: Array<number | undefined>
   cpuRatios: Array<number | undefined>
   /** The median of the defined per-round ratios. */
@@ -87,7 +96,7 @@ export function pairedRatios (a: ContenderRecord | undefined, b: ContenderRecord
 }
 
 export function summarize (workload: WorkloadRecord): Summary[] {
-  const base = contender(workload, workload.baseline)
+  const base = contender(workload, workload.reference)
   return workload.contenders.map((c) => {
     const of = (f: (s: Sample) => number): number[] => c.samples.map(f)
     const measured = c.samples.length > 0
@@ -97,7 +106,7 @@ export function summarize (workload: WorkloadRecord): Summary[] {
     return {
       kind: c.kind,
       name: c.name,
-      baseline: c.kind === workload.baseline,
+      reference: c.kind === workload.reference,
       rps: measured ? { median: median(rps), min: Math.min(...rps), max: Math.max(...rps) } : undefined,
       p50: measured ? median(of((s) => s.p50)) : undefined,
       p99: measured ? median(of((s) => s.p99)) : undefined,

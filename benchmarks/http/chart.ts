@@ -1,11 +1,11 @@
 /**
  * benchmarks/results/chart.svg: per workload, a group of horizontal bars, one
  * per contender, at its median req/s with min–max whiskers, labelled with the
- * value and the median of its per-round ratios to the baseline. Each group has
+ * value and the median of its per-round ratios to the reference. Each group has
  * its own scale (the large workload's req/s are far lower). Plain SVG text.
  */
 import { summarize, type BenchRecord, type Summary, type WorkloadRecord } from './aggregate'
-import { failureText, ratio } from './report'
+import { failureText, ratio, renderLoad } from './report'
 
 const WIDTH = 800
 const LABEL_RIGHT = 150
@@ -17,7 +17,7 @@ const FONT = 'font-family="Helvetica, Arial, sans-serif"'
 /** A white outline under a label, so that grid lines do not run through it. */
 const HALO = 'paint-order="stroke" stroke="#ffffff" stroke-width="4" stroke-linejoin="round"'
 
-const COLOURS: Record<string, string> = { json: '#8b96a3', 'xml-echo': '#b8c0c9', soap: '#2563eb', 'node-soap': '#e07b39', 'strong-soap': '#9c4dcc' }
+const COLOURS: Record<string, string> = { json: '#8b96a3', 'xml-echo': '#b8c0c9', soap: '#2563eb', 'soap-baseline': '#93b4f5', 'node-soap': '#e07b39', 'strong-soap': '#9c4dcc' }
 
 function esc (text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
@@ -38,7 +38,7 @@ function text (x: number, y: number, content: string, attrs = ''): string {
   return `<text x="${x}" y="${y}" ${attrs}>${esc(content)}</text>`
 }
 
-function bar (s: Summary, y: number, scale: (v: number) => number, baselineName: string): string[] {
+function bar (s: Summary, y: number, scale: (v: number) => number, referenceName: string): string[] {
   const label = text(LABEL_RIGHT, y + BAR_HEIGHT / 2 + 4, s.name, 'text-anchor="end" font-size="13" fill="#1f2933"')
   if (s.rps === undefined) {
     const why = s.failure === undefined ? 'not measured' : failureText(s.failure.stage, s.failure.reason)
@@ -48,7 +48,7 @@ function bar (s: Summary, y: number, scale: (v: number) => number, baselineName:
   const { median, min, max } = s.rps
   const colour = COLOURS[s.kind] ?? '#52606d'
   const mid = y + BAR_HEIGHT / 2
-  const versus = s.baseline ? 'baseline' : `${ratio(s.rpsRatio)} × ${baselineName}`
+  const versus = s.reference ? 'reference' : `${ratio(s.rpsRatio)} × ${referenceName}`
   const rounds = s.failure === undefined ? '' : ` (${s.rounds} round${s.rounds === 1 ? '' : 's'})`
   return [
     label,
@@ -63,7 +63,7 @@ function bar (s: Summary, y: number, scale: (v: number) => number, baselineName:
 /** One workload's group, from `top`; returns its markup and height. */
 function group (workload: WorkloadRecord, top: number): { svg: string[], height: number } {
   const summaries = summarize(workload)
-  const baselineName = summaries.find((s) => s.baseline)?.name ?? 'baseline'
+  const referenceName = summaries.find((s) => s.reference)?.name ?? 'reference'
   const { end, step } = axis(Math.max(0, ...summaries.map((s) => s.rps?.max ?? 0)))
   const scale = (v: number): number => BAR_LEFT + (v / end) * BAR_WIDTH
   const barsTop = top + 14
@@ -74,7 +74,7 @@ function group (workload: WorkloadRecord, top: number): { svg: string[], height:
     svg.push(`<line x1="${x}" y1="${barsTop - 4}" x2="${x}" y2="${barsBottom + 4}" stroke="${v === 0 ? '#9aa5b1' : '#e4e7eb'}"/>`)
     svg.push(text(scale(v), barsBottom + 18, whole(v), 'text-anchor="middle" font-size="11" fill="#616e7c"'))
   }
-  summaries.forEach((s, i) => svg.push(...bar(s, barsTop + i * ROW, scale, baselineName)))
+  summaries.forEach((s, i) => svg.push(...bar(s, barsTop + i * ROW, scale, referenceName)))
   return { svg, height: barsBottom + 18 - top }
 }
 
@@ -83,10 +83,11 @@ export function renderChart (record: BenchRecord): string {
   const plural = rounds === 1 ? '' : 's'
   const body: string[] = [
     text(16, 28, `HTTP req/s per contender: median of ${rounds} round${plural}, whiskers min–max`, 'font-size="16" font-weight="bold" fill="#1f2933"'),
-    text(16, 48, `Label: median req/s · median of the per-round ratios to the baseline. Node ${record.node} · ${record.cpu} × ${record.cores} cores · ${record.date.slice(0, 10)}`, 'font-size="11" fill="#616e7c"'),
-    text(16, 64, `${connections} connections, pipelining ${pipelining}, ${seconds} s after ${warmup} s warm-up, contenders interleaved and rotated per round, each server in its own process`, 'font-size="11" fill="#616e7c"')
+    text(16, 48, `Label: median req/s · median of the per-round ratios to the reference. Node ${record.node} · ${record.cpu} × ${record.cores} cores · ${record.date.slice(0, 10)}`, 'font-size="11" fill="#616e7c"'),
+    text(16, 64, `${connections} connections, pipelining ${pipelining}, ${seconds} s after ${warmup} s warm-up, contenders interleaved and rotated per round, each server in its own process`, 'font-size="11" fill="#616e7c"'),
+    text(16, 80, renderLoad(record), 'font-size="11" fill="#616e7c"')
   ]
-  let y = 100
+  let y = 116
   for (const workload of record.workloads) {
     const { svg, height } = group(workload, y)
     body.push(...svg)

@@ -1,12 +1,14 @@
 /**
  * One contender of one workload, measured once: its own server process on
- * 127.0.0.1, one request checked, a warm-up, then the measured window with the
+ * 127.0.0.1 (pinned to the server's CPU), each of its requests checked once, a
+ * warm-up, then the measured window, driven by wrk or autocannon, with the
  * server's CPU time and peak RSS read around it. Every step is bounded in time.
  */
 import type { ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import autocannon from 'autocannon'
 import { serverStats, startServer } from './process'
+import { runWrk, type LoadResult } from './wrk'
 
 export interface Settings {
   rounds: number
@@ -14,6 +16,11 @@ export interface Settings {
   warmup: number
   connections: number
   pipelining: number
+  /** The load generator: wrk (one thread, its own process) or autocannon (in the runner's process), and its version. */
+  generator: { name: 'wrk' | 'autocannon', version: string }
+  /** The CPUs the server and the load generator are pinned to (taskset); undefined when not pinned, `unpinned` saying why. */
+  cpus?: { server: number, load: number }
+  unpinned?: string
 }
 
 /** What is sent, and how one answer is recognised as right. */
@@ -29,11 +36,13 @@ export interface Load {
 /** One contender's figures in one round. */
 export interface Sample {
   round: number
-  /** autocannon's requests.average over the measured window. */
+  /** Requests per second over the measured window (wrk's Requests/sec, autocannon's requests.average). */
   rps: number
   requests: number
-  /** Latency percentiles, ms (autocannon records whole milliseconds). */
+  /** Latency percentiles, ms (wrk reports them to two decimals of its unit; autocannon to whole milliseconds). */
   p50: number
+  p75: number
+  p90: number
   p99: number
   latencyMean: number
   /** Server CPU time (user + system) over the measured window, µs, and per request. */
@@ -60,14 +69,15 @@ export class Failure extends Error {
 }
 
 const CHECK_TIMEOUT_MS = 5000
-/** How long past its duration an autocannon run may go before it is stopped, then abandoned. */
+/** How long past its duration a load run may go before it is stopped, then abandoned. */
 const RUN_GRACE_S = 10
 const RUN_ABANDON_S = 20
 
-export async function measureOne (kind: string, load: Load, settings: Settings, round: number): Promise<Sample> {
+/** `script`: another build's benchmarks/http/server.js, to measure that build's server of the same kind. */
+export async function measureOne (kind: string, load: Load, settings: Settings, round: number, script?: string): Promise<Sample> {
   let server: { child: ChildProcess, port: number }
   try {
-    server = await startServer(kind)
+    server = await startServer(kind, { script, cpu: settings.cpus?.server })
   } catch (err) {
     throw new Failure('start', reason(err))
   }
@@ -83,13 +93,15 @@ export async function measureOne (kind: string, load: Load, settings: Settings, 
     const stats = await serverStats(child)
     return {
       round,
-      rps: result.requests.average,
-      requests: result.requests.total,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      latencyMean: result.latency.average,
+      rps: result.rps,
+      requests: result.requests,
+      p50: result.p50,
+      p75: result.p75,
+      p90: result.p90,
+      p99: result.p99,
+      latencyMean: result.mean,
       cpu: stats.cpu,
-      cpuPerRequest: result.requests.total > 0 ? stats.cpu / result.requests.total : Number.NaN,
+      cpuPerRequest: result.requests > 0 ? stats.cpu / result.requests : Number.NaN,
       maxRss: stats.maxRss,
       errors: result.errors,
       timeouts: result.timeouts,
@@ -127,8 +139,28 @@ function checkOnce (port: number, load: Load, body: string): Promise<string | un
   })
 }
 
-/** One autocannon run of `seconds`; stopped and refused if it runs past its time. */
-function drive (port: number, load: Load, settings: Settings, seconds: number): Promise<autocannon.Result> {
+/** One load run of `seconds`, by the settings' generator; stopped and refused if it runs past its time. */
+function drive (port: number, load: Load, settings: Settings, seconds: number): Promise<LoadResult> {
+  if (settings.generator.name === 'wrk') {
+    return runWrk({
+      host: '127.0.0.1',
+      port,
+      path: load.path,
+      headers: load.headers,
+      bodies: load.bodies,
+      connections: settings.connections,
+      seconds,
+      timeout: 10,
+      grace: RUN_GRACE_S,
+      abandon: RUN_ABANDON_S,
+      cpu: settings.cpus?.load
+    })
+  }
+  return driveAutocannon(port, load, settings, seconds)
+}
+
+/** One autocannon run, in this process (pinned, with the runner, to the load generator's CPU). */
+function driveAutocannon (port: number, load: Load, settings: Settings, seconds: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     let late = false
     const instance = autocannon({
@@ -143,7 +175,20 @@ function drive (port: number, load: Load, settings: Settings, seconds: number): 
       clearTimeout(abandon)
       if (err !== null && err !== undefined) reject(err)
       else if (late) reject(new Error(`autocannon ran past ${seconds + RUN_GRACE_S} s and was stopped`))
-      else resolve(result)
+      else {
+        resolve({
+          rps: result.requests.average,
+          requests: result.requests.total,
+          mean: result.latency.average,
+          p50: result.latency.p50,
+          p75: result.latency.p75,
+          p90: result.latency.p90,
+          p99: result.latency.p99,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          non2xx: result.non2xx
+        })
+      }
     })
     const grace = setTimeout(() => { late = true; instance.stop() }, (seconds + RUN_GRACE_S) * 1000)
     const abandon = setTimeout(() => reject(new Error(`autocannon did not finish in ${seconds + RUN_ABANDON_S} s`)), (seconds + RUN_ABANDON_S) * 1000)

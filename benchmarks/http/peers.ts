@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { listen as nodeSoapListen } from 'soap'
 import type { FastifyInstance } from 'fastify'
-import { buildSoap } from './server'
+import { buildSoap } from './services'
 
 interface Peer { listen: () => Promise<number>, close: () => Promise<void> }
 

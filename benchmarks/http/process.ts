@@ -1,6 +1,7 @@
 /** Starting a server of benchmarks/http/server.ts in its own process, and reading its stats. */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
+import { spawnChild } from './children'
 
 export interface ServerStats {
   /** CPU time (user + system) since the previous report, µs. */
@@ -14,14 +15,21 @@ export interface ServerStats {
   delayMax: number
 }
 
+export interface ServerOptions {
+  /** The server script: this build's benchmarks/http/server.js unless another build's is given. */
+  script?: string
+  /** The CPU the process is pinned to (taskset); undefined: not pinned. */
+  cpu?: number
+}
+
 /**
  * Starts a server in its own process and resolves once it listens. Its stderr
  * is passed through; if it exits before listening, the first line it wrote
  * there (the error it threw) is the rejection's reason.
  */
-export function startServer (kind: string, nodeArgs: string[] = []): Promise<{ child: ChildProcess, port: number }> {
+export function startServer (kind: string, options: ServerOptions = {}): Promise<{ child: ChildProcess, port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, join(__dirname, 'server.js'), kind], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawnChild(process.execPath, [options.script ?? join(__dirname, 'server.js'), kind], options.cpu, { stdio: ['ignore', 'pipe', 'pipe'] })
     let listening = false
     let early = ''
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -29,6 +37,7 @@ export function startServer (kind: string, nodeArgs: string[] = []): Promise<{ c
       if (!listening && early.length < 4096) early += chunk.toString()
     })
     const timer = setTimeout(() => { child.kill(); reject(new Error(`${kind} did not start in 10 s`)) }, 10_000)
+    child.once('error', (err) => { clearTimeout(timer); reject(new Error(`${kind} could not be started: ${err.message}`)) })
     child.once('exit', (code) => {
       clearTimeout(timer)
       if (listening) return

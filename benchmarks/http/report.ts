@@ -1,5 +1,8 @@
-/** The bench's markdown: one table per workload, the goals of issue 5, and the results file's header. */
-import { contender, median, pairedRatios, summarize, type BenchRecord, type Metric, type Summary, type WorkloadRecord } from './aggregate'
+/**
+ * The bench's markdown: one table per workload, fastify-soap's goals, this
+ * build against the baseline build when one ran, and the results file's header.
+ */
+import { BASELINE_BUILD, contender, median, pairedRatios, summarize, type BenchRecord, type ContenderRecord, type Metric, type Summary, type WorkloadRecord } from './aggregate'
 import type { Stage } from './measure'
 
 const MiB = 2 ** 20
@@ -18,25 +21,27 @@ export function failureText (stage: Stage, reason: string): string {
   return `failed: ${reason}`
 }
 
-function row (s: Summary): string {
-  const name = s.baseline ? `${s.name} (baseline)` : s.name
+/** `digits`: the latency's decimals, as the load generator measures it. */
+function row (s: Summary, digits: number): string {
+  const name = s.reference ? `${s.name} (reference)` : s.name
   if (s.rps === undefined) {
     const why = s.failure === undefined ? 'not measured' : failureText(s.failure.stage, s.failure.reason)
     return `| ${name} | ${cell(why)} | — | — | — | — | — | — | — | — |`
   }
   const errors = s.timeouts > 0 ? `${s.errors} (${s.timeouts} timeouts)` : String(s.errors)
-  return `| ${name} | ${whole(s.rps.median)} (${whole(s.rps.min)}–${whole(s.rps.max)}) | ${fixed(s.p50, 0)} | ${fixed(s.p99, 0)} | ${fixed(s.cpuPerRequest, 1)} | ` +
+  return `| ${name} | ${whole(s.rps.median)} (${whole(s.rps.min)}–${whole(s.rps.max)}) | ${fixed(s.p50, digits)} | ${fixed(s.p99, digits)} | ${fixed(s.cpuPerRequest, 1)} | ` +
     `${fixed(s.maxRss === undefined ? undefined : s.maxRss / MiB, 1)} | ${errors} | ${s.non2xx} | ${ratios(s.rpsRatios)} | ${ratios(s.cpuRatios)} |`
 }
 
-export function renderTable (workload: WorkloadRecord): string {
+export function renderTable (workload: WorkloadRecord, digits = 0): string {
   const summaries = summarize(workload)
+  const reference = summaries.find((s) => s.reference)?.name ?? 'reference'
   const lines = [
     `### ${workload.title}`,
     '',
-    '| contender | req/s median (min–max) | p50 ms | p99 ms | CPU µs/req | peak RSS MiB | errors | non-2xx | req/s ÷ baseline (per round) | CPU ÷ baseline (per round) |',
+    `| contender | req/s median (min–max) | p50 ms | p99 ms | CPU µs/req | peak RSS MiB | errors | non-2xx | req/s ÷ ${reference} (per round) | CPU ÷ ${reference} (per round) |`,
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...summaries.map(row)
+    ...summaries.map((s) => row(s, digits))
   ]
   // A contender dropped after some rounds keeps its row; say why the later rounds are missing.
   const notes = summaries
@@ -57,7 +62,7 @@ interface Goal {
   target: number
 }
 
-/** Issue 5's goals, each a ratio between two contenders of the same round. */
+/** fastify-soap's goals, each a ratio between two contenders of the same round: against the JSON route and node-soap. */
 export const GOALS: Goal[] = [
   { text: 'small: fastify-soap req/s ≥ 0.6 × Fastify JSON', workload: 'small', a: 'soap', b: 'json', metric: 'rps', atLeast: true, target: 0.6 },
   { text: 'small: fastify-soap req/s ≥ 2 × node-soap', workload: 'small', a: 'soap', b: 'node-soap', metric: 'rps', atLeast: true, target: 2 },
@@ -83,12 +88,53 @@ function evaluate (goal: Goal, workloads: WorkloadRecord[]): string {
 }
 
 export function renderGoals (workloads: WorkloadRecord[]): string {
-  return ['### Goals (medians of per-round ratios)', '', ...GOALS.map((g) => evaluate(g, workloads))].join('\n')
+  return ['### fastify-soap\'s goals (medians of per-round ratios)', '', ...GOALS.map((g) => evaluate(g, workloads))].join('\n')
 }
 
-/** The tables and the goals, as printed to stdout. */
+/** One figure of this build over the baseline build's: the median of the rounds that measured both, and each round's. */
+function buildRatio (a: ContenderRecord | undefined, b: ContenderRecord | undefined, metric: Metric): string {
+  const per = pairedRatios(a, b, metric)
+  return per.length === 0 ? '—' : `${ratio(median(per))}× (${per.map(ratio).join(', ')})`
+}
+
+/** fastify-soap, this build over the baseline build (BENCH_BASELINE), per workload; undefined when no baseline build ran. */
+export function renderBuilds (workloads: WorkloadRecord[]): string | undefined {
+  const rows = workloads.flatMap((w) => {
+    const before = contender(w, BASELINE_BUILD)
+    if (before === undefined) return []
+    const after = contender(w, 'soap')
+    const why = [after, before].find((c) => c !== undefined && c.samples.length === 0)
+    const note = why?.failure === undefined ? '' : ` (${cell(`${why.name} ${failureText(why.failure.stage, why.failure.reason)}`)})`
+    return [`| ${w.title.replace(/ \(.*$/, '')}${note} | ${buildRatio(after, before, 'rps')} | ${buildRatio(after, before, 'cpuPerRequest')} | ${buildRatio(after, before, 'p99')} |`]
+  })
+  if (rows.length === 0) return undefined
+  return [
+    '### fastify-soap: this build ÷ the baseline build (median of the per-round ratios; each round\'s in parentheses)',
+    '',
+    '| workload | req/s after ÷ before | CPU µs/req after ÷ before | p99 after ÷ before |',
+    '|---|---|---|---|',
+    ...rows
+  ].join('\n')
+}
+
+/** The latency's decimals: wrk reports to hundredths, autocannon whole milliseconds. */
+function latencyDigits (record: BenchRecord): number {
+  return record.settings.generator.name === 'wrk' ? 2 : 0
+}
+
+/** The tables, the goals and the comparison of builds, as printed to stdout. */
 export function renderBody (record: BenchRecord): string {
-  return [...record.workloads.map(renderTable), renderGoals(record.workloads)].join('\n\n') + '\n'
+  const builds = renderBuilds(record.workloads)
+  return [...record.workloads.map((w) => renderTable(w, latencyDigits(record))), renderGoals(record.workloads), ...(builds === undefined ? [] : [builds])].join('\n\n') + '\n'
+}
+
+/** Which load generator ran, and where each process ran. */
+export function renderLoad (record: BenchRecord): string {
+  const s = record.settings
+  const generator = s.generator.name === 'wrk' ? `wrk ${s.generator.version} (one thread)` : `autocannon ${s.generator.version} (in the runner's process)`
+  return s.cpus === undefined
+    ? `${generator}; not pinned (${s.unpinned ?? 'no CPU given'}): the load generator and the server share the CPUs`
+    : `${generator} pinned to CPU ${s.cpus.load}, each server pinned to CPU ${s.cpus.server} (taskset)`
 }
 
 export function renderSettings (record: BenchRecord): string {
@@ -104,11 +150,15 @@ export function renderResults (record: BenchRecord): string {
     '',
     `- Date: ${record.date}`,
     `- Node: ${record.node}`,
-    `- CPU: ${record.cpu}, ${record.cores} cores (the load generator shares them with the server)`,
+    `- CPU: ${record.cpu}, ${record.cores} cores`,
+    `- Load: ${renderLoad(record)}`,
     `- Settings: ${renderSettings(record)}`,
+    ...(record.command === undefined ? [] : [`- Command: \`${record.command}\``]),
     '- Medians over rounds; ratios are taken within each round, between contenders of the same round. ' +
       'CPU is the server process\'s user + system time over the measured window, per request; ' +
-      'peak RSS is the server process\'s maximum resident set size; p50 and p99 are in whole milliseconds (autocannon\'s resolution).',
+      'peak RSS is the server process\'s maximum resident set size; ' +
+      'the XML echo\'s ratio to the JSON route, about 1 on a quiet machine, shows how far each round was disturbed; ' +
+      (latencyDigits(record) === 0 ? 'p50 and p99 are in whole milliseconds (autocannon\'s resolution).' : 'p50 and p99 are from wrk\'s latency distribution.'),
     '',
     '![req/s per contender](chart.svg)',
     '',

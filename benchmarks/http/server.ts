@@ -8,6 +8,7 @@
  *   xml-echo     plain Fastify answering each SOAP request with its own bytes: no XML
  *                read or written, the floor of any SOAP server on Fastify
  *   soap         fastify-soap: the demo Calculator and a declared List service
+ *                (benchmarks/http/services.ts)
  *   node-soap    node-soap's server, from the WSDL fastify-soap writes for the same services
  *   strong-soap  strong-soap's server, likewise (benchmarks/http/peers.ts)
  * Prints `listening <port>` once ready. On SIGUSR2 it prints `stats <JSON>`:
@@ -17,47 +18,9 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { defineOperation, defineService } from '../../lib/index'
-import { buildDemo, serverOptions } from '../../test/demo/app'
-import { LIST_NS } from '../fixtures'
+import { serverOptions } from '../../test/demo/app'
 import { buildPeer } from './peers'
-
-const item = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer', xml: { attribute: true } },
-    name: { type: 'string' },
-    price: { type: 'number' },
-    tags: { type: 'string' }
-  },
-  required: ['id', 'name', 'price', 'tags'],
-  additionalProperties: false
-} as const
-
-const items = { type: 'object', properties: { item: { type: 'array', items: item } }, required: ['item'], additionalProperties: false } as const
-
-/** The large workload: a list of records in, the same list out, through the schema codec. */
-export const listService = defineService({
-  path: '/list',
-  namespace: LIST_NS,
-  name: 'List',
-  operations: {
-    EchoList: defineOperation({
-      input: items,
-      output: items,
-      async handler ({ item }) {
-        return { item }
-      }
-    })
-  }
-})
-
-/** fastify-soap with both services, as the bench and the peers' WSDLs use it. */
-export async function buildSoap (): Promise<FastifyInstance> {
-  const app = await buildDemo()
-  app.soap.service(listService)
-  return app
-}
+import { buildSoap } from './services'
 
 async function build (kind: string | undefined): Promise<FastifyInstance | { listen: () => Promise<number>, close: () => Promise<void> }> {
   if (kind === 'json') {

@@ -9,7 +9,7 @@ import { versionInfo } from '../../lib/namespaces'
 import { hasNullable, prefixesFor, shapeOf, type ObjectShape } from '../../lib/service/schema'
 import { writeEnvelope } from '../../lib/soap/writer'
 import { LIST_NS } from '../fixtures'
-import { listService } from '../http/server'
+import { listService } from '../http/services'
 import { measure } from './measure'
 
 const schema = listService.operations.EchoList.output as unknown as Record<string, unknown>
