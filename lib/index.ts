@@ -9,7 +9,7 @@ import fp from 'fastify-plugin'
 import type { SoapContext } from './service/context'
 import type { ContractDefinition, ContractHandler } from './contract/read'
 import { contractEndpoint } from './plugin/contract'
-import { endpoint, kSoapScope } from './plugin/endpoint'
+import { endpoint, kRegistration, kSoapScope, type Registration } from './plugin/endpoint'
 import { kAnswer } from './plugin/logging'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 import { isQNameKey } from './namespaces'
@@ -17,7 +17,7 @@ import { checkHook, createScope, type SoapScope } from './service/hooks'
 import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from './options'
 import { sendSoap, type SoapContent, type SoapReplyOptions } from './plugin/reply'
 import type { ServiceDeclaration } from './service/compile'
-import type { SoapContractDefinition, SoapFaultHook, SoapHook, SoapHookName, SoapOperation, SoapSchema, SoapServiceDefinition } from './types'
+import type { SoapContractDefinition, SoapFaultHook, SoapHook, SoapHookName, SoapOperation, SoapResult, SoapSchema, SoapServiceDefinition } from './types'
 import { createAjv } from './service/validation'
 
 export interface SoapDecorator {
@@ -48,10 +48,13 @@ declare module 'fastify' {
   }
 }
 
-function decoratorFor (instance: FastifyInstance, soap: ResolvedOptions, ajv: ReturnType<typeof createAjv>): SoapDecorator {
+function decoratorFor (instance: FastifyInstance): SoapDecorator {
   const scope = (): SoapScope => instance[kSoapScope] as SoapScope
   const decorator: SoapDecorator = {
-    options: soap,
+    // The nearest registration's, as it stands when read.
+    get options () {
+      return (instance[kRegistration] as Registration).soap
+    },
     addHook (name: SoapHookName, hook: SoapHook | SoapFaultHook) {
       checkHook(name, hook)
       scope().hooks[name].push(hook as never)
@@ -65,10 +68,10 @@ function decoratorFor (instance: FastifyInstance, soap: ResolvedOptions, ajv: Re
       return decorator
     },
     service (definition) {
-      return instance.register(endpoint, { soap, service: { declaration: definition as unknown as ServiceDeclaration, ajv } })
+      return instance.register(endpoint, { service: definition as unknown as ServiceDeclaration })
     },
     contract (definition) {
-      return instance.register(contractEndpoint, { soap, definition: definition as unknown as ContractDefinition, ajv })
+      return instance.register(contractEndpoint, { definition: definition as unknown as ContractDefinition })
     }
   }
   return decorator
@@ -76,15 +79,16 @@ function decoratorFor (instance: FastifyInstance, soap: ResolvedOptions, ajv: Re
 
 const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoap (fastify: FastifyInstance, options: FastifySoapOptions) {
   const soap = normalizeOptions(options, fastify.initialConfig.bodyLimit)
-  // Registered again (another scope, other options), the plugin adds routes,
-  // not decorators; `fastify.soap` keeps the first registration's options.
+  // Registered again (another scope, other options), the plugin adds its
+  // routes and its options, not decorators: what is declared in this scope
+  // and below takes this registration's options (kRegistration).
+  fastify[kRegistration] = { soap, ajv: createAjv() }
   if (!fastify.hasDecorator('soap')) {
-    const ajv = createAjv()
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {
       getter (this: FastifyInstance) {
         let decorator = decorators.get(this)
-        if (decorator === undefined) decorators.set(this, decorator = decoratorFor(this, soap, ajv))
+        if (decorator === undefined) decorators.set(this, decorator = decoratorFor(this))
         return decorator
       }
     })
@@ -99,7 +103,7 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   if (!fastify.hasRequestDecorator('soap')) fastify.decorateRequest('soap', null)
   if (!fastify.hasReplyDecorator('soap')) fastify.decorateReply('soap', sendSoap)
   if (!fastify.hasRequestDecorator(kAnswer)) fastify.decorateRequest(kAnswer, null)
-  await fastify.register(endpoint, { soap, routes: soap.routes, prefix: soap.prefix })
+  await fastify.register(endpoint, { routes: soap.routes, prefix: soap.prefix })
 }
 
 const fastifySoap = fp(plugin, {
@@ -107,13 +111,19 @@ const fastifySoap = fp(plugin, {
   name: 'fastify-soap'
 })
 
-/** Types an operation from its schemas (written inline, or `as const`): the handler's input, result, headers and faults. */
+/**
+ * Types an operation from its schemas (written inline, or `as const`): the
+ * handler's input, result, headers and faults. The handler's result is typed
+ * on its own (`Result`) and checked against the output schema's type, so
+ * that an enum value or a list it returns needs no `as const`.
+ */
 export function defineOperation<
   const Input extends SoapSchema | undefined = undefined,
   const Output extends SoapSchema | undefined = undefined,
   const Headers extends SoapSchema | undefined = undefined,
-  const Faults extends Readonly<Record<string, SoapSchema>> | undefined = undefined
-> (operation: SoapOperation<Input, Output, Headers, Faults>): SoapOperation<Input, Output, Headers, Faults> {
+  const Faults extends Readonly<Record<string, SoapSchema>> | undefined = undefined,
+  const Result extends SoapResult<Output> | Promise<SoapResult<Output>> = SoapResult<Output> | Promise<SoapResult<Output>>
+> (operation: SoapOperation<Input, Output, Headers, Faults> & { handler: (...args: Parameters<SoapOperation<Input, Output, Headers, Faults>['handler']>) => Result }): SoapOperation<Input, Output, Headers, Faults> {
   return operation
 }
 

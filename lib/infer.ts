@@ -38,5 +38,11 @@ type OfType<S> =
           : S extends { readonly type: infer Name } ? OfTypeName<S, Name>
             : unknown
 
-/** The value a schema describes; `nullable: true` adds `null`. */
-export type Infer<S> = S extends { readonly nullable: true } ? OfType<S> | null : OfType<S>
+type OfSchema<S> = S extends { readonly nullable: true } ? OfType<S> | null : OfType<S>
+
+/**
+ * The value a schema describes; `nullable: true` adds `null`. A TypeBox
+ * schema (`@sinclair/typebox`, as `@fastify/type-provider-typebox` users write
+ * them) carries its value's type as `static`: that type is taken as it is.
+ */
+export type Infer<S> = S extends { readonly static: infer T } ? T : OfSchema<S>

@@ -80,7 +80,11 @@ export interface SoapWsdlOptions {
 export type SoapSchema = { readonly [keyword: string]: unknown }
 
 type InputOf<I> = I extends SoapSchema ? Infer<I> : undefined
-type OutputOf<O> = O extends SoapSchema ? Infer<O> : undefined | void
+/** What a handler may return for a value of type T: its arrays may be read-only (the writer only reads them), so that a literal result needs no `as const`. */
+type Result<T> = T extends ReadonlyArray<infer U> ? ReadonlyArray<Result<U>> : T extends object ? { readonly [K in keyof T]: Result<T[K]> } : T
+/** What the handler of an operation with this output schema returns. */
+export type SoapResult<O> = O extends SoapSchema ? Result<Infer<O>> : undefined | void
+type OutputOf<O> = SoapResult<O>
 type HeadersOf<H> = H extends SoapSchema ? Infer<H> : undefined
 type FaultsOf<F> = F extends Readonly<Record<string, SoapSchema>> ? { [K in keyof F]: Infer<F[K]> } : Record<never, never>
 

@@ -1376,7 +1376,7 @@ interface Refusal {
 }
 
 const REFUSALS: readonly Refusal[] = [
-  { wsdl: ['google-search', 'GoogleSearch.wsdl'], why: 'rpc/encoded (SOAP 1.1 encoding)', code: 'SOAP_ERR_CONTRACT_UNSUPPORTED', message: /SOAP encoding \(use="encoded" on binding \{urn:GoogleSearch\}GoogleSearchBinding operation doGetCachedPage\): only literal bindings are served/ },
+  { wsdl: ['google-search', 'GoogleSearch.wsdl'], why: 'rpc/encoded (SOAP 1.1 encoding)', code: 'SOAP_ERR_CONTRACT_UNSUPPORTED', message: /^fastify-soap: the contract uses SOAP encoding \(use="encoded" on binding \{urn:GoogleSearch\}GoogleSearchBinding operation doGetCachedPage\), which cannot be served \(at / },
   { wsdl: ['mantisconnect', 'mantisconnect.wsdl'], why: 'rpc/encoded (SOAP 1.1 encoding)', code: 'SOAP_ERR_CONTRACT_UNSUPPORTED', message: /SOAP encoding \(use="encoded" on binding \{http:\/\/futureware\.biz\/mantisconnect\}MantisConnectBinding operation mc_version\)/ },
   { wsdl: ['soap12-testsuite', 'soap12-test.wsdl'], options: { binding: 'Soap12TestRpcBinding' }, why: 'rpc/encoded with SOAP 1.2 encoding', code: 'SOAP_ERR_CONTRACT_UNSUPPORTED', message: /SOAP encoding \(use="encoded" on binding \{http:\/\/whitemesa\.net\/wsdl\/soap12-test\}Soap12TestRpcBinding operation returnVoid\)/ },
   { wsdl: ['soap12-testsuite', 'soap12-test.wsdl'], options: { binding: 'Soap12TestDocBinding' }, why: 'a request-response operation whose output has no Body part', code: 'SOAP_ERR_CONTRACT_UNSUPPORTED', message: /an output message with no Body part .*\(at operation emptyBody\)/ },

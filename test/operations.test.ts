@@ -283,6 +283,14 @@ test('Handlers: call.log is the request\'s logger and call.signal, with no timeo
 
 // ----------------------------------------------------------------- output ---
 
+test('Output: a result with a property its schema does not allow is logged naming that property', async (t: TestContext) => {
+  const logs: Array<{ msg?: string, err?: { code?: string, message?: string } }> = []
+  const extra = { ...sum, async handler () { return { result: 5, carry: 1 } } } as unknown as typeof sum
+  const app = await build(t, { Add: extra }, {}, {}, logs)
+  t.assert.strictEqual((await post(app, '1.1', envelope('1.1', ADD), { url: '/ops' })).statusCode, 500)
+  t.assert.ok(logs.some((l) => l.err?.code === 'SOAP_ERR_OUTPUT_INVALID' && /the result at "\/carry" must NOT have additional properties/.test(l.err.message ?? '')), JSON.stringify(logs.map((l) => l.err?.message)))
+})
+
 test('Output: a result the output schema refuses is a Receiver fault, logged with its path; validateOutput: false skips the check', async (t: TestContext) => {
   const logs: Array<{ msg?: string, err?: { code?: string, message?: string } }> = []
   const wrong = { ...sum, async handler () { return { result: 'three' } } } as unknown as typeof sum

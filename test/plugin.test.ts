@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test'
-import Fastify from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import soap, { DEFAULTS, fastifySoap } from '../lib/index'
+import soap, { DEFAULTS, defineOperation, fastifySoap } from '../lib/index'
 import { envelope, post } from './helper'
 
 const CALL = '<m:Add xmlns:m="urn:example:calc"/>'
@@ -97,4 +97,56 @@ test('plugin: registered twice, in two scopes, with other options: both serve th
   t.assert.strictEqual((await post(app, '1.2', big, { url: '/a/x' })).statusCode, 200)
   t.assert.strictEqual((await post(app, '1.2', big, { url: '/b/x' })).statusCode, 413)
   t.assert.match((await post(app, '1.2', envelope('1.2'), { url: '/b/x' })).body, /b:B/)
+})
+
+/** A one-operation echo service at `path`: its Body element `<e:Echo>` with a `text` child, answered with the same text. */
+function echoService (path: string): Parameters<FastifyInstance['soap']['service']>[0] {
+  return {
+    path,
+    namespace: 'urn:echo',
+    name: 'EchoService',
+    operations: {
+      Echo: defineOperation({
+        input: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
+        output: { type: 'object', properties: { text: { type: 'string' } } },
+        handler: ({ text }) => ({ text })
+      })
+    }
+  }
+}
+
+const ECHO = '<e:Echo xmlns:e="urn:echo"><e:text>hi</e:text></e:Echo>'
+/** An Echo whose content nests `depth` elements deeper: `text` holds nothing but an element in an element… */
+const deepEcho = (depth: number): string => `<e:Echo xmlns:e="urn:echo">${'<e:x>'.repeat(depth)}${'</e:x>'.repeat(depth)}</e:Echo>`
+
+test('README "Registration": the plugin\'s prefix applies to the services declared in its scope', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap, { prefix: '/soap' })
+  app.soap.service(echoService('/echo'))
+  await app.register(async (api) => { api.soap.service(echoService('/echo')) }, { prefix: '/api' })
+  t.assert.match((await post(app, '1.2', envelope('1.2', ECHO), { url: '/soap/echo' })).body, /<tns:text>hi<\/tns:text>|>hi</)
+  t.assert.strictEqual((await post(app, '1.2', envelope('1.2', ECHO), { url: '/api/soap/echo' })).statusCode, 200)
+  t.assert.strictEqual((await post(app, '1.2', envelope('1.2', ECHO), { url: '/echo' })).statusCode, 404)
+  t.assert.strictEqual((await app.inject({ method: 'GET', url: '/soap/echo?wsdl' })).statusCode, 200)
+})
+
+test('README "Registration": a service takes the options of the nearest registration of the plugin, awaited or not', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service(echoService('/outer'))
+  await app.register(async (child) => {
+    // Not awaited: the registration still loads before the service does.
+    child.register(soap, { maxDepth: 4, prefix: '/strict' })
+    child.soap.service(echoService('/inner'))
+  })
+  // SOAP 1.1: a limit exceeded is a 400 with no body, an element the schema does not have a Client fault (500).
+  // Envelope 1, Body 2, Echo 3, x 4, x 5: over a maxDepth of 4.
+  const deep = envelope('1.1', deepEcho(2))
+  t.assert.strictEqual((await post(app, '1.1', deep, { url: '/strict/inner' })).statusCode, 400)
+  t.assert.strictEqual((await post(app, '1.1', envelope('1.1', deepEcho(1)), { url: '/strict/inner' })).statusCode, 500)
+  t.assert.strictEqual((await post(app, '1.1', deep, { url: '/outer' })).statusCode, 500, 'the outer service keeps the default limits')
+  t.assert.strictEqual((await post(app, '1.1', envelope('1.1', ECHO), { url: '/inner' })).statusCode, 404)
+  t.assert.strictEqual(app.soap.options.limits.maxDepth, 100)
 })

@@ -1,5 +1,6 @@
 /** Services: the declaration, checked at ready(); dispatch (docs/protocol.md "Dispatch"); encapsulation and prefixes. */
 import { test, type TestContext } from 'node:test'
+import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { errorCodes, defineOperation, type SoapServiceDefinition } from '../lib/index'
 import { envelope, post } from './helper'
@@ -309,4 +310,31 @@ test('Services: fastify.soap.service() returns the instance, so that it can be a
   t.assert.strictEqual(typeof returned.then, 'function')
   await returned
   t.assert.strictEqual((await post(app, '1.2', envelope('1.2', call('Add')), { url: '/svc' })).statusCode, 200)
+})
+
+// --------------------------------------------------------------- TypeBox ---
+
+test('docs/typescript.md "TypeBox": a service written with TypeBox schemas is served as its JSON Schema is', async (t: TestContext) => {
+  const Order = Type.Object({
+    id: Type.Integer(),
+    note: Type.Optional(Type.String()),
+    lines: Type.Array(Type.Object({ sku: Type.String(), quantity: Type.Integer({ minimum: 1 }) }))
+  }, { additionalProperties: false })
+  const Status = Type.Unsafe<'accepted' | 'rejected'>({ type: 'string', enum: ['accepted', 'rejected'] })
+  const app = await build(t, service({
+    Place: defineOperation({
+      input: Order,
+      output: Type.Object({ status: Status, count: Type.Integer() }),
+      async handler (order) {
+        return { status: order.lines.length > 0 ? 'accepted' : 'rejected', count: order.lines.length }
+      }
+    })
+  }))
+  const order = call('Place', '<t:id>7</t:id><t:lines><t:sku>A</t:sku><t:quantity>2</t:quantity></t:lines><t:lines><t:sku>B</t:sku><t:quantity>1</t:quantity></t:lines>')
+  const response = await post(app, '1.2', envelope('1.2', order), { url: '/svc' })
+  t.assert.strictEqual(response.statusCode, 200)
+  t.assert.match(response.body, /<tns:status>accepted<\/tns:status><tns:count>2<\/tns:count>/)
+  const zero = call('Place', '<t:id>7</t:id><t:lines><t:sku>A</t:sku><t:quantity>0</t:quantity></t:lines>')
+  t.assert.strictEqual((await post(app, '1.2', envelope('1.2', zero), { url: '/svc' })).statusCode, 400, 'minimum: 1 is checked')
+  t.assert.strictEqual((await app.inject({ method: 'GET', url: '/svc?wsdl' })).statusCode, 200)
 })

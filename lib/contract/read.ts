@@ -159,7 +159,7 @@ function bodyOf (io: DomElement | undefined, soap: string): DomElement | undefin
 }
 
 function checkLiteral (node: DomElement | undefined, what: string, where: string): void {
-  if (node !== undefined && attr(node, 'use') === 'encoded') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`SOAP encoding (use="encoded" on ${what}): only literal bindings are served`, where)
+  if (node !== undefined && attr(node, 'use') === 'encoded') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`SOAP encoding (use="encoded" on ${what})`, where)
 }
 
 interface Direction {

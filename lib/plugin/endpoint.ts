@@ -26,12 +26,31 @@ declare module 'fastify' {
   }
 }
 
-export interface EndpointOptions {
+/** One registration of the plugin: its options, and the Ajv instance its services' validators are compiled with. */
+export interface Registration {
   readonly soap: ResolvedOptions
+  readonly ajv: Ajv
+}
+
+/**
+ * On the Fastify instance that registered the plugin: its registration. Child
+ * contexts inherit it as they inherit everything of their parent's, so that
+ * `instance[kRegistration]` is the nearest registration, the one whose options
+ * apply to what is declared there.
+ */
+export const kRegistration: unique symbol = Symbol('fastify-soap.registration')
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    [kRegistration]?: Registration
+  }
+}
+
+export interface EndpointOptions {
   /** Plain routes (the `routes` option). */
   readonly routes?: FastifyPluginAsync
-  /** A declared service, compiled with this Ajv instance. */
-  readonly service?: { readonly declaration: ServiceDeclaration, readonly ajv: Ajv }
+  /** A declared service. */
+  readonly service?: ServiceDeclaration
 }
 
 const MEDIA_TYPES = ['application/soap+xml', 'text/xml'] as const
@@ -103,7 +122,14 @@ function respondsOn (request: FastifyRequest, reply: FastifyReply, done: HookHan
   done()
 }
 
-export async function endpoint (instance: FastifyInstance, { soap, routes, service }: EndpointOptions): Promise<void> {
+/**
+ * The SOAP scope of a registration's routes or of one service. The options
+ * are the nearest registration's when it loads: a service declared in a
+ * plugin that registers fastify-soap again takes that registration's options
+ * and prefix, however the calls were ordered or awaited.
+ */
+export async function endpoint (instance: FastifyInstance, { routes, service }: EndpointOptions): Promise<void> {
+  const { soap, ajv } = instance[kRegistration] as Registration
   // A service's understood header blocks are known at ready(), when its scope's are.
   const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
   const parse = buildParser(soap, understood)
@@ -147,7 +173,7 @@ export async function endpoint (instance: FastifyInstance, { soap, routes, servi
     instance.addHook('preValidation', respondsOn)
     await instance.register(routes)
   }
-  if (service !== undefined) serviceRoutes(instance, soap, service.declaration, service.ajv, understood as Set<string>)
+  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>)
 
   collecting = false
   const supported = instance.supportedMethods
@@ -173,8 +199,10 @@ export async function endpoint (instance: FastifyInstance, { soap, routes, servi
  * every hook and understood header of its scopes is known.
  */
 function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv, understood: Set<string>): void {
-  const path: unknown = declaration?.path
-  if (typeof path !== 'string' || !path.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
+  const own: unknown = declaration?.path
+  if (typeof own !== 'string' || !own.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
+  // Under the plugin's own prefix, as its `routes` are.
+  const path = (soap.prefix ?? '') + own
   type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
   let post: Handler | undefined
   let compiled: Service | undefined

@@ -41,13 +41,14 @@ export function compile (ajv: Ajv, schema: object, where: string): ValidateFunct
   }
 }
 
-/** Ajv's errors as problems: the failing path (a missing property named in it) and the message. */
+/** Ajv's errors as problems: the failing path (a missing or unexpected property named in it) and the message. */
 export function problemsOf (errors: readonly ErrorObject[] | null | undefined, base = ''): Problem[] {
   const problems: Problem[] = []
   for (const error of errors ?? []) {
     if (problems.length === MAX_PROBLEMS) break
     let path = base + error.instancePath
-    if (error.keyword === 'required') path += '/' + String(error.params.missingProperty).replace(/~/g, '~0').replace(/\//g, '~1')
+    const property = error.keyword === 'required' ? error.params.missingProperty : error.keyword === 'additionalProperties' ? error.params.additionalProperty : undefined
+    if (property !== undefined) path += '/' + String(property).replace(/~/g, '~0').replace(/\//g, '~1')
     problems.push({ path, message: String(error.message) })
   }
   return problems

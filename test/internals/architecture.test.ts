@@ -20,7 +20,7 @@ const ROOMS: ReadonlyArray<{ readonly room: string, readonly rank: number, reado
   { room: 'wsdl', rank: 5, holds: (file) => file.startsWith('wsdl/') },
   { room: 'contract', rank: 6, holds: (file) => file.startsWith('contract/') },
   { room: 'plugin', rank: 7, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
-  { room: 'entry', rank: 8, holds: (file) => file === 'index.ts' }
+  { room: 'entry', rank: 8, holds: (file) => file === 'index.ts' || file === 'index.mts' }
 ]
 
 /** Longer files are split by the stage or concern they hold. */

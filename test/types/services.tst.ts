@@ -4,6 +4,7 @@
  * schemas, and wrong types do not compile.
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
+import { Type } from '@sinclair/typebox'
 import { describe, expect, test } from 'tstyche'
 import soap, { SoapFault, defineOperation, defineService, type Infer, type SoapContext, type SoapOperationInfo } from 'fastify-soap'
 
@@ -128,5 +129,42 @@ describe('fastify.soap', () => {
   test('the options take faultFormatter', () => {
     expect(app.register).type.toBeCallableWith(soap, { faultFormatter: (fault: SoapFault) => fault })
     expect(app.register).type.not.toBeCallableWith(soap, { faultFormatter: 'x' })
+  })
+})
+
+describe('TypeBox schemas', () => {
+  test('a TypeBox schema types the handler as the same JSON Schema written out does', () => {
+    const Pair = Type.Object({ a: Type.Integer(), b: Type.Integer(), note: Type.Optional(Type.String()) })
+    expect<Infer<typeof Pair>>().type.toBe<{ a: number, b: number, note?: string }>()
+    defineOperation({
+      input: Pair,
+      output: Type.Object({ result: Type.Integer(), status: Type.Union([Type.Literal('ok'), Type.Literal('late')]) }),
+      async handler (input) {
+        expect(input).type.toBe<{ a: number, b: number, note?: string }>()
+        return { result: input.a + input.b, status: 'ok' }
+      }
+    })
+  })
+
+  test('a result its TypeBox output schema does not allow does not compile', () => {
+    expect(defineOperation({
+      output: Type.Object({ result: Type.Integer() }),
+      async handler () { return { result: 'three' } }
+    })).type.toRaiseError()
+  })
+})
+
+describe('results', () => {
+  test('an enum value and a list in a result need no `as const`', () => {
+    defineOperation({
+      output: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'late'] }, items: { type: 'array', items: { type: 'integer' } } }, required: ['status'] },
+      handler () {
+        return { status: 'late', items: [1, 2] }
+      }
+    })
+    expect(defineOperation({
+      output: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'late'] } }, required: ['status'] },
+      async handler () { return { status: 'early' } }
+    })).type.toRaiseError()
   })
 })
