@@ -5,6 +5,8 @@
  * contract is refused at startup, each with the code and the construct named.
  * The real-world corpus, with real clients, is in contract-interop.test.ts.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { test, type TestContext } from 'node:test'
@@ -514,4 +516,18 @@ test('docs/contract-first.md "What is served": a SOAP 1.1 contract still answers
   t.assert.strictEqual((await app.inject({ method: 'GET', url: '/one?xsd=nope' })).statusCode, 404)
   t.assert.strictEqual((await app.inject({ method: 'GET', url: '/one' })).statusCode, 404)
   t.assert.strictEqual((await app.inject({ method: 'PUT', url: '/one' })).headers.allow, 'GET, HEAD, POST')
+})
+
+test('docs/contract-first.md "Loading": a file: URL whose path has escaped characters (a space) names the file it escapes', async (t: TestContext) => {
+  const dir = await mkdtemp(join(tmpdir(), 'fastify soap '))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  const file = join(dir, 'a contract.wsdl')
+  await writeFile(file, wsdl({}))
+  const url = pathToFileURL(file)
+  t.assert.match(url.href, /%20/)
+  const byUrl = await readContract({ wsdl: url })
+  const byHref = await readContract({ wsdl: url.href })
+  const byPath = await readContract({ wsdl: file })
+  t.assert.deepStrictEqual(Object.keys(byUrl.operations), Object.keys(byPath.operations))
+  t.assert.deepStrictEqual(Object.keys(byHref.operations), Object.keys(byPath.operations))
 })

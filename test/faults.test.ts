@@ -313,3 +313,29 @@ test('the schema check itself refuses broken faults (so the checks above can fai
   t.assert.strictEqual(await valid(fault11, '1.1'), true)
   t.assert.strictEqual(await valid(fault11.replace('<faultstring>x</faultstring>', ''), '1.1'), false, 'no faultstring')
 })
+
+test('docs/faults.md: a SoapFault thrown by an onRequest hook is a fault in the version the Content-Type names (SOAP 1.2 when it names none)', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap, {
+    routes: async (scope) => {
+      scope.addHook('onRequest', async (request) => {
+        if (request.headers['x-api-key'] !== 'k') throw new SoapFault({ code: 'Sender', reason: 'missing or wrong API key' })
+      })
+      scope.post('/x', async (_request, reply) => reply.soap())
+    }
+  })
+  const v11 = await post(app, '1.1', envelope('1.1', CALL), { url: '/x' })
+  t.assert.strictEqual(v11.statusCode, 500)
+  t.assert.match(v11.body, /<faultcode>soap:Client<\/faultcode><faultstring>missing or wrong API key<\/faultstring>/)
+  await assertValidEnvelope(t, v11.body, '1.1')
+  const v12 = await post(app, '1.2', envelope('1.2', CALL), { url: '/x' })
+  t.assert.strictEqual(v12.statusCode, 400)
+  t.assert.match(v12.body, /<soap:Value>soap:Sender<\/soap:Value>/)
+  await assertValidEnvelope(t, v12.body, '1.2')
+  const none = await app.inject({ method: 'POST', url: '/x', payload: 'x' })
+  t.assert.strictEqual(none.statusCode, 400)
+  t.assert.match(none.headers['content-type'] as string, /^application\/soap\+xml/)
+  const passed = await post(app, '1.2', envelope('1.2', CALL), { url: '/x', headers: { 'x-api-key': 'k' } })
+  t.assert.strictEqual(passed.statusCode, 200)
+})

@@ -6,6 +6,7 @@
  * The user's handlers are bound by operation name, and the result is
  * compiled and served as a code-first service is, the WSDL as given.
  */
+import { fileURLToPath } from 'node:url'
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { ContractDocuments, type ContractResolver } from './documents'
 import { attr, childElements } from './dom'
@@ -245,7 +246,8 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   const where = file ?? '(document)'
   const schemas = new SchemaModel()
   const documents = new ContractDocuments(schemas, source.resolver)
-  if (file !== undefined) await documents.load({ file: typeof file === 'string' && file.startsWith('file:') ? new URL(file).pathname : file })
+  // A file: URL is a path with its characters escaped (a space is %20): read back as the path it names.
+  if (file !== undefined) await documents.load({ file: typeof file === 'string' && file.startsWith('file:') ? fileURLToPath(file) : file })
   else await documents.load({ text: source.document as string, base: source.base })
   const model = new WsdlModel(schemas, documents.definitions)
   const { bindings, service } = chooseBindings(model, source, where)

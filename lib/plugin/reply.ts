@@ -15,7 +15,8 @@ export interface SoapReplyOptions {
   readonly version?: SoapVersion
 }
 
-let serializer: XMLSerializer | undefined
+/** Stateless: one serves every reply. */
+const serializer = new XMLSerializer()
 
 function isNode (value: unknown): value is Node {
   return typeof value === 'object' && value !== null && typeof (value as { nodeType?: unknown }).nodeType === 'number'
@@ -28,7 +29,6 @@ function serialize (content: SoapContent): string {
     // A Document is written as its element: a declaration or DOCTYPE inside Body would break the envelope.
     const node = content.nodeType === 9 ? (content as Document).documentElement : content
     if (node === null || node.nodeType === 7 || node.nodeType === 10) throw new SOAP_ERR_REPLY_CONTENT(`an xmldom node of type ${node === null ? 'empty Document' : node.nodeType}`)
-    serializer ??= new XMLSerializer()
     return serializer.serializeToString(node)
   }
   if (Array.isArray(content)) {
