@@ -107,7 +107,8 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
 }
 
 const fastifySoap = fp(plugin, {
-  fastify: '5.x',
+  // Fastify 5.0.0 matched media types case-sensitively (Application/SOAP+XML was a 415).
+  fastify: '>=5.1.0 <6',
   name: 'fastify-soap'
 })
 

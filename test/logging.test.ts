@@ -5,7 +5,7 @@
  */
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { defineOperation, errorCodes, type FastifySoapOptions } from '../lib/index'
+import soap, { defineOperation, errorCodes, SoapFault, type FastifySoapOptions } from '../lib/index'
 import { calculator } from './demo/app'
 import { envelope, post } from './helper'
 
@@ -65,7 +65,7 @@ test('docs/security.md "Logging": a fault logs its code and reason; an undecodab
   t.assert.strictEqual(answered(lines).length, 3)
   t.assert.deepStrictEqual(fault.soap, { status: 400, version: '1.2', service: 'Calculator', operation: 'Divide', fault: 'Sender', reason: 'division by zero' })
   t.assert.deepStrictEqual(undecodable.soap, { status: 400, error: 'SOAP_ERR_DECODE_DTD' })
-  t.assert.deepStrictEqual(mismatch.soap, { status: 500, fault: 'VersionMismatch', reason: (mismatch.soap as { reason: string }).reason })
+  t.assert.deepStrictEqual(mismatch.soap, { status: 500, version: '1.2', fault: 'VersionMismatch', reason: (mismatch.soap as { reason: string }).reason })
 })
 
 test('docs/security.md "Logging": raw XML is never logged by default, at any level, whatever the answer', async (t: TestContext) => {
@@ -159,4 +159,22 @@ test('docs/security.md "Logging": a refused value anywhere inside a redacted ele
   }
   t.assert.strictEqual(answered(lines).length, 3)
   for (const l of lines) t.assert.doesNotMatch(JSON.stringify(l), /4111|9x9/, l.msg)
+})
+
+test('docs/security.md "Logging": a fault raised before the body is parsed is logged with the version it was sent in', async (t: TestContext) => {
+  const lines: Line[] = []
+  const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => { lines.push(JSON.parse(line) as Line) } } } })
+  t.after(() => app.close())
+  await app.register(soap, {
+    routes: async (scope) => {
+      scope.addHook('onRequest', async () => { throw new SoapFault({ code: 'Sender', reason: 'no API key' }) })
+      scope.post('/x', async (_request, reply) => reply.soap())
+    }
+  })
+  await post(app, '1.1', envelope('1.1', add('2')), { url: '/x' })
+  await post(app, '1.2', envelope('1.2', add('2')), { url: '/x' })
+  t.assert.deepStrictEqual(answered(lines).map((l) => l.soap), [
+    { status: 500, version: '1.1', fault: 'Sender', reason: 'no API key' },
+    { status: 400, version: '1.2', fault: 'Sender', reason: 'no API key' }
+  ])
 })

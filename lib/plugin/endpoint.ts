@@ -78,8 +78,9 @@ function buildErrorHandler (soap: ResolvedOptions) {
         request.log.error({ err }, 'fastify-soap: faultFormatter failed; the fault is sent as it was')
       }
     }
-    noteAnswer(request, { fault: fault.faultCode, reason: fault.message })
-    const { status, contentType, body } = renderFault(fault, faultVersion(request))
+    const version = faultVersion(request)
+    noteAnswer(request, { fault: fault.faultCode, reason: fault.message, version })
+    const { status, contentType, body } = renderFault(fault, version)
     return reply.code(status).header('content-type', contentType).send(body)
   }
 

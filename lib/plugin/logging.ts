@@ -20,6 +20,8 @@ export interface AnswerNote {
   readonly reason?: string
   /** The code of the error that made the request undecodable (answered with no body). */
   readonly error?: string
+  /** The version a fault was sent in: the media type's when the envelope was not decoded. */
+  readonly version?: SoapVersion
 }
 
 /** The request's answer note: a request decorator (null until noted), declared by the plugin. */
@@ -108,6 +110,7 @@ export function buildAnswerLog (options: ResolvedOptions): ((request: FastifyReq
       entry.fault = note.fault
       entry.reason = note.reason
       entry.error = note.error
+      entry.version ??= note.version
     }
     log[level]({ soap: entry, responseTime: reply.elapsedTime }, 'fastify-soap: answered')
     done()
