@@ -56,8 +56,13 @@ function expect (pattern: RegExp, what: string) {
 interface Workload { id: string, title: (soap: number, json: number) => string, loads: Record<string, Load> }
 
 /** The contenders; `baseline`: another build's benchmarks/http/server.js, whose fastify-soap server runs beside this build's. */
+/**
+ * The contenders; BENCH_ONLY (kinds, comma-separated: xml-echo, soap,
+ * soap-baseline, node-soap, strong-soap) keeps those and the JSON route, the
+ * reference every ratio is taken against.
+ */
 function contenders (baseline: string | undefined): Array<Omit<ContenderRecord, 'samples'>> {
-  return [
+  const all = [
     { kind: 'json', name: 'Fastify JSON' },
     { kind: 'xml-echo', name: 'Fastify XML echo' },
     { kind: 'soap', name: 'fastify-soap' },
@@ -65,6 +70,11 @@ function contenders (baseline: string | undefined): Array<Omit<ContenderRecord, 
     { kind: 'node-soap', name: 'node-soap' },
     { kind: 'strong-soap', name: 'strong-soap' }
   ]
+  const only = process.env.BENCH_ONLY
+  if (only === undefined || only === '') return all
+  const kinds = new Set(only.split(',').map((kind) => kind.trim()))
+  for (const kind of kinds) if (!all.some((c) => c.kind === kind)) throw new Error(`BENCH_ONLY: no contender ${kind} (one of ${all.map((c) => c.kind).join(', ')})`)
+  return all.filter((c) => c.kind === 'json' || kinds.has(c.kind))
 }
 
 /** BENCH_BASELINE's server script: the folder may be a compiled dist/ or the checkout holding it. */
