@@ -75,12 +75,6 @@ export function isChar (code: number): boolean {
     (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
 }
 
-/** Whether a character may go on an ASCII name; anything beyond ASCII is said to, for the full rules to decide. */
-export function continuesName (code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) ||
-    code === 0x5f || code === 0x2d || code === 0x2e || code >= 0x80
-}
-
 /** Whether `s` holds `name` at `at`: a loop the compiler inlines, cheaper than `startsWith` for short names. */
 export function holdsAt (s: string, at: number, name: string): boolean {
   for (let k = 0; k < name.length; k++) {

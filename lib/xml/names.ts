@@ -49,13 +49,6 @@ export interface QName {
    * strings of the last one, compared by reference down the line. '' when none.
    */
   declared: string
-  /**
-   * The cached name that came after this one when it was last read, tried
-   * before any scan: documents repeat their names in the same order. Set on
-   * cached names only, and cleared when one leaves the cache, so that what
-   * these links keep stays within twice the cache.
-   */
-  next: QName | undefined
 }
 
 export const NO_CODES: readonly number[] = []
@@ -134,16 +127,14 @@ export class Namespaces {
 /**
  * What a reader keeps from one document to the next: the namespace scope's
  * arrays, and up to QNAME_SLOTS names of up to CACHED_NAME_LENGTH characters,
- * each with the namespace value it last declared (up to CACHED_VALUE_LENGTH)
- * and a link to the cached name that followed it. Every string kept is a copy
+ * each with the namespace value it last declared (up to CACHED_VALUE_LENGTH).
+ * Every string kept is a copy
  * of its own (`interned`), so that no document is kept alive by it.
  */
 export class NameMemory {
   readonly scope = new Namespaces()
   /** QNames already split and checked, by a hash of their place. */
   readonly slots: Array<QName | undefined> = new Array(QNAME_SLOTS).fill(undefined)
-  /** What comes before a document's first name: its `next` is the first name of the last document. */
-  readonly start: QName = { name: '', prefix: '', local: '', uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined, declared: '' }
 }
 
 /** Up to this many attributes on one element, uniqueness is checked pair by pair. */

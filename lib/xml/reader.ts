@@ -10,7 +10,7 @@
  * The first error stops the read with an `XmlReadError`.
  */
 import { XML_NS, XMLNS_NS } from '../namespaces'
-import { codesOf, continuesName, declaresNamespace, disallowedAt, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME, NCNAME_START, NextOf } from './chars'
+import { codesOf, declaresNamespace, disallowedAt, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME, NCNAME_START, NextOf } from './chars'
 import { CACHED_NAME_LENGTH, CACHED_VALUE_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS, type Namespaces, type QName, type XmlAttributeEvent } from './names'
 
 export type { XmlAttributeEvent }
@@ -90,10 +90,6 @@ export class XmlReader {
   #resolvedCount = 0
   /** The scope's `changes` when this document started. */
   #started = 0
-  /** What comes before a document's first name (NameMemory). */
-  readonly #start: QName
-  /** The name read last. */
-  #last: QName
   /**
    * When asked for: the document's character data as [from, to) pairs, while
    * all of it stands as written in text runs (no reference, no CR, no CDATA
@@ -107,7 +103,6 @@ export class XmlReader {
     this.#handler = handler
     this.#ns = memory.scope
     this.#qnames = memory.slots
-    this.#start = this.#last = memory.start
   }
 
   /** Reads a document; with `runs`, notes where its character data is, for `plainRuns`. */
@@ -137,7 +132,6 @@ export class XmlReader {
       this.#s = ''
       this.#names.length = 0
       this.#ns.reset(this.#clean)
-      this.#last = this.#start
       // A resolved namespace is good for this document only, and may be a slice of it.
       const resolved = this.#resolved
       for (let i = 0; i < this.#resolvedCount; i++) {
@@ -214,30 +208,12 @@ export class XmlReader {
   }
 
   /**
-   * The QName at the current position, split and checked (#qname). The name
-   * that came after the previous one last time is tried first, in place. Else
-   * an ASCII name of up to CACHED_NAME_LENGTH seen before is found in a small
+   * The QName at the current position, split and checked (#qname). An ASCII
+   * name of up to CACHED_NAME_LENGTH seen before is found in a small
    * direct-mapped cache by its length and end characters and compared in
-   * place. Either way a name seen before costs no new string.
+   * place: a name seen before costs no new string.
    */
   #qnameHere (at: number): QName {
-    const s = this.#s
-    const start = this.#i
-    const last = this.#last
-    const guess = last.next
-    if (guess !== undefined && holdsCodesAt(s, start, guess.codes) && !continuesName(s.charCodeAt(start + guess.codes.length))) {
-      this.#i = start + guess.codes.length
-      this.#last = guess
-      return guess
-    }
-    const qname = this.#lookUp(at)
-    if (isKept(qname) && (last === this.#start || this.#qnames[last.slot] === last)) last.next = qname
-    this.#last = qname
-    return qname
-  }
-
-  /** The QName at the current position, from the cache or read anew (#qnameHere). */
-  #lookUp (at: number): QName {
     const s = this.#s
     const start = this.#i
     const end = this.#asciiNameEnd()
@@ -250,14 +226,13 @@ export class XmlReader {
       // Kept for later documents: interned, so copies of their own.
       const name = interned(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
-      const qname: QName = { name, prefix: interned(prefix), local: interned(local), uri: '', resolvedAt: -1, codes: codesOf(name), slot, next: undefined, declared: '' }
-      if (known !== undefined) known.next = undefined
+      const qname: QName = { name, prefix: interned(prefix), local: interned(local), uri: '', resolvedAt: -1, codes: codesOf(name), slot, declared: '' }
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, next: undefined, declared: '' }
+    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, declared: '' }
   }
 
   #prolog (): void {

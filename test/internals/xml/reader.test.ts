@@ -41,7 +41,7 @@ function handlerWith (overrides: Partial<XmlHandler> = {}): XmlHandler {
   return { xmlDecl () {}, doctype () {}, processingInstruction () {}, openTagStart () {}, attribute () {}, openTag () {}, closeTag () {}, text () {}, sourceText () {}, ...overrides }
 }
 
-/** Reads documents with one reader, as the decoder does: what it caches and guesses carries from one document to the next. */
+/** Reads documents with one reader, as the decoder does: what it caches carries from one document to the next. */
 function readerOfMany (): (xml: string) => Events {
   let events: string[] = []
   let xml = ''
@@ -129,7 +129,7 @@ test('XmlReader: mutated documents: accepted or refused as by saxes, with the sa
   fc.assert(fc.property(mutated, (xml) => { agree(t, xml) }), { numRuns: RUNS * 10 })
 })
 
-test('XmlReader: one reader for every document (names cached and guessed from the documents before) agrees with saxes on each', (t: TestContext) => {
+test('XmlReader: one reader for every document (names cached from the documents before) agrees with saxes on each', (t: TestContext) => {
   const read = readerOfMany()
   for (const seed of SEEDS) t.assert.deepStrictEqual(read(seed), bySaxes(seed), JSON.stringify(seed))
   fc.assert(fc.property(mutated, (xml) => { t.assert.deepStrictEqual(read(xml), bySaxes(xml), JSON.stringify(xml)) }), { numRuns: RUNS * 10 })

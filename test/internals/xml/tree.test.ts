@@ -148,7 +148,7 @@ test('docs/protocol.md "Limits": the prefixes the reader\'s namespace scope keep
   t.assert.ok(kept < 1024 * 1024, `${(kept / 1048576).toFixed(1)} MB kept after ${messages} messages of 1 MB, each with a prefix of its own`)
 })
 
-test('docs/protocol.md "Limits": the names the reader guesses from (each cached name\'s successor) stay within its cache, whatever names follow each other', (t: TestContext) => {
+test('docs/protocol.md "Limits": what the reader\'s name cache keeps stays within its slots, whatever names take each other\'s slots', (t: TestContext) => {
   const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * 1024 * 1024 }).limits)
   const count = 4000
   // 64 characters, the longest cached; names with one first and last character share a cache slot.
