@@ -86,9 +86,8 @@ interface Shape {
  * The parser stage makes one for its decoder; nothing else keeps state
  * between messages. Each part's bound:
  * - `names` (xml/names.ts): the reader's namespace scope (at most 32
- *   prefixes kept) and up to 128 names of up to 64 characters, each with the
- *   namespace value it last declared (up to 256 characters); every string a
- *   copy of its own.
+ *   prefixes kept) and up to 128 names of up to 64 characters, every string
+ *   a copy of its own.
  * - `tree` (xml/tree.ts): the tree builder's slabs of integers, shared by the
  *   trees of the messages in hand and of the shapes; a slab no tree reads is
  *   let go.

@@ -23,8 +23,6 @@ export interface XmlAttributeEvent {
 export const QNAME_SLOTS = 128
 /** Longer names are not cached: what the cache keeps stays small whatever a message holds. */
 export const CACHED_NAME_LENGTH = 64
-/** Nor longer namespace names. */
-export const CACHED_VALUE_LENGTH = 256
 
 /** A name split into prefix and local part, with the namespace its prefix had when last resolved. */
 export interface QName {
@@ -42,13 +40,6 @@ export interface QName {
   readonly codes: readonly number[]
   /** A cached name's slot in the cache; -1 for the others. */
   readonly slot: number
-  /**
-   * For a cached namespace declaration (`xmlns`, `xmlns:*`): the last value it
-   * gave that stood as written, interned (up to CACHED_VALUE_LENGTH). Taken
-   * again when the text holds it: a document's namespaces are then the
-   * strings of the last one, compared by reference down the line. '' when none.
-   */
-  declared: string
 }
 
 export const NO_CODES: readonly number[] = []
@@ -126,10 +117,9 @@ export class Namespaces {
 
 /**
  * What a reader keeps from one document to the next: the namespace scope's
- * arrays, and up to QNAME_SLOTS names of up to CACHED_NAME_LENGTH characters,
- * each with the namespace value it last declared (up to CACHED_VALUE_LENGTH).
- * Every string kept is a copy
- * of its own (`interned`), so that no document is kept alive by it.
+ * arrays, and up to QNAME_SLOTS names of up to CACHED_NAME_LENGTH characters.
+ * Every string kept is a copy of its own (`interned`), so that no document is
+ * kept alive by it.
  */
 export class NameMemory {
   readonly scope = new Namespaces()

@@ -11,7 +11,7 @@
  */
 import { XML_NS, XMLNS_NS } from '../namespaces'
 import { codesOf, declaresNamespace, disallowedAt, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME, NCNAME_START, NextOf } from './chars'
-import { CACHED_NAME_LENGTH, CACHED_VALUE_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS, type Namespaces, type QName, type XmlAttributeEvent } from './names'
+import { CACHED_NAME_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS, type Namespaces, type QName, type XmlAttributeEvent } from './names'
 
 export type { XmlAttributeEvent }
 
@@ -226,13 +226,13 @@ export class XmlReader {
       // Kept for later documents: interned, so copies of their own.
       const name = interned(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
-      const qname: QName = { name, prefix: interned(prefix), local: interned(local), uri: '', resolvedAt: -1, codes: codesOf(name), slot, declared: '' }
+      const qname: QName = { name, prefix: interned(prefix), local: interned(local), uri: '', resolvedAt: -1, codes: codesOf(name), slot }
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, declared: '' }
+    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1 }
   }
 
   #prolog (): void {
@@ -447,7 +447,7 @@ export class XmlReader {
       if (quote !== 0x22 && quote !== 0x27) this.#fail(`the value of attribute ${attributeName} is not quoted`)
       const end = s.indexOf(quote === 0x22 ? '"' : "'", this.#i + 1)
       if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
-      const value = this.#value(attribute, this.#i + 1, end)
+      const value = this.#value(this.#i + 1, end)
       this.#i = end + 1
       const event: XmlAttributeEvent = { name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value }
       handler.attribute(event)
@@ -463,19 +463,9 @@ export class XmlReader {
     }
   }
 
-  /** An attribute's value, [from, to) of the text: as it stands, or normalised (#characters); a namespace declaration's as it was the last time when unchanged. */
-  #value (attribute: QName, from: number, to: number): string {
-    const s = this.#s
-    const declared = attribute.declared
-    // A value that stood as written has no reference and no white space to normalise: equal text is an equal value.
-    // Compared as a slice: for strings this long, cheaper than character by character.
-    if (declared.length === to - from && declared.length !== 0 && s.slice(from, to) === declared) return declared
-    if (!this.#plainValue(from, to)) return this.#characters(from, to, true)
-    const value = s.slice(from, to)
-    if (isKept(attribute) && declaresNamespace(attribute) && value.length <= CACHED_VALUE_LENGTH && value.length !== 0) {
-      return (attribute.declared = interned(value))
-    }
-    return value
+  /** An attribute's value, [from, to) of the text: as it stands, or normalised (#characters). */
+  #value (from: number, to: number): string {
+    return this.#plainValue(from, to) ? this.#s.slice(from, to) : this.#characters(from, to, true)
   }
 
   /** Namespaces in XML §3–§6: declarations, reserved names, resolution and unique attributes. */
