@@ -16,7 +16,7 @@ import { isQNameKey } from './namespaces'
 import { checkHook, createScope, type SoapScope } from './service/hooks'
 import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from './options'
 import { sendSoap, type SoapContent, type SoapReplyOptions } from './plugin/reply'
-import type { ServiceDeclaration } from './service/compile'
+import type { ServiceDeclaration } from './service/declaration'
 import type { SoapContractDefinition, SoapFaultHook, SoapHook, SoapHookName, SoapOperation, SoapResult, SoapSchema, SoapServiceDefinition } from './types'
 import { createAjv } from './service/validation'
 

@@ -63,6 +63,13 @@ function run (command: string, args: string[], options: { cwd: string, timeout: 
   })
 }
 
+/** Asserts a test run exited 0 having run tests, none of them failed. */
+function assertTestsPassed (t: TestContext, result: Run): void {
+  assertSucceeded(t, result)
+  t.assert.notStrictEqual(passed(result.output), '0', `${result.command} ran no test`)
+  t.assert.match(result.output, /^# fail 0$/m, `${result.command}: a test failed`)
+}
+
 /** Asserts a run exited 0, showing its command and output when it did not. */
 function assertSucceeded (t: TestContext, result: Run): void {
   const killed = result.signal === null ? '' : ` (killed by ${result.signal}: timed out?)`
@@ -115,7 +122,7 @@ test(`examples/: installed from the packed package, each compiles and passes its
       const dir = await install(t, 'code-first', version)
       assertSucceeded(t, await tsc(dir))
       const tests = await run(process.execPath, ['--test', join(dir, 'dist', 'test', 'app.test.js')], { cwd: dir, timeout: 60_000 })
-      assertSucceeded(t, tests)
+      assertTestsPassed(t, tests)
       t.diagnostic(`code-first, fastify@${version}: tsc passed, ${passed(tests.output)} tests passed`)
       if (version === DEV_FASTIFY) codeFirst = dir
     })
@@ -130,7 +137,7 @@ test(`examples/: installed from the packed package, each compiles and passes its
         'examples/contract-first/src/contract.ts is what `npm run types` writes: run it there and commit the file')
       assertSucceeded(t, await tsc(dir))
       const tests = await run(process.execPath, ['--test', join(dir, 'dist', 'test', 'app.test.js')], { cwd: dir, timeout: 60_000, env })
-      assertSucceeded(t, tests)
+      assertTestsPassed(t, tests)
       t.diagnostic(`contract-first, fastify@${version}: types, tsc passed, ${passed(tests.output)} tests passed`)
     })
   }

@@ -14,7 +14,8 @@ import type { ResolvedOptions } from '../options'
 import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser } from './parser'
 import { getHandler, serviceHandler } from '../service/pipeline'
-import { compileService, type Service, type ServiceDeclaration } from '../service/compile'
+import { compileService, type Service } from '../service/compile'
+import type { ServiceDeclaration } from '../service/declaration'
 import { describeRoute } from '../wsdl/wsdl'
 
 /** On each Fastify instance that registers the plugin or is registered under it: its SOAP scope (hooks, understood headers), linked to its parent's. */

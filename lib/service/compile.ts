@@ -20,10 +20,8 @@ import { compile } from './validation'
 import { isXmlText } from '../xml/chars'
 import { isNCName } from '../xml/chars'
 import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
-import { wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration, defaultAction } from './declaration'
+import { defaultAction, wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
 import { qnameKey, isQNameKey } from '../namespaces'
-
-export type { JsonSchema, OperationDeclaration, ServiceDeclaration }
 
 /** A top-level element of an operation's messages, for its description (lib/wsdl/wsdl.ts). */
 export interface ElementDescription {
