@@ -16,11 +16,12 @@ const ROOMS: ReadonlyArray<{ readonly room: string, readonly rank: number, reado
   { room: 'xml', rank: 1, holds: (file) => file.startsWith('xml/') },
   { room: 'soap', rank: 2, holds: (file) => file.startsWith('soap/') },
   { room: 'types', rank: 3, holds: (file) => file === 'types.ts' || file === 'infer.ts' },
-  { room: 'service', rank: 4, holds: (file) => file.startsWith('service/') },
-  { room: 'wsdl', rank: 5, holds: (file) => file.startsWith('wsdl/') },
-  { room: 'contract', rank: 6, holds: (file) => file.startsWith('contract/') },
-  { room: 'plugin', rank: 7, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
-  { room: 'entry', rank: 8, holds: (file) => file === 'index.ts' || file === 'index.mts' }
+  { room: 'ws', rank: 4, holds: (file) => file.startsWith('ws/') },
+  { room: 'service', rank: 5, holds: (file) => file.startsWith('service/') },
+  { room: 'wsdl', rank: 6, holds: (file) => file.startsWith('wsdl/') },
+  { room: 'contract', rank: 7, holds: (file) => file.startsWith('contract/') },
+  { room: 'plugin', rank: 8, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
+  { room: 'entry', rank: 9, holds: (file) => file === 'index.ts' || file === 'index.mts' }
 ]
 
 /** Longer files are split by the stage or concern they hold. */
