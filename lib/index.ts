@@ -148,6 +148,8 @@ export {
   SOAP12_ROLE_NONE,
   SOAP12_ROLE_ULTIMATE,
   SOAP11_ACTOR_NEXT,
+  WSA_NS,
+  WSA04_NS,
   type SoapVersion
 } from './namespaces'
 export { HOOK_NAMES } from './service/hooks'
@@ -157,7 +159,11 @@ export type { SoapContent, SoapReplyOptions } from './plugin/reply'
 export { escapeAttribute, escapeXml } from './xml/escape'
 export type {
   ContractOperations,
+  SoapAddressing,
+  SoapAddressingOptions,
+  SoapAsyncReplyOptions,
   SoapCall,
+  SoapEndpointReference,
   SoapContractDefinition,
   SoapFaultHook,
   SoapHandlerCall,

@@ -19,6 +19,17 @@ export const SOAP_ENCODING_NAMESPACES: ReadonlySet<string> = new Set([
   'http://schemas.xmlsoap.org/soap/encoding/',
   'http://www.w3.org/2003/05/soap-encoding'
 ])
+/** WS-Addressing 1.0 (W3C Recommendation 2006) and the 2004/08 member submission before it. */
+export const WSA_NS = 'http://www.w3.org/2005/08/addressing'
+export const WSA04_NS = 'http://schemas.xmlsoap.org/ws/2004/08/addressing'
+/** WS-Addressing in a WSDL: the 1.0 Metadata Recommendation (2007) and the WSDL Binding candidate (2006) WCF and OCPP still write. */
+export const WSAM_NS = 'http://www.w3.org/2007/05/addressing/metadata'
+export const WSAW_NS = 'http://www.w3.org/2006/05/addressing/wsdl'
+/** WS-Policy 1.5 and the 2004/09 submission. */
+export const WSP_NS = 'http://www.w3.org/ns/ws-policy'
+export const WSP04_NS = 'http://schemas.xmlsoap.org/ws/2004/09/policy'
+/** WS-Security 1.0 utility (`wsu:Id`, `wsu:Timestamp`). */
+export const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd'
 /** WS-Security 1.0 secext. */
 export const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd'
 

@@ -7,6 +7,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import type { Infer } from './infer'
 import type { SoapFault, SoapFaultOptions } from './soap/fault'
 
+import type { XmlElement } from './xml/element'
+
 export type { XmlAttribute, XmlElement } from './xml/element'
 
 // ---------------------------------------------------------------- hooks ---
@@ -74,6 +76,61 @@ export interface SoapWsdlOptions {
   readonly schemas?: Readonly<Record<string, string>>
 }
 
+// ----------------------------------------------------------- addressing ---
+
+/** A WS-Addressing endpoint reference (WS-Addressing 1.0 Core §2), as a request carried it. */
+export interface SoapEndpointReference {
+  /** `wsa:Address`, white space trimmed. */
+  readonly address: string
+  /** The children of `wsa:ReferenceParameters` (and, in 2004/08, of `wsa:ReferenceProperties`): a message sent to this endpoint carries each as a header block. */
+  readonly referenceParameters: readonly XmlElement[]
+  /** The whole element (`wsa:ReplyTo`, `wsa:FaultTo`, `wsa:From`), metadata included. */
+  readonly element: XmlElement
+}
+
+/** The message addressing properties of a request (docs/addressing.md "What is read"). */
+export interface SoapAddressing {
+  /** `'1.0'` (`http://www.w3.org/2005/08/addressing`) or `'2004/08'` (`http://schemas.xmlsoap.org/ws/2004/08/addressing`): the version the request used, and the reply uses. */
+  readonly version: '1.0' | '2004/08'
+  /** The namespace of that version. */
+  readonly namespace: string
+  /** `wsa:To`, the destination; undefined when absent (the anonymous address). */
+  readonly to: string | undefined
+  /** `wsa:Action`. */
+  readonly action: string
+  /** `wsa:MessageID`. */
+  readonly messageId: string | undefined
+  /** Each `wsa:RelatesTo`, with its relationship type (the reply type when the attribute is absent). */
+  readonly relatesTo: ReadonlyArray<{ readonly id: string, readonly type: string }>
+  readonly replyTo: SoapEndpointReference | undefined
+  readonly faultTo: SoapEndpointReference | undefined
+  readonly from: SoapEndpointReference | undefined
+  /** WS-Addressing 1.0: the header blocks marked `wsa:IsReferenceParameter="true"`, the reference parameters of the endpoint this request was sent to. */
+  readonly referenceParameters: readonly XmlElement[]
+}
+
+/** Where a reply may go when a request's ReplyTo or FaultTo is not the anonymous address (docs/addressing.md "Asynchronous replies"). */
+export interface SoapAsyncReplyOptions {
+  /**
+   * The destinations replies may be sent to: URLs, each allowing its origin
+   * and the paths under its path, regular expressions tested on the whole
+   * URL, or a function of the URL. Nothing else is ever connected to.
+   */
+  readonly allow: ReadonlyArray<string | RegExp> | ((url: URL) => boolean)
+  /** Milliseconds one delivery may take, connecting included. Default 10,000. */
+  readonly timeout?: number
+  /** Tries after the first when the destination cannot be reached or answers 502, 503 or 504. Default 2, at most 10. */
+  readonly retries?: number
+}
+
+/** The `addressing` key of a service or contract (docs/addressing.md "Options"). */
+export interface SoapAddressingOptions {
+  /** Refuse a request without WS-Addressing headers (MessageAddressingHeaderRequired). Default false: such a request is served as plain SOAP. */
+  readonly required?: boolean
+  /** Send replies to a non-anonymous ReplyTo (and faults to FaultTo) on the allow-list; off by default, when such a request is refused with OnlyAnonymousAddressSupported. */
+  readonly asyncReplies?: SoapAsyncReplyOptions
+}
+
 // ------------------------------------------------------------- services ---
 
 /** A JSON Schema, as the codec reads it (docs/services.md). Write it inline or `as const` for types. */
@@ -113,6 +170,10 @@ export interface SoapOperation<
   readonly faults?: Faults
   /** The action URI; default `<namespace>/<operation>`. */
   readonly action?: string
+  /** The action of the reply (WS-Addressing `wsa:Action`, the WSDL's `wsam:Action`); default the action followed by `Response`. */
+  readonly outputAction?: string
+  /** The action of each declared fault; default `<action>/Fault/<name>`. */
+  readonly faultActions?: { readonly [Name in keyof Faults]?: string }
   /** Also serve the operation at `GET <path>/<operation>?<input>` (SOAP 1.2 Web Method feature). */
   readonly get?: boolean
   /** Milliseconds the handler may take before a Receiver fault; 0 (the default) for no limit. */
@@ -141,6 +202,8 @@ export interface SoapServiceDefinition {
   readonly timeout?: number
   /** `GET <path>?wsdl`: generated (the default, `true`), tuned, hand-written, or `false` for none (docs/wsdl.md). */
   readonly wsdl?: boolean | SoapWsdlOptions
+  /** WS-Addressing: read, checked and answered (docs/addressing.md). Default off. */
+  readonly addressing?: boolean | SoapAddressingOptions
 }
 
 // ------------------------------------------------------- contract first ---
@@ -186,4 +249,6 @@ export interface SoapContractDefinition<Operations = Record<string, unknown>> {
   readonly strictAction?: boolean
   readonly validateOutput?: boolean
   readonly timeout?: number
+  /** WS-Addressing; by default on when the WSDL says the binding uses it, required when it says so (docs/addressing.md). */
+  readonly addressing?: boolean | SoapAddressingOptions
 }

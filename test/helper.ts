@@ -203,6 +203,29 @@ export async function validateEnvelope (t: TestContext, xml: string, version: So
 }
 
 /**
+ * Validates a whole envelope with xmllint against the envelope schema of its
+ * version together with the WS-Addressing 1.0 and WS-Security schemas
+ * (../shared/fixtures/schemas/recipes/driver-soap1x.xsd), so that header
+ * blocks and fault details of those vocabularies are checked too: the
+ * envelope's wildcards are lax. Undefined, and the test skipped (failed
+ * under CI), without xmllint or the schemas.
+ */
+export function validateWithVocabularies (t: TestContext, xml: string, version: SoapVersion): { valid: boolean, output: string } | undefined {
+  const driver = sharedFixture(t, 'schemas', 'recipes', version === '1.1' ? 'driver-soap11.xsd' : 'driver-soap12.xsd')
+  if (driver === undefined || !requireXmllint(t)) return undefined
+  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', driver, '-'], { input: xml, encoding: 'utf8', timeout: 30_000 })
+  return { valid: result.status === 0, output: result.stderr }
+}
+
+function requireXmllint (t: TestContext): boolean {
+  if (spawnSync('xmllint', ['--version'], { timeout: 10_000 }).error === undefined) return true
+  const reason = 'xmllint (libxml2-utils) is not installed; .ci/run installs it'
+  if (process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false') t.assert.fail(reason)
+  t.skip(reason)
+  return false
+}
+
+/**
  * Asserts that an envelope validates against the SOAP envelope schema of its
  * version (validateEnvelope()); when the schemas are not there, the test is
  * marked skipped and its other checks still run.

@@ -31,7 +31,7 @@ export async function contractTypes (options: { wsdl: string, service?: string, 
     '',
     '/** The schemas each operation is read and written by. */',
     `export const schemas = ${JSON.stringify(Object.fromEntries(Object.entries(contract.operations).map(([name, op]) => {
-      const { action, ...schemas } = op
+      const { action, outputAction, faultActions, ...schemas } = op
       return [name, schemas]
     })), null, 2)} as const`,
     '',

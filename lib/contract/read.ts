@@ -17,6 +17,7 @@ import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../se
 import { KnownKeys } from '../service/keys'
 import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
 import { defaultAction } from '../service/declaration'
+import { addressingOf, statedAction } from './policy'
 
 type Schema = Record<string, unknown>
 
@@ -27,6 +28,9 @@ export interface ContractOperation {
   readonly headers?: JsonSchema
   readonly faults?: Readonly<Record<string, JsonSchema>>
   readonly action: string
+  /** The output's and the faults' actions, as the WSDL states them or WS-Addressing's default pattern gives them. */
+  readonly outputAction?: string
+  readonly faultActions?: Readonly<Record<string, string>>
 }
 
 export interface Contract {
@@ -36,6 +40,8 @@ export interface Contract {
   /** The bindings served, `{namespace}localName`, and their SOAP versions. */
   readonly bindings: ReadonlyArray<{ readonly name: string, readonly version: '1.1' | '1.2' }>
   readonly operations: Readonly<Record<string, ContractOperation>>
+  /** WS-Addressing, when the binding declares it (wsam:Addressing or wsaw:UsingAddressing). */
+  readonly addressing?: { readonly required: boolean }
   /** The WSDL and the documents it imports, as served: the address left as lib/wsdl/xsd.ts's placeholder. */
   readonly wsdl: { readonly document: string, readonly schemas: Readonly<Record<string, string>> }
 }
@@ -232,6 +238,16 @@ function elementObject (model: WsdlModel, name: QName, what: string, where: stri
   return { type: 'object', properties: { $value: { ...value, xml: { text: true } } }, required: ['$value'], additionalProperties: false, xml }
 }
 
+/**
+ * WS-Addressing 1.0 Metadata §4.4.4, the default action pattern:
+ * `[target namespace][delimiter][port type name][delimiter][message name]`,
+ * the delimiter ':' for a URN and '/' otherwise, not doubled after a '/'.
+ */
+function patternAction (tns: string, ...names: string[]): string {
+  const delimiter = tns.startsWith('urn:') ? ':' : '/'
+  return (tns.endsWith('/') ? tns.slice(0, -1) : tns) + names.map((n) => delimiter + n).join('')
+}
+
 function headersSchema (headers: Map<string, Schema>): JsonSchema | undefined {
   if (headers.size === 0) return undefined
   // Header blocks are optional: a contract rarely says a client must send one, and clients leave them out.
@@ -277,8 +293,10 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     const outputs = output === undefined ? undefined : direction(model, main, style, name, schemas.qname(output, attr(output, 'message') as string), children(bound, WSDL_NS, 'output')[0], true, at)
     if (outputs !== undefined && outputs.schema === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED('an output message with no Body part (the codec answers a request-response operation with an element)', at)
     const faults: Record<string, JsonSchema> = {}
+    const faultActions: Record<string, string> = {}
     for (const fault of children(op, WSDL_NS, 'fault')) {
       const faultName = attr(fault, 'name') as string
+      faultActions[faultName] = statedAction(fault) ?? patternAction(tns, main.portType[1], name, 'Fault', faultName)
       const parts = [...partsOf(model, schemas.qname(fault, attr(fault, 'message') as string), at).values()]
       const element = parts.length === 1 ? attr(parts[0], 'element') : undefined
       if (element === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the fault ${faultName}, whose message is not one part naming an element (WS-I BP R2205)`, at)
@@ -296,7 +314,9 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       output: outputs?.schema,
       headers: headersSchema(inputs.headers),
       faults: Object.keys(faults).length === 0 ? undefined : faults,
-      action: action ?? defaultAction(tns, name)
+      action: action ?? statedAction(input) ?? defaultAction(tns, name),
+      outputAction: output === undefined ? undefined : statedAction(output) ?? patternAction(tns, main.portType[1], attr(output, 'name') ?? `${name}Response`),
+      faultActions: Object.keys(faults).length === 0 ? undefined : faultActions
     }
   }
 
@@ -314,6 +334,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     namespace: tns,
     bindings: bindings.map((b) => ({ name: key(b.name), version: b.version })),
     operations,
+    addressing: addressingOf(main.node, documents.definitions),
     wsdl: documents.serve(addresses)
   }
 }
@@ -337,9 +358,11 @@ export interface ContractDefinition extends ContractSource {
   readonly strictAction?: boolean
   readonly validateOutput?: boolean
   readonly timeout?: number
+  /** WS-Addressing: by default as the binding declares it; `false` turns it off, an object adds options. */
+  readonly addressing?: unknown
 }
 
-const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout'])
+const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing'])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
 
@@ -367,7 +390,7 @@ export function bindContract (contract: Contract, definition: ContractDefinition
       throw new SOAP_ERR_CONTRACT_INVALID(where, `operation ${name} must be a handler, or { handler, hooks, timeout }`)
     }
     const declared: Record<string, unknown> = { ...own, action: op.action }
-    for (const k of ['input', 'output', 'headers', 'faults'] as const) if (op[k] !== undefined) declared[k] = op[k]
+    for (const k of ['input', 'output', 'headers', 'faults', 'outputAction', 'faultActions'] as const) if (op[k] !== undefined) declared[k] = op[k]
     operations[name] = declared as unknown as OperationDeclaration
   }
   const declaration: Record<string, unknown> = {
@@ -378,5 +401,20 @@ export function bindContract (contract: Contract, definition: ContractDefinition
     wsdl: { ...contract.wsdl, ...(definition.address === undefined ? {} : { address: definition.address }) }
   }
   for (const k of ['understoodHeaders', 'strictAction', 'validateOutput', 'timeout'] as const) if (definition[k] !== undefined) declaration[k] = definition[k]
+  const addressing = contractAddressing(contract, definition.addressing)
+  if (addressing !== undefined) declaration.addressing = addressing
   return declaration as unknown as ServiceDeclaration
+}
+
+/**
+ * A contract's addressing: the definition's `false` turns it off, `true` on;
+ * an object is taken with the WSDL's `required` unless it sets its own; by
+ * default, as the binding declares it.
+ */
+function contractAddressing (contract: Contract, given: unknown): unknown {
+  const declared = contract.addressing
+  if (given === undefined) return declared
+  if (given === true) return declared ?? true
+  if (typeof given === 'object' && given !== null && !Array.isArray(given) && declared !== undefined && !('required' in given)) return { required: declared.required, ...given }
+  return given
 }

@@ -17,6 +17,7 @@ import { getHandler, serviceHandler } from '../service/pipeline'
 import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
 import { describeRoute } from '../wsdl/wsdl'
+import { asyncReplies, faultAddressing } from './addressing'
 
 /** On each Fastify instance that registers the plugin or is registered under it: its SOAP scope (hooks, understood headers), linked to its parent's. */
 export const kSoapScope: unique symbol = Symbol('fastify-soap.scope')
@@ -81,7 +82,7 @@ function buildErrorHandler (soap: ResolvedOptions) {
     }
     const version = faultVersion(request)
     noteAnswer(request, { fault: fault.faultCode, reason: fault.message, version })
-    const { status, contentType, body } = renderFault(fault, version)
+    const { status, contentType, body } = renderFault(fault, version, faultAddressing(request, fault))
     return reply.code(status).header('content-type', contentType).send(body)
   }
 
@@ -217,7 +218,10 @@ function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declar
     compiled = service
     for (const op of service.operations) if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
   })
-  instance.post(path, (request, reply) => (post as Handler)(request, reply))
+  const handler: Handler = (request, reply) => (post as Handler)(request, reply)
+  const addressing: unknown = (declaration as { addressing?: unknown }).addressing
+  if (addressing === undefined || addressing === false) instance.post(path, handler)
+  else instance.post(path, { onSend: asyncReplies(instance, () => compiled) }, handler)
   // docs/protocol.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
   if ((declaration as { wsdl?: unknown }).wsdl !== false) instance.get(path, describeRoute(() => compiled as Service))
   const operations: unknown = declaration.operations

@@ -64,6 +64,6 @@ export class Call implements SoapCall {
       const problem = problemsOf(writer.validate.errors)[0]
       throw new SOAP_ERR_OUTPUT_INVALID(`(fault ${name})${problem.path}`, problem.message)
     }
-    return new SoapFault({ ...options, detail: writer.write(detail) })
+    return new SoapFault({ action: this.#op.faultActions.get(name), ...options, detail: writer.write(detail) })
   }
 }

@@ -22,6 +22,8 @@ import { isNCName } from '../xml/chars'
 import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
 import { defaultAction, wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
 import { qnameKey, isQNameKey } from '../namespaces'
+import { addressingPolicy, type AddressingPolicy } from '../ws/addressing/policy'
+import { ADDRESSING_HEADERS } from '../ws/addressing/read'
 
 /** A top-level element of an operation's messages, for its description (lib/wsdl/wsdl.ts). */
 export interface ElementDescription {
@@ -55,6 +57,10 @@ export interface Operation {
   readonly writeOutput: ((value: unknown) => string) | undefined
   readonly validateOutput: ValidateFunction | undefined
   readonly faults: ReadonlyMap<string, FaultWriter>
+  /** The action of the operation's reply: the WS-Addressing `wsa:Action` of its output, and its `wsam:Action` in the WSDL. */
+  readonly outputAction: string
+  /** The action of each declared fault, likewise. */
+  readonly faultActions: ReadonlyMap<string, string>
   /** For an operation invoked by GET, its input's fields by query parameter name; undefined otherwise. */
   readonly queryFields: ReadonlyMap<string, Field> | undefined
   readonly timeout: number
@@ -85,10 +91,12 @@ export interface Service {
   readonly onFault: HookLists['onFault']
   /** How `GET <path>?wsdl` is answered; false when it is not. */
   readonly wsdl: SoapWsdlOptions | false
+  /** WS-Addressing (docs/addressing.md); undefined when off. */
+  readonly addressing: AddressingPolicy | undefined
 }
 
-const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl'])
-const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler'])
+const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl', 'addressing'])
+const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler', 'outputAction', 'faultActions'])
 
 function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -187,6 +195,19 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     }
   }
 
+  const actionOf = (value: unknown, what: string, fallback: string): string => {
+    if (value === undefined) return fallback
+    if (typeof value !== 'string' || value === '' || !isXmlText(value)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: ${what} must be a non-empty string of characters XML can carry`)
+    return value
+  }
+  const outputAction = actionOf(op.outputAction, '"outputAction"', `${action}Response`)
+  const faultActions = new Map<string, string>()
+  if (op.faultActions !== undefined && !isObject(op.faultActions)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faultActions" must map fault names to actions`)
+  for (const fault of Object.keys(op.faultActions ?? {})) {
+    if (!faults.has(fault)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faultActions" names ${fault}, which is not one of its faults`)
+  }
+  for (const fault of faults.keys()) faultActions.set(fault, actionOf(op.faultActions?.[fault], `the action of fault ${fault}`, `${action}/Fault/${fault}`))
+
   if (op.get !== undefined && typeof op.get !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "get" must be a boolean`)
 
   return {
@@ -200,6 +221,8 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     writeOutput,
     validateOutput,
     faults,
+    outputAction,
+    faultActions,
     queryFields: op.get === true ? queryFieldsOf(input, where) : undefined,
     timeout: milliseconds(op.timeout, serviceTimeout, service, `operation ${name}: "timeout"`),
     hooks: hookLists(scope, op.hooks, where),
@@ -248,7 +271,8 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const operations: Operation[] = []
   const byElement = new Map<string, Map<string, Operation>>()
   const byAction = new Map<string, Operation>()
-  const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope)])
+  const addressing = addressingPolicy(name, declaration.addressing)
+  const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope), ...(addressing === undefined ? [] : ADDRESSING_HEADERS)])
   for (const operationName of Object.keys(declaration.operations)) {
     const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact)
     if (op.localName !== undefined) {
@@ -276,6 +300,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     understood,
     onEnvelope: scopeHooks.onEnvelope,
     onFault: scopeHooks.onFault,
-    wsdl: wsdlOptions(name, declaration.wsdl)
+    wsdl: wsdlOptions(name, declaration.wsdl),
+    addressing
   }
 }

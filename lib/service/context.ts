@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http'
 import { SOAP_ERR_CLIENT_GONE, SOAP_ERR_SELECT_LIMIT } from '../errors'
 import type { HeaderBlock, SoapHeaderBlock } from '../soap/headers'
 import type { SoapVersion } from '../namespaces'
-import type { SoapOperationInfo } from '../types'
+import type { SoapAddressing, SoapOperationInfo } from '../types'
 import { elementsAt, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
 import { qnameKey } from '../namespaces'
@@ -60,6 +60,10 @@ export class SoapContext {
   readonly decoded: DecodedTree
 
   // Set as a service's pipeline runs (docs/hooks.md); hooks may read and replace them.
+  /** The WS-Addressing properties, read before the onEnvelope hooks run, where the service has addressing on and the request used it (docs/addressing.md). */
+  addressing: SoapAddressing | undefined = undefined
+  /** The `wsa:Action` of the answer, once its addressing headers are written. */
+  replyAction: string | undefined = undefined
   /** The operation, once dispatched. */
   operation: SoapOperationInfo | undefined = undefined
   /** The operation's input, read from the operation element (or the query string) by its schema. */

@@ -23,6 +23,8 @@ export interface OperationDeclaration {
   readonly get?: boolean
   readonly timeout?: number
   readonly hooks?: SoapOperationHooks
+  readonly outputAction?: string
+  readonly faultActions?: Readonly<Record<string, string>>
   readonly handler: (input: never, call: never) => unknown
 }
 
@@ -36,6 +38,7 @@ export interface ServiceDeclaration {
   readonly validateOutput?: boolean
   readonly timeout?: number
   readonly wsdl?: unknown
+  readonly addressing?: unknown
 }
 
 /** Checks the `wsdl` key of a declaration, at `ready()`. */

@@ -2,7 +2,7 @@
  * Stage 6b: the pipeline, the only file that knows the whole order
  * (docs/hooks.md):
  *
- *   onEnvelope → dispatch → onOperation → read input and headers →
+ *   (WS-Addressing read) → onEnvelope → dispatch → onOperation → read input and headers →
  *   preValidation → validate → preHandler → handler → onResult →
  *   validate output → write → 200 (or 202 for a one-way operation)
  *
@@ -23,6 +23,8 @@ import type { Field, ScalarShape } from './schema'
 import type { Operation, Service } from './compile'
 import { writeEnvelope } from '../soap/writer'
 import { problemsOf } from './validation'
+import { readAddressing } from '../ws/addressing/read'
+import { replyHeaders } from '../ws/addressing/reply'
 
 type InputReader = (op: Operation, request: FastifyRequest) => unknown
 
@@ -142,10 +144,14 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
   }
   const version = versionInfo(soap.version)
   const body = op.writeOutput(soap.result)
-  const headers = soap.responseHeaders
+  let headers = soap.responseHeaders.length === 0 ? undefined : soap.responseHeaders.join('')
+  if (soap.addressing !== undefined) {
+    soap.replyAction = op.outputAction
+    headers = replyHeaders(soap.addressing, op.outputAction, false) + (headers ?? '')
+  }
   return reply
     .header('content-type', version.contentType)
-    .send(writeEnvelope(version, body, headers.length === 0 ? undefined : headers.join('')))
+    .send(writeEnvelope(version, body, headers))
 }
 
 async function runFault (hooks: readonly SoapFaultHook[], thrown: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -163,15 +169,17 @@ async function runFault (hooks: readonly SoapFaultHook[], thrown: unknown, reque
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
 
 /**
- * A route handler running `stages`, with the service's onEnvelope hooks first
- * and its onFault hooks on whatever they throw. `runOperation` is the one
- * async step: the entry itself adds no promise of its own.
+ * A route handler running `stages`, with `read` (the WS-Addressing headers)
+ * and the service's onEnvelope hooks first and its onFault hooks on whatever
+ * they throw. `runOperation` is the one async step: the entry itself adds no
+ * promise of its own.
  */
-function entry (service: Service, stages: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>): Handler {
+function entry (service: Service, stages: Handler, read?: (request: FastifyRequest) => void): Handler {
   const { onEnvelope, onFault } = service
-  const run: Handler = onEnvelope === null
+  const hooked: Handler = onEnvelope === null
     ? stages
     : async (request, reply) => await runHooks(onEnvelope, request, reply) ? reply : await stages(request, reply)
+  const run: Handler = read === undefined ? hooked : (request, reply) => { read(request); return hooked(request, reply) }
   if (onFault === null) return run
   const fault = async (err: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     if (reply.sent) throw err
@@ -190,7 +198,14 @@ function entry (service: Service, stages: (request: FastifyRequest, reply: Fasti
 
 /** The handler of a service's POST route. */
 export function serviceHandler (service: Service): Handler {
-  const run = entry(service, (request, reply) => runOperation(dispatch(service, request.soap as SoapContext), bodyInput, request, reply))
+  const policy = service.addressing
+  const read = policy === undefined
+    ? undefined
+    : (request: FastifyRequest) => {
+        const soap = request.soap as SoapContext
+        soap.addressing = readAddressing(soap.decoded.headers, { version: soap.version, soapAction: soap.action, policy })
+      }
+  const run = entry(service, (request, reply) => runOperation(dispatch(service, request.soap as SoapContext), bodyInput, request, reply), read)
   return function soapPost (request, reply) {
     (request.soap as SoapContext).respondsOn(reply.raw)
     return run(request, reply)

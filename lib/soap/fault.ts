@@ -28,6 +28,12 @@ export interface SoapFaultOptions {
   readonly code?: FaultCode | 'Client' | 'Server'
   /** Nested SOAP 1.2 subcodes, outermost first. SOAP 1.1 has no subcodes and does not send them. */
   readonly subcodes?: readonly FaultSubcode[]
+  /**
+   * The SOAP 1.1 `faultcode`, a qualified name, instead of the 1.1 name of
+   * `code` (Client, Server…): for specifications that name their own, as
+   * WS-Addressing and WS-Security do.
+   */
+  readonly faultcode?: FaultSubcode
   /** The reason: one text in English, or texts in several languages (the first is the 1.1 `faultstring`). */
   readonly reason: string | readonly FaultText[]
   /** The URI of the node that faulted (1.2 `Node`; 1.1 `faultactor`). */
@@ -38,6 +44,8 @@ export interface SoapFaultOptions {
   readonly detail?: string
   /** Serialised header blocks for the fault envelope's Header. */
   readonly headers?: string
+  /** The fault message's action, written as `wsa:Action` when the request used WS-Addressing (docs/addressing.md). */
+  readonly action?: string
   readonly cause?: unknown
 }
 
@@ -77,11 +85,13 @@ function subcodeParts (subcode: FaultSubcode): { namespace: string, localName: s
 export class SoapFault extends Error {
   readonly faultCode: FaultCode
   readonly subcodes: ReadonlyArray<{ readonly namespace: string, readonly localName: string }>
+  readonly faultcode: { readonly namespace: string, readonly localName: string } | undefined
   readonly reasons: readonly FaultText[]
   readonly node: string | undefined
   readonly role: string | undefined
   readonly detail: string | undefined
   readonly headers: string | undefined
+  readonly action: string | undefined
   /** The SOAP 1.2 status; `statusFor('1.1')` gives the SOAP 1.1 one. */
   readonly statusCode: number
 
@@ -94,11 +104,13 @@ export class SoapFault extends Error {
     this.name = 'SoapFault'
     this.faultCode = normalizeCode(options.code)
     this.subcodes = (options.subcodes ?? []).map(subcodeParts)
+    this.faultcode = options.faultcode === undefined ? undefined : subcodeParts(options.faultcode)
     this.reasons = reasons
     this.node = options.node
     this.role = options.role
     this.detail = options.detail
     this.headers = options.headers
+    this.action = options.action
     this.statusCode = this.statusFor('1.2')
   }
 
@@ -116,7 +128,7 @@ function attribute (value: string): string {
   return escapeAttribute(replaceInvalidXmlChars(value))
 }
 
-function render12 (fault: SoapFault): string {
+function render12 (fault: SoapFault, headers: string | undefined): string {
   let code = `<${P}:Code><${P}:Value>${P}:${fault.faultCode}</${P}:Value>`
   let close = `</${P}:Code>`
   fault.subcodes.forEach((subcode, i) => {
@@ -135,25 +147,31 @@ function render12 (fault: SoapFault): string {
   if (fault.node !== undefined) out += `<${P}:Node>${text(fault.node)}</${P}:Node>`
   if (fault.role !== undefined) out += `<${P}:Role>${text(fault.role)}</${P}:Role>`
   if (fault.detail !== undefined) out += `<${P}:Detail>${fault.detail}</${P}:Detail>`
-  return writeEnvelope(SOAP12, out + `</${P}:Fault>`, fault.headers)
+  return writeEnvelope(SOAP12, out + `</${P}:Fault>`, headers)
 }
 
-function render11 (fault: SoapFault): string {
+function render11 (fault: SoapFault, headers: string | undefined): string {
   const reason = fault.reasons[0]
-  let out = `<${P}:Fault><faultcode>${P}:${CODE_11[fault.faultCode]}</faultcode>`
+  const code = fault.faultcode
+  let out = code === undefined
+    ? `<${P}:Fault><faultcode>${P}:${CODE_11[fault.faultCode]}</faultcode>`
+    : code.namespace === ''
+      ? `<${P}:Fault><faultcode>${text(code.localName)}</faultcode>`
+      : `<${P}:Fault><faultcode xmlns:fc="${attribute(code.namespace)}">fc:${text(code.localName)}</faultcode>`
   out += `<faultstring>${text(reason?.text ?? '')}</faultstring>`
   const actor = fault.node ?? fault.role
   if (actor !== undefined) out += `<faultactor>${text(actor)}</faultactor>`
   if (fault.detail !== undefined) out += `<detail>${fault.detail}</detail>`
-  return writeEnvelope(SOAP11, out + `</${P}:Fault>`, fault.headers)
+  return writeEnvelope(SOAP11, out + `</${P}:Fault>`, headers)
 }
 
-/** The fault envelope for a version, with its Content-Type and status. */
-export function renderFault (fault: SoapFault, version: SoapVersion): { status: number, contentType: string, body: string } {
+/** The fault envelope for a version, with its Content-Type and status; `headers` go before the fault's own. */
+export function renderFault (fault: SoapFault, version: SoapVersion, headers?: string): { status: number, contentType: string, body: string } {
+  const all = headers === undefined ? fault.headers : headers + (fault.headers ?? '')
   return {
     status: fault.statusFor(version),
     contentType: versionInfo(version).contentType,
-    body: version === '1.2' ? render12(fault) : render11(fault)
+    body: version === '1.2' ? render12(fault, all) : render11(fault, all)
   }
 }
 

@@ -14,7 +14,7 @@ import type { Field, ObjectShape } from '../service/schema'
 import type { ElementDescription, Operation, Service } from '../service/compile'
 import type { SoapWsdlOptions } from '../types'
 import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd'
-import { SOAP_HTTP_TRANSPORT, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS, qnameKey } from '../namespaces'
+import { SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey } from '../namespaces'
 
 /** A rendered document, cut where the endpoint's address goes. */
 type Template = readonly string[]
@@ -85,11 +85,20 @@ function faultsOf (op: Operation): ReadonlyMap<string, ElementDescription> {
 const NO_FAULTS: ReadonlyMap<string, ElementDescription> = new Map()
 
 function portType (service: Service, faultMessage: FaultMessages): XmlNode {
+  // WS-Addressing 1.0 Metadata §4.4.1: each message's action, stated.
+  const action = (value: string): string | undefined => service.addressing === undefined ? undefined : value
   return node('wsdl:portType', { name: service.name }, service.operations.map((op) => node('wsdl:operation', { name: op.info.name }, [
-    node('wsdl:input', { message: `tns:${op.info.name}Request` }),
-    ...(op.info.oneWay ? [] : [node('wsdl:output', { message: `tns:${op.info.name}Response` })]),
-    ...[...faultsOf(op).keys()].map((name) => node('wsdl:fault', { name, message: `tns:${faultMessage(op, name)}` }))
+    node('wsdl:input', { message: `tns:${op.info.name}Request`, 'wsam:Action': action(op.info.action) }),
+    ...(op.info.oneWay ? [] : [node('wsdl:output', { message: `tns:${op.info.name}Response`, 'wsam:Action': action(op.outputAction) })]),
+    ...[...faultsOf(op).keys()].map((name) => node('wsdl:fault', { name, message: `tns:${faultMessage(op, name)}`, 'wsam:Action': action(op.faultActions.get(name) as string) }))
   ])))
+}
+
+/** The policy of the bindings, when the service has one (WS-Addressing 1.0 Metadata §3.1); none otherwise. */
+function policy (service: Service): XmlNode[] {
+  if (service.addressing === undefined) return []
+  const addressing = node('wsam:Addressing', { 'wsp:Optional': service.addressing.required ? undefined : 'true' }, [node('wsp:Policy')])
+  return [node('wsp:Policy', { 'wsu:Id': `${service.name}Policy` }, [addressing])]
 }
 
 function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
@@ -106,6 +115,7 @@ function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
     ])
   }
   return node('wsdl:binding', { name, type: `tns:${service.name}` }, [
+    ...(service.addressing === undefined ? [] : [node('wsp:PolicyReference', { URI: `#${service.name}Policy` })]),
     node(`${soap}:binding`, { style: 'document', transport: SOAP_HTTP_TRANSPORT }),
     ...service.operations.map(operation)
   ])
@@ -128,10 +138,12 @@ export function describeService (service: Service, splitSchemas: boolean): Descr
     'xmlns:soap': WSDL_SOAP11_NS,
     'xmlns:soap12': WSDL_SOAP12_NS,
     'xmlns:xs': XSD_NS,
+    ...(service.addressing === undefined ? {} : { 'xmlns:wsam': WSAM_NS, 'xmlns:wsp': WSP_NS, 'xmlns:wsu': WSU_NS }),
     ...prefixes.declarations(),
     name: service.name,
     targetNamespace: service.namespace
   }, [
+    ...policy(service),
     node('wsdl:types', {}, types),
     ...messageNodes,
     portType(service, faultMessage),

@@ -14,6 +14,7 @@ SPEC_JSON is one JSON object:
     args       its keyword arguments (an object), or its positional arguments (an
                array: a Body element of simple type is given as one value)
     headers    optional: the header blocks (zeep's _soapheaders), by element name
+    addressing optional: true to send WS-Addressing headers (zeep's WsAddressingPlugin)
 
 Values in args and headers are JSON, with three markers zeep needs as Python
 objects: {"$bytes": text} is the UTF-8 bytes of text (xs:base64Binary),
@@ -39,6 +40,7 @@ import zeep
 from lxml import etree
 from zeep.exceptions import Fault
 from zeep.plugins import HistoryPlugin
+from zeep.wsa import WsAddressingPlugin
 
 from zeep_common import LoopbackOnly, Recorder, last, plain
 
@@ -63,7 +65,8 @@ def run(spec, out):
     parts = urlsplit(spec['wsdl'])
     transport = LoopbackOnly((parts.scheme, parts.netloc))
     out['loaded'] = transport.loaded
-    client = zeep.Client(spec['wsdl'], transport=transport, plugins=[history])
+    plugins = [WsAddressingPlugin(), history] if spec.get('addressing') else [history]
+    client = zeep.Client(spec['wsdl'], transport=transport, plugins=plugins)
     if 'binding' in spec:
         service = client.create_service(spec['binding'], spec['address'])
     else:

@@ -1,0 +1,70 @@
+/** The `addressing` key of a service or contract, checked once (docs/addressing.md "Options"). */
+import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
+import type { SoapAddressingOptions } from '../../types'
+
+export interface AsyncReplies {
+  /** Whether a reply may be sent to this URL. */
+  readonly allows: (url: URL) => boolean
+  readonly timeout: number
+  readonly retries: number
+}
+
+export interface AddressingPolicy {
+  readonly required: boolean
+  readonly asyncReplies: AsyncReplies | undefined
+}
+
+const KEYS: ReadonlySet<string> = new Set(['required', 'asyncReplies'])
+const ASYNC_KEYS: ReadonlySet<string> = new Set(['allow', 'timeout', 'retries'])
+
+/** An allow-list entry as a test: a URL allows its origin and the paths under its path; a RegExp is tested on the whole URL. */
+function allowOne (entry: string | RegExp, bad: (problem: string) => never): (url: URL) => boolean {
+  if (entry instanceof RegExp) return (url) => { entry.lastIndex = 0; return entry.test(url.href) }
+  let base: URL | undefined
+  try { base = new URL(entry) } catch {}
+  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) bad(`.asyncReplies.allow: "${entry}" is not an http or https URL`)
+  const { origin, pathname } = base as URL
+  const under = pathname.endsWith('/') ? pathname : pathname + '/'
+  return (url) => url.origin === origin && (url.pathname === pathname || url.pathname.startsWith(under))
+}
+
+function asyncReplies (value: unknown, bad: (problem: string) => never): AsyncReplies | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null) bad('.asyncReplies must be an object')
+  const options = value as Record<string, unknown>
+  const unknown = Object.keys(options).find((k) => !ASYNC_KEYS.has(k))
+  if (unknown !== undefined) bad(`.asyncReplies has an unknown key "${unknown}" (one of ${[...ASYNC_KEYS].join(', ')})`)
+  let allows: (url: URL) => boolean
+  const allow = options.allow
+  if (typeof allow === 'function') {
+    allows = (url) => (allow as (url: URL) => unknown)(url) === true
+  } else if (Array.isArray(allow)) {
+    const tests = allow.map((entry: unknown) => {
+      if (typeof entry !== 'string' && !(entry instanceof RegExp)) bad('.asyncReplies.allow lists URLs and regular expressions')
+      return allowOne(entry as string | RegExp, bad)
+    })
+    allows = (url) => tests.some((test) => test(url))
+  } else {
+    return bad('.asyncReplies.allow must be a list of URLs and regular expressions, or a function')
+  }
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const v = options[name]
+    if (v === undefined) return fallback
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) bad(`.asyncReplies.${name} must be an integer from ${min} to ${max}`)
+    return v as number
+  }
+  return { allows, timeout: integer('timeout', 10_000, 1, 600_000), retries: integer('retries', 2, 0, 10) }
+}
+
+/** The policy of a service; undefined when addressing is off (the key absent or false). */
+export function addressingPolicy (service: string, value: unknown): AddressingPolicy | undefined {
+  if (value === undefined || value === false) return undefined
+  if (value === true) return { required: false, asyncReplies: undefined }
+  const bad = (problem: string): never => { throw new SOAP_ERR_SERVICE_INVALID(service, `"addressing"${problem}`) }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) bad(' must be true, false or an object')
+  const options = value as SoapAddressingOptions & Record<string, unknown>
+  const unknown = Object.keys(options).find((k) => !KEYS.has(k))
+  if (unknown !== undefined) bad(` has an unknown key "${unknown}" (one of ${[...KEYS].join(', ')})`)
+  if (options.required !== undefined && typeof options.required !== 'boolean') bad('.required must be a boolean')
+  return { required: options.required === true, asyncReplies: asyncReplies(options.asyncReplies, bad) }
+}
