@@ -52,7 +52,7 @@ const CASES: ReadonlyArray<readonly [string, string, string, { required: boolean
   ['wsaw:UsingAddressing in a 2004/09 policy (OCPP): optional', '<wsp04:PolicyReference URI="#S"/>', '<wsp04:Policy wsu:Id="S"><wsp04:ExactlyOne><wsp04:All><wsaw:UsingAddressing/></wsp04:All></wsp04:ExactlyOne></wsp04:Policy>', { required: false }],
   ['wsaw:UsingAddressing wsdl:required="true" in the binding itself', '<wsaw:UsingAddressing wsdl:required="true"/>', '', { required: true }],
   ['an inline policy, and wsp:PolicyURIs', '<wsp:Policy><wsam:Addressing wsp:Optional="true"><wsp:Policy/></wsam:Addressing></wsp:Policy>', '<wsp04:Policy wsu:Id="Q"><wsam:Addressing><wsp:Policy/></wsam:Addressing></wsp04:Policy>', { required: true }, ' wsp04:PolicyURIs="#Q"'],
-  ['a policy referenced twice, and by itself', `<wsp:PolicyReference URI="#P"/><wsp:PolicyReference URI="#P"/>`, `<wsp:Policy wsu:Id="P"><wsp:PolicyReference URI="#P"/><wsam:Addressing><wsp:Policy/></wsam:Addressing></wsp:Policy>`, { required: true }],
+  ['a policy referenced twice, and by itself', '<wsp:PolicyReference URI="#P"/><wsp:PolicyReference URI="#P"/>', '<wsp:Policy wsu:Id="P"><wsp:PolicyReference URI="#P"/><wsam:Addressing><wsp:Policy/></wsam:Addressing></wsp:Policy>', { required: true }],
   ['a reference to no policy, and an unknown assertion', '<wsp:PolicyReference URI="#missing"/><wsp:Policy><other:Thing xmlns:other="urn:x"/></wsp:Policy>', '', undefined]
 ]
 
