@@ -63,6 +63,11 @@ for (const [what, binding, top, expected, attributes] of CASES) {
   })
 }
 
+test('docs/addressing.md "Turning it on": a WSDL that states its messages\' actions and declares no policy turns addressing on, optional', async (t: TestContext) => {
+  const contract = await readContract({ document: wsdl('urn:example:ping', '', '', { output: 'urn:out' }) })
+  t.assert.deepStrictEqual(contract.addressing, { required: false })
+})
+
 test('WS-Addressing 1.0 Metadata §4.4.1, §4.4.4: a contract\'s actions are the WSDL\'s own, else the default action pattern', async (t: TestContext) => {
   const stated = await readContract({ document: wsdl('http://example.org/ping', '', '', { input: 'urn:in', output: 'urn:out', fault: 'urn:busy' }) })
   t.assert.deepStrictEqual(stated.operations.Ping, { ...stated.operations.Ping, action: 'urn:in', outputAction: 'urn:out', faultActions: { Busy: 'urn:busy' } })

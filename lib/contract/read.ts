@@ -238,6 +238,11 @@ function elementObject (model: WsdlModel, name: QName, what: string, where: stri
   return { type: 'object', properties: { $value: { ...value, xml: { text: true } } }, required: ['$value'], additionalProperties: false, xml }
 }
 
+/** Whether any input, output or fault of a portType states its action. */
+function statesActions (portType: DomElement): boolean {
+  return children(portType, WSDL_NS, 'operation').some((op) => childElements(op).some((m) => statedAction(m) !== undefined))
+}
+
 /**
  * WS-Addressing 1.0 Metadata §4.4.4, the default action pattern:
  * `[target namespace][delimiter][port type name][delimiter][message name]`,
@@ -334,7 +339,9 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     namespace: tns,
     bindings: bindings.map((b) => ({ name: key(b.name), version: b.version })),
     operations,
-    addressing: addressingOf(main.node, documents.definitions),
+    // Actions stated on the portType's messages are WS-Addressing's (Metadata §4.4.1): peers of such a WSDL
+    // (IHE XDS.b's has them and no policy) send its headers, so addressing is on, optional, unless the binding says more.
+    addressing: addressingOf(main.node, documents.definitions) ?? (statesActions(portType) ? { required: false } : undefined),
     wsdl: documents.serve(addresses)
   }
 }
