@@ -365,7 +365,6 @@ test('docs/contract-first.md "What is refused": a construct the codec cannot car
     ['an abstract type', '<xs:complexType name="T" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="t" type="k:T"/></xs:sequence></xs:complexType></xs:element>', /the abstract type \{urn:k\}T/],
     ['a substitution group', '<xs:element name="head" type="xs:string"/><xs:element name="member" type="xs:string" substitutionGroup="k:head"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:head"/></xs:sequence></xs:complexType></xs:element>', /the substitution group headed by element \{urn:k\}head/],
     ['an abstract element', '<xs:element name="abs" type="xs:string" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:abs"/></xs:sequence></xs:complexType></xs:element>', /the abstract element \{urn:k\}abs/],
-    ['an undeclared type', '<xs:element name="Op" type="k:Nowhere"/>', /the complexType \{urn:k\}Nowhere, which no schema of the contract declares/],
     ['an encoded array', '<xs:complexType name="A"><xs:complexContent><xs:restriction base="soapenc:Array"/></xs:complexContent></xs:complexType><xs:element name="Op" type="k:A"/>', /the SOAP encoding type \{http:\/\/schemas\.xmlsoap\.org\/soap\/encoding\/\}Array as a base/],
     ['an encoded type', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="s" type="soapenc:string"/></xs:sequence></xs:complexType></xs:element>', /the SOAP encoding complexType/],
     ['an XML Schema \\i', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\\i\\c*"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the pattern "\\i\\c\*" \(XML Schema's \\i has no ECMAScript form\)/],
@@ -377,7 +376,6 @@ test('docs/contract-first.md "What is refused": a construct the codec cannot car
     ['a repeated list', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="k:L" maxOccurs="2"/></xs:sequence></xs:complexType></xs:element>', /the repeated list element n/],
     ['an unknown built-in', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="xs:strng"/></xs:sequence></xs:complexType></xs:element>', /the type xs:strng, which is no XML Schema built-in type/],
     ['a bad enumeration value', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:int"><xs:enumeration value="one"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the value "one" of a integer type/],
-    ['an undeclared prefix', '<xs:element name="Op" type="nowhere:T"/>', /the undeclared prefix in "nowhere:T"/],
     ['xs:redefine', '<xs:redefine schemaLocation="x.xsd"/><xs:element name="Op"><xs:complexType/></xs:element>', /the contract uses xs:redefine/],
     ['a nillable Body element', '<xs:element name="Op" nillable="true"><xs:complexType/></xs:element>', /the nillable Body element \{urn:k\}Op/],
     ['a Body element of a list type', '<xs:element name="Op"><xs:simpleType><xs:list itemType="xs:int"/></xs:simpleType></xs:element>', /the Body element \{urn:k\}Op of a list type/]
@@ -387,6 +385,38 @@ test('docs/contract-first.md "What is refused": a construct the codec cannot car
       await refused(t, { document: wsdl({ types: SIMPLE(body, 'xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"') }) }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', message)
     })
   }
+})
+
+test('docs/contract-first.md "What is refused": a broken contract (a name no schema declares, an undeclared prefix, an element reference to nothing) is SOAP_ERR_CONTRACT_INVALID, naming it and where it is', async (t: TestContext) => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['an undeclared type', '<xs:element name="Op" type="k:Nowhere"/>', /operation Op > element \{urn:k\}Op: the complexType \{urn:k\}Nowhere is declared by no schema of the contract/],
+    ['an undeclared element reference', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:Gone"/></xs:sequence></xs:complexType></xs:element>', /the element \{urn:k\}Gone is declared by no schema of the contract/],
+    ['an undeclared attribute group', '<xs:element name="Op"><xs:complexType><xs:attributeGroup ref="k:Gone"/></xs:complexType></xs:element>', /the attributeGroup \{urn:k\}Gone is declared by no schema/],
+    ['an undeclared prefix', '<xs:element name="Op" type="nowhere:T"/>', /the prefix of "nowhere:T" is not declared/]
+  ]
+  for (const [what, body, message] of cases) {
+    await t.test(what, async (t: TestContext) => {
+      await refused(t, { document: wsdl({ types: SIMPLE(body) }) }, 'SOAP_ERR_CONTRACT_INVALID', message)
+    })
+  }
+})
+
+test('docs/contract-first.md "Loading": an xs:import written directly under wsdl:types (outside any xs:schema) is read and served', async (t: TestContext) => {
+  const schema = `<?xml version="1.0"?>${SIMPLE('<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>', 'xmlns:xs="http://www.w3.org/2001/XMLSchema"')}`
+  const document = wsdl({ types: `<xs:import namespace="${K}" schemaLocation="http://schemas.example.test/k.xsd"/>` })
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/x', document, resolver: async () => schema, operations: { Op: async ({ n }: { n: number }) => { t.assert.strictEqual(n, 7); return {} } } })
+  const response = await app.inject({ method: 'POST', url: '/x', headers: { 'content-type': 'text/xml' }, payload: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><k:Op xmlns:k="${K}"><k:n>7</k:n></k:Op></s:Body></s:Envelope>` })
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  const served = (await app.inject('/x?wsdl')).body
+  t.assert.match(served, /<xs:import namespace="urn:k" schemaLocation="http:\/\/localhost(:80)?\/x\?xsd=[^"]+"\/>/)
+})
+
+test('docs/contract-first.md "What is refused": a recursive element through its anonymous type is refused with a code, not a stack overflow', async (t: TestContext) => {
+  const body = '<xs:element name="Node"><xs:complexType><xs:sequence><xs:element ref="k:Node" minOccurs="0"/></xs:sequence></xs:complexType></xs:element><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:Node"/></xs:sequence></xs:complexType></xs:element>'
+  await refused(t, { document: wsdl({ types: SIMPLE(body) }) }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the recursive element Node/)
 })
 
 test('docs/contract-first.md "What is refused": WSDL constructs outside document/literal and rpc/literal', async (t: TestContext) => {

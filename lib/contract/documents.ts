@@ -76,6 +76,9 @@ export function parseDocument (text: string, location: string): DomDocument {
 
 const ABSOLUTE_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
 
+/** What an xs:import directly under wsdl:types is read in: no including schema. */
+const TYPES_CONTEXT = { targetNamespace: '' }
+
 /** Every document of a contract, loaded from its root WSDL. */
 export class ContractDocuments {
   readonly documents: ContractDocument[] = []
@@ -190,7 +193,10 @@ export class ContractDocuments {
         else await this.wsdl(imported)
       } else if (child.localName === 'types') {
         for (const schema of childElements(child)) {
-          if (schema.namespaceURI === XSD_NS && schema.localName === 'schema') await this.schema(schema, doc, undefined)
+          if (schema.namespaceURI !== XSD_NS) continue
+          if (schema.localName === 'schema') await this.schema(schema, doc, undefined)
+          // BP R2003 puts xs:import inside xs:schema; some generators write it directly under wsdl:types, and it is read all the same.
+          else if (schema.localName === 'import' || schema.localName === 'include') await this.reference(schema, doc, TYPES_CONTEXT)
         }
       }
     }
@@ -208,31 +214,35 @@ export class ContractDocuments {
     }
     this.model.add(schema, context)
     for (const child of childElements(schema)) {
-      if (child.namespaceURI !== XSD_NS || (child.localName !== 'import' && child.localName !== 'include')) continue
-      const location = attr(child, 'schemaLocation')
-      const namespace = child.localName === 'import' ? attr(child, 'namespace') ?? '' : context.targetNamespace
-      if (location === undefined) {
-        this.unlocated.push({ namespace, where: doc.location })
-        continue
-      }
-      // The well-known namespaces' schemas are never fetched: the SOAP 1.1 envelope's is served from a copy of our
-      // own (so that clients need not fetch it either), the others are only known.
-      let target: ContractDocument
-      if (ABSOLUTE_URL.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import') {
-        if (namespace !== SOAP11_ENV) continue
-        target = this.builtIn('soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA)
-      } else {
-        target = await this.fetch(location, doc.location)
-      }
-      this.links.push({ node: child, attribute: 'schemaLocation', target })
-      const root = target.dom.documentElement as DomElement
-      if (root.namespaceURI !== XSD_NS || root.localName !== 'schema') throw new SOAP_ERR_CONTRACT_LOAD(target.location, 'it is imported as a schema and is no xs:schema')
-      const readAs = child.localName === 'include' ? context.targetNamespace : undefined
-      const id = `${target.location} ${readAs ?? ''}`
-      if (this.schemaSeen.has(id)) continue
-      this.schemaSeen.add(id)
-      await this.schema(root, target, readAs)
+      if (child.namespaceURI === XSD_NS && (child.localName === 'import' || child.localName === 'include')) await this.reference(child, doc, context)
     }
+  }
+
+  /** An xs:import or xs:include: the schema it names, loaded once, its location rewritten when served. */
+  private async reference (child: DomElement, doc: ContractDocument, context: Pick<SchemaContext, 'targetNamespace'>): Promise<void> {
+    const location = attr(child, 'schemaLocation')
+    const namespace = child.localName === 'import' ? attr(child, 'namespace') ?? '' : context.targetNamespace
+    if (location === undefined) {
+      this.unlocated.push({ namespace, where: doc.location })
+      return
+    }
+    // The well-known namespaces' schemas are never fetched: the SOAP 1.1 envelope's is served from a copy of our
+    // own (so that clients need not fetch it either), the others are only known.
+    let target: ContractDocument
+    if (ABSOLUTE_URL.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import') {
+      if (namespace !== SOAP11_ENV) return
+      target = this.builtIn('soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA)
+    } else {
+      target = await this.fetch(location, doc.location)
+    }
+    this.links.push({ node: child, attribute: 'schemaLocation', target })
+    const root = target.dom.documentElement as DomElement
+    if (root.namespaceURI !== XSD_NS || root.localName !== 'schema') throw new SOAP_ERR_CONTRACT_LOAD(target.location, 'it is imported as a schema and is no xs:schema')
+    const readAs = child.localName === 'include' ? context.targetNamespace : undefined
+    const id = `${target.location} ${readAs ?? ''}`
+    if (this.schemaSeen.has(id)) return
+    this.schemaSeen.add(id)
+    await this.schema(root, target, readAs)
   }
 
   /**

@@ -2,11 +2,12 @@
  * Contract first, part 2: the XML Schemas of a WSDL read into the JSON
  * Schemas the codec follows (docs/contract-first.md, "The mapping"). Only
  * what an operation reaches is translated, once per named type; a construct
- * the codec cannot carry is SOAP_ERR_CONTRACT_UNSUPPORTED, naming it and the
- * place that reaches it.
+ * the codec cannot carry is SOAP_ERR_CONTRACT_UNSUPPORTED, and a name no
+ * schema declares SOAP_ERR_CONTRACT_INVALID, each naming it and the place
+ * that reaches it.
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
-import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
+import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '../namespaces'
 import { attr, childElements } from './dom'
 import { builtin, lexical, listCounts, restrict, type Simple } from './simple-types'
@@ -73,6 +74,8 @@ export class SchemaModel {
   private readonly heads = new Set<string>()
   /** Named types being translated, to find a recursive one. */
   private readonly stack: string[] = []
+  /** Anonymous types being translated, to find one that contains itself through an element reference. */
+  private readonly anonymous = new Set<DomElement>()
   private readonly translated = new Map<string, Schema>()
   readonly namespaces = new Set<string>()
 
@@ -99,7 +102,7 @@ export class SchemaModel {
     const local = colon === -1 ? value : value.slice(colon + 1)
     // xmldom finds the default namespace under '', not null; the xml prefix is bound everywhere.
     const namespace = prefix === 'xml' ? XML_NS : node.lookupNamespaceURI(prefix ?? '')
-    if (namespace === null && prefix !== null) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the undeclared prefix in "${value}"`, context?.file ?? 'the WSDL')
+    if (namespace === null && prefix !== null) throw new SOAP_ERR_CONTRACT_INVALID(context?.file ?? 'the WSDL', `the prefix of "${value}" is not declared`)
     const ns = namespace ?? ''
     return [ns === '' && context?.chameleon === true ? context.targetNamespace : ns, local]
   }
@@ -108,7 +111,7 @@ export class SchemaModel {
     const found = this.components[kind].get(key(...name))
     if (found === undefined) {
       if (SOAP_ENCODING_NAMESPACES.has(name[0])) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the SOAP encoding ${kind} ${key(...name)} (encoded types have no literal form)`, where)
-      throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${kind} ${key(...name)}, which no schema of the contract declares`, where)
+      throw new SOAP_ERR_CONTRACT_INVALID(where, `the ${kind} ${key(...name)} is declared by no schema of the contract`)
     }
     return found
   }
@@ -140,8 +143,15 @@ export class SchemaModel {
     } else {
       const complex = xs(node, 'complexType')[0]
       const simple = xs(node, 'simpleType')[0]
-      if (complex !== undefined) result = { schema: this.complexType(complex, context, where), simple: false }
-      else if (simple !== undefined) result = this.simpleResult(this.simpleType(simple, context, where))
+      if (complex !== undefined) {
+        if (this.anonymous.has(complex)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the recursive element ${attr(node, 'name') as string} (its anonymous type contains it again; a type that contains itself has no JSON Schema without $ref, which the codec does not follow)`, where)
+        this.anonymous.add(complex)
+        try {
+          result = { schema: this.complexType(complex, context, where), simple: false }
+        } finally {
+          this.anonymous.delete(complex)
+        }
+      } else if (simple !== undefined) result = this.simpleResult(this.simpleType(simple, context, where))
       else result = { schema: this.anyContent(), simple: false }
     }
     const fixed = attr(node, 'fixed')
