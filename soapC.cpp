@@ -18,7 +18,7 @@ A commercial use license is available from Genivia Inc., contact@genivia.com
 
 #include "soapH.h"
 
-SOAP_SOURCE_STAMP("@(#) soapC.cpp ver 2.8.124 2026-11-25 03:10:15 GMT")
+SOAP_SOURCE_STAMP("@(#) soapC.cpp ver 2.8.124 2026-11-25 03:31:26 GMT")
 
 
 #ifndef WITH_NOGLOBAL

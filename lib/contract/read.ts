@@ -218,7 +218,7 @@ function direction (model: WsdlModel, binding: BindingInfo, style: string, opera
     const schema: Schema = { type: 'object', properties, additionalProperties: false, xml: { name: response ? `${operation}Response` : operation, namespace } }
     // A part carries a value, or xsi:nil: every accessor is written (WS-I BP R2211 lets none be left out).
     if (bodyParts.length > 0) schema.required = bodyParts.map((p) => attr(p, 'name') as string)
-    return { schema, headers }
+    return { schema: model.schemas.withDefs(schema), headers }
   }
   if (bodyParts.length === 0) return { schema: undefined, headers }
   if (bodyParts.length > 1) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`a document/literal message with ${bodyParts.length} Body parts (WS-I BP R2201: at most one)`, where)
@@ -232,7 +232,7 @@ function direction (model: WsdlModel, binding: BindingInfo, style: string, opera
 function elementObject (model: WsdlModel, name: QName, what: string, where: string): Schema {
   const top = model.schemas.topElement(name, where)
   if (top.schema.nullable === true) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the nillable ${what} ${key(name)} (the codec reads and writes it as an object, never nil)`, where)
-  if (!top.simple) return top.schema
+  if (!top.simple) return model.schemas.withDefs(top.schema)
   const { xml, ...value } = top.schema
   if (value.type === 'array') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${what} ${key(name)} of a list type`, where)
   return { type: 'object', properties: { $value: { ...value, xml: { text: true } } }, required: ['$value'], additionalProperties: false, xml }
@@ -253,10 +253,10 @@ function patternAction (tns: string, ...names: string[]): string {
   return (tns.endsWith('/') ? tns.slice(0, -1) : tns) + names.map((n) => delimiter + n).join('')
 }
 
-function headersSchema (headers: Map<string, Schema>): JsonSchema | undefined {
+function headersSchema (schemas: SchemaModel, headers: Map<string, Schema>): JsonSchema | undefined {
   if (headers.size === 0) return undefined
   // Header blocks are optional: a contract rarely says a client must send one, and clients leave them out.
-  return { type: 'object', properties: Object.fromEntries(headers), additionalProperties: false }
+  return schemas.withDefs({ type: 'object', properties: Object.fromEntries(headers), additionalProperties: false })
 }
 
 /** Reads a WSDL and what it imports into the operations of one service. */
@@ -317,7 +317,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     operations[name] = {
       input: inputs.schema,
       output: outputs?.schema,
-      headers: headersSchema(inputs.headers),
+      headers: headersSchema(schemas, inputs.headers),
       faults: Object.keys(faults).length === 0 ? undefined : faults,
       action: action ?? statedAction(input) ?? defaultAction(tns, name),
       outputAction: output === undefined ? undefined : statedAction(output) ?? patternAction(tns, main.portType[1], attr(output, 'name') ?? `${name}Response`),

@@ -6,7 +6,7 @@
  */
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
-import { compileElement } from './codec'
+import { compileElement } from './write'
 import {
   SOAP_ERR_SERVICE_DUPLICATE,
   SOAP_ERR_SERVICE_HANDLER,

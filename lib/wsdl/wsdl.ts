@@ -42,7 +42,7 @@ function messages (service: Service, schemas: SchemaSet, faultMessage: FaultMess
     if (headers !== undefined) {
       const properties = headers.schema.properties as Record<string, Readonly<Record<string, unknown>>>
       const parts = headers.shape.elements.map((field) =>
-        part(headerPart(headers.shape, field), schemas.topField(field, properties[field.property], `${where}.headers/properties/${field.property}`)))
+        part(headerPart(headers.shape, field), schemas.topField(field, properties[field.property], headers.schema, `${where}.headers/properties/${field.property}`)))
       out.push(node('wsdl:message', { name: `${op.info.name}Headers` }, parts))
     }
     for (const [name, fault] of faultsOf(op)) {

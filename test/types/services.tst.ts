@@ -24,6 +24,30 @@ describe('Infer', () => {
   })
 })
 
+describe('Infer, named schemas', () => {
+  const tree = {
+    type: 'object',
+    properties: { root: { $ref: '#/$defs/Node' } },
+    required: ['root'],
+    $defs: {
+      Node: { type: 'object', properties: { v: { type: 'integer' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } }, up: { $ref: '#/$defs/Up' } }, required: ['v'] },
+      Up: { type: 'string', nullable: true }
+    }
+  } as const
+  interface Node { v: number, kids?: Node[], up?: string | null }
+
+  test('a $ref is the named schema\'s type; one that uses itself is a type that contains itself', () => {
+    expect<Infer<typeof tree>>().type.toBe<{ root: Node }>()
+    expect<Infer<typeof tree>['root']['kids']>().type.toBe<Node[] | undefined>()
+  })
+
+  test('a wrong value deep inside is refused', () => {
+    const handler = defineOperation({ output: tree, handler: () => ({ root: { v: 1, kids: [{ v: 2, kids: [{ v: 3 }] }] } }) })
+    expect(handler).type.not.toBe<never>()
+    expect(defineOperation).type.not.toBeCallableWith({ output: tree, handler: () => ({ root: { v: 1, kids: [{ v: 2, kids: [{ v: 'three' }] }] } }) })
+  })
+})
+
 describe('defineOperation', () => {
   test('the handler\'s input is typed from the input schema', () => {
     defineOperation({
