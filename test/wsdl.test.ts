@@ -13,7 +13,7 @@ import { test, type TestContext } from 'node:test'
 import { DOMParser } from '@xmldom/xmldom'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import soap, { type SoapServiceDefinition, type SoapVersion } from '../lib/index'
-import { buildDemo, calculator, orders } from './demo/app'
+import { buildDemo, calculator, orders, secureCalculator } from './demo/app'
 import { MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, envelope, listen, post, rawExchange, sharedFixture } from './helper'
 import { requireClient } from './interop'
 
@@ -302,9 +302,10 @@ test('docs/wsdl.md "The document", xmllint: the demo\'s WSDLs (schemas inline, a
     await app.register(soap)
     app.soap.service({ ...calculator, wsdl: { splitSchemas: split } })
     app.soap.service({ ...orders(), wsdl: { splitSchemas: split } })
+    app.soap.service({ ...secureCalculator, wsdl: { splitSchemas: split } })
     await app.ready()
-    for (const path of ['/calculator', '/orders']) {
-      const file = join(dir, `${path.slice(1)}-${split}.wsdl`)
+    for (const path of ['/calculator', '/orders', '/secure/calculator']) {
+      const file = join(dir, `${path.slice(1).replaceAll('/', '-')}-${split}.wsdl`)
       writeFileSync(file, (await get(app, `${path}?wsdl`)).body)
       const result = lint(['--schema', wsdlDriver(schemas), file])
       t.assert.strictEqual(result.status, 0, result.output)

@@ -22,6 +22,8 @@ import { isNCName } from '../xml/chars'
 import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
 import { defaultAction, wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
 import { qnameKey, isQNameKey } from '../namespaces'
+import { compileSecurity, type ServiceSecurity } from '../ws/security/declaration'
+import { SECURITY_HEADER } from '../ws/security/verify'
 
 /** A top-level element of an operation's messages, for its description (lib/wsdl/wsdl.ts). */
 export interface ElementDescription {
@@ -63,6 +65,8 @@ export interface Operation {
   readonly description: OperationDescription
   /** Elements (`{namespace}localName`) whose content a fault must not repeat. */
   readonly redact: ReadonlySet<string>
+  /** WS-Security's checks, unless the service has none or leaves this operation out. */
+  readonly security?: ServiceSecurity
 }
 
 export interface Service {
@@ -85,9 +89,11 @@ export interface Service {
   readonly onFault: HookLists['onFault']
   /** How `GET <path>?wsdl` is answered; false when it is not. */
   readonly wsdl: SoapWsdlOptions | false
+  /** WS-Policy assertions the description states, each serialised with its namespaces (`wsp` bound by the WSDL). */
+  readonly policies: readonly string[]
 }
 
-const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl'])
+const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl', 'security'])
 const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler'])
 
 function isObject (value: unknown): value is Record<string, unknown> {
@@ -249,8 +255,11 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const byElement = new Map<string, Map<string, Operation>>()
   const byAction = new Map<string, Operation>()
   const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope)])
+  const security = compileSecurity(name, declaration.security, Object.keys(declaration.operations))
+  if (security !== undefined) understood.add(SECURITY_HEADER)
   for (const operationName of Object.keys(declaration.operations)) {
-    const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact)
+    const compiled = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact)
+    const op = security === undefined || security.except.has(operationName) ? compiled : { ...compiled, security }
     if (op.localName !== undefined) {
       let inNamespace = byElement.get(op.namespace)
       if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())
@@ -276,6 +285,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     understood,
     onEnvelope: scopeHooks.onEnvelope,
     onFault: scopeHooks.onFault,
-    wsdl: wsdlOptions(name, declaration.wsdl)
+    wsdl: wsdlOptions(name, declaration.wsdl),
+    policies: [...security?.assertions ?? []]
   }
 }

@@ -36,6 +36,8 @@ export interface ServiceDeclaration {
   readonly validateOutput?: boolean
   readonly timeout?: number
   readonly wsdl?: unknown
+  /** WS-Security, checked by lib/ws/security/declaration.ts. */
+  readonly security?: unknown
 }
 
 /** Checks the `wsdl` key of a declaration, at `ready()`. */

@@ -23,6 +23,7 @@ import type { Field, ScalarShape } from './schema'
 import type { Operation, Service } from './compile'
 import { writeEnvelope } from '../soap/writer'
 import { problemsOf } from './validation'
+import { verifySecurity } from '../ws/security/verify'
 
 type InputReader = (op: Operation, request: FastifyRequest) => unknown
 
@@ -124,6 +125,11 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
   const soap = request.soap as SoapContext
   const hooks = op.hooks
   soap.operation = op.info
+  if (op.security !== undefined) {
+    const { username, replyHeader } = await verifySecurity(op.security, soap.headers)
+    soap.username = username
+    if (replyHeader !== undefined) soap.responseHeaders.push(replyHeader)
+  }
   if (hooks.onOperation !== null && await runHooks(hooks.onOperation, request, reply)) return reply
   soap.input = readInput(op, request)
   soap.headerValues = readHeaders(op, soap)

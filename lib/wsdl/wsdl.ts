@@ -14,7 +14,7 @@ import type { Field, ObjectShape } from '../service/schema'
 import type { ElementDescription, Operation, Service } from '../service/compile'
 import type { SoapWsdlOptions } from '../types'
 import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd'
-import { SOAP_HTTP_TRANSPORT, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS, qnameKey } from '../namespaces'
+import { SOAP_HTTP_TRANSPORT, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey } from '../namespaces'
 
 /** A rendered document, cut where the endpoint's address goes. */
 type Template = readonly string[]
@@ -106,9 +106,21 @@ function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
     ])
   }
   return node('wsdl:binding', { name, type: `tns:${service.name}` }, [
+    ...(service.policies.length === 0 ? [] : [node('wsp:PolicyReference', { URI: `#${service.name}Policy` })]),
     node(`${soap}:binding`, { style: 'document', transport: SOAP_HTTP_TRANSPORT }),
     ...service.operations.map(operation)
   ])
+}
+
+/**
+ * The service's policy (WS-Policy 1.5 §4.1, normal form): its assertions,
+ * from every WS-* protocol it turns on, in one alternative, which each
+ * binding references (WS-Policy Attachment 1.5 §4.1).
+ */
+function policy (service: Service): XmlNode[] {
+  if (service.policies.length === 0) return []
+  const all = node('wsp:All', {}, service.policies.map((markup) => ({ name: '', attributes: [], children: [], markup })))
+  return [node('wsp:Policy', { 'wsu:Id': `${service.name}Policy` }, [node('wsp:ExactlyOne', {}, [all])])]
 }
 
 /** Builds the WSDL and its schemas from a compiled service. Throws SOAP_ERR_WSDL_CONFLICT for what XSD cannot express. */
@@ -129,9 +141,11 @@ export function describeService (service: Service, splitSchemas: boolean): Descr
     'xmlns:soap12': WSDL_SOAP12_NS,
     'xmlns:xs': XSD_NS,
     ...prefixes.declarations(),
+    ...(service.policies.length === 0 ? {} : { 'xmlns:wsp': WSP_NS, 'xmlns:wsu': WSU_NS }),
     name: service.name,
     targetNamespace: service.namespace
   }, [
+    ...policy(service),
     node('wsdl:types', {}, types),
     ...messageNodes,
     portType(service, faultMessage),

@@ -1,0 +1,90 @@
+/**
+ * WS-SecurityPolicy 1.2 (docs/wsdl.md "Policy"): the assertion a generated
+ * WSDL states for a service's UsernameToken, and what a contract's WSDL asks
+ * for, read from the policies attached to its binding or port.
+ */
+import type { Element as DomElement } from '@xmldom/xmldom'
+import { SP_2005_NS, SP_NS, WSP_2004_NS, WSP_NS, WSU_NS } from '../../namespaces'
+
+const ALWAYS_TO_RECIPIENT = `${SP_NS}/IncludeToken/AlwaysToRecipient`
+
+/**
+ * `sp:SupportingTokens` with an `sp:UsernameToken` the client always sends
+ * (WS-SecurityPolicy 1.2 §5.4.1, §8.2), and `sp:HashPassword` when only a
+ * digest is accepted. The `wsp` prefix is the one the WSDL's policy binds.
+ */
+export function usernameTokenAssertion (digest: boolean): string {
+  const inner = `${digest ? '<sp:HashPassword/>' : ''}<sp:WssUsernameToken10/>`
+  return `<sp:SupportingTokens xmlns:sp="${SP_NS}"><wsp:Policy><sp:UsernameToken sp:IncludeToken="${ALWAYS_TO_RECIPIENT}"><wsp:Policy>${inner}</wsp:Policy></sp:UsernameToken></wsp:Policy></sp:SupportingTokens>`
+}
+
+/** What a contract's policy asks of its requests. */
+export interface SecurityPolicy {
+  /** An `sp:UsernameToken`, and whether it has `sp:HashPassword`. */
+  readonly usernameToken: { readonly digest: boolean } | undefined
+  /** An `sp:IncludeTimestamp`. */
+  readonly timestamp: boolean
+}
+
+const POLICY_NAMESPACES: ReadonlySet<string> = new Set([WSP_NS, WSP_2004_NS])
+const SP_NAMESPACES: ReadonlySet<string> = new Set([SP_NS, SP_2005_NS])
+
+function elementsOf (node: DomElement): DomElement[] {
+  const out: DomElement[] = []
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) if (child.nodeType === 1) out.push(child as DomElement)
+  return out
+}
+
+function isPolicy (node: DomElement, localName: string): boolean {
+  return POLICY_NAMESPACES.has(node.namespaceURI ?? '') && node.localName === localName
+}
+
+/** The policies of `definitions` by their `wsu:Id` (or `Id`), for `wsp:PolicyReference URI="#id"`. */
+function policiesById (definitions: readonly DomElement[]): Map<string, DomElement> {
+  const byId = new Map<string, DomElement>()
+  for (const d of definitions) {
+    for (const child of elementsOf(d)) {
+      if (!isPolicy(child, 'Policy')) continue
+      const id = child.getAttributeNS(WSU_NS, 'Id') ?? child.getAttribute('Id') ?? ''
+      if (id !== '') byId.set(id, child)
+    }
+  }
+  return byId
+}
+
+/**
+ * What the policies attached to `subjects` (a binding, the ports that serve
+ * it: inline `wsp:Policy` or `wsp:PolicyReference` to a policy of the
+ * definitions) ask for. Alternatives are not weighed: a UsernameToken in any
+ * of them turns it on. Undefined when they ask for neither.
+ */
+export function securityPolicyOf (definitions: readonly DomElement[], subjects: readonly DomElement[]): SecurityPolicy | undefined {
+  const byId = policiesById(definitions)
+  let usernameToken: { digest: boolean } | undefined
+  let timestamp = false
+  const seen = new Set<DomElement>()
+  // Bounded: each policy element is walked once, references included.
+  const walk = (node: DomElement): void => {
+    if (seen.has(node)) return
+    seen.add(node)
+    if (isPolicy(node, 'PolicyReference')) {
+      const uri = node.getAttribute('URI') ?? ''
+      const target = uri.startsWith('#') ? byId.get(uri.slice(1)) : undefined
+      if (target !== undefined) walk(target)
+      return
+    }
+    if (SP_NAMESPACES.has(node.namespaceURI ?? '')) {
+      if (node.localName === 'UsernameToken') {
+        const hash = node.getElementsByTagNameNS(node.namespaceURI as string, 'HashPassword').length > 0
+        usernameToken = { digest: hash || usernameToken?.digest === true }
+        return
+      }
+      if (node.localName === 'IncludeTimestamp') timestamp = true
+    }
+    for (const child of elementsOf(node)) walk(child)
+  }
+  for (const subject of subjects) {
+    for (const child of elementsOf(subject)) if (isPolicy(child, 'Policy') || isPolicy(child, 'PolicyReference')) walk(child)
+  }
+  return usernameToken === undefined && !timestamp ? undefined : { usernameToken, timestamp }
+}
