@@ -17,6 +17,7 @@ import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../se
 import { KnownKeys } from '../service/keys'
 import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
 import { defaultAction } from '../service/declaration'
+import { contractSecurity, securityPolicyOf, type SecurityPolicy } from '../ws/security/policy'
 
 type Schema = Record<string, unknown>
 
@@ -38,6 +39,8 @@ export interface Contract {
   readonly operations: Readonly<Record<string, ContractOperation>>
   /** The WSDL and the documents it imports, as served: the address left as lib/wsdl/xsd.ts's placeholder. */
   readonly wsdl: { readonly document: string, readonly schemas: Readonly<Record<string, string>> }
+  /** What the WS-SecurityPolicy attached to the binding or its ports asks for, if anything (docs/contract-first.md "WS-Security"). */
+  readonly security?: SecurityPolicy
 }
 
 /** Where the contract comes from, and which part of it to serve. */
@@ -309,12 +312,16 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       if ((address.namespaceURI === WSDL_SOAP11_NS || address.namespaceURI === WSDL_SOAP12_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
     }
   }
+  const served = new Set(bindings.map((b) => key(b.name)))
+  const ports = service === undefined ? [] : children(service, WSDL_NS, 'port').filter((p) => served.has(key(schemas.qname(p, attr(p, 'binding') as string))))
+  const security = securityPolicyOf(documents.definitions, [...bindings.map((b) => b.node), ...ports])
   return {
     name: service === undefined ? main.name[1] : attr(service, 'name') as string,
     namespace: tns,
     bindings: bindings.map((b) => ({ name: key(b.name), version: b.version })),
     operations,
-    wsdl: documents.serve(addresses)
+    wsdl: documents.serve(addresses),
+    ...(security === undefined ? {} : { security })
   }
 }
 
@@ -337,9 +344,11 @@ export interface ContractDefinition extends ContractSource {
   readonly strictAction?: boolean
   readonly validateOutput?: boolean
   readonly timeout?: number
+  /** WS-Security, merged with what the contract's policy asks for. */
+  readonly security?: unknown
 }
 
-const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout'])
+const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'security'])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
 
@@ -378,5 +387,7 @@ export function bindContract (contract: Contract, definition: ContractDefinition
     wsdl: { ...contract.wsdl, ...(definition.address === undefined ? {} : { address: definition.address }) }
   }
   for (const k of ['understoodHeaders', 'strictAction', 'validateOutput', 'timeout'] as const) if (definition[k] !== undefined) declaration[k] = definition[k]
+  const security = contractSecurity(where, contract.security, definition.security)
+  if (security !== undefined) declaration.security = security
   return declaration as unknown as ServiceDeclaration
 }

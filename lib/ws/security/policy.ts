@@ -4,6 +4,7 @@
  * for, read from the policies attached to its binding or port.
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
+import { SOAP_ERR_SECURITY_LOOKUP } from '../../errors'
 import { SP_2005_NS, SP_NS, WSP_2004_NS, WSP_NS, WSU_NS } from '../../namespaces'
 
 const ALWAYS_TO_RECIPIENT = `${SP_NS}/IncludeToken/AlwaysToRecipient`
@@ -87,4 +88,33 @@ export function securityPolicyOf (definitions: readonly DomElement[], subjects: 
     for (const child of elementsOf(subject)) if (isPolicy(child, 'Policy') || isPolicy(child, 'PolicyReference')) walk(child)
   }
   return usernameToken === undefined && !timestamp ? undefined : { usernameToken, timestamp }
+}
+
+/**
+ * A contract's `security`: the user's, with what its policy asks for filled
+ * in. A policy with a UsernameToken turns WS-Security on, and then needs the
+ * user's lookup (SOAP_ERR_SECURITY_LOOKUP without one); `sp:HashPassword`
+ * makes the default `password` 'digest', `sp:IncludeTimestamp` makes a
+ * Timestamp required. A policy with no UsernameToken (a Timestamp under an
+ * X.509 binding, say) turns nothing on. What the user gives wins.
+ */
+export function contractSecurity (contract: string, policy: SecurityPolicy | undefined, given: unknown): unknown {
+  const token = policy?.usernameToken
+  if (token === undefined) return given
+  const own = (typeof given === 'object' && given !== null ? given : {}) as Record<string, unknown>
+  const ownToken = (typeof own.usernameToken === 'object' && own.usernameToken !== null ? own.usernameToken : {}) as Record<string, unknown>
+  if (typeof ownToken.lookup !== 'function') throw new SOAP_ERR_SECURITY_LOOKUP(contract, token.digest ? 'with sp:HashPassword' : 'text or digest')
+  const ownTimestamp = (typeof own.timestamp === 'object' && own.timestamp !== null ? own.timestamp : {}) as Record<string, unknown>
+  return {
+    ...own,
+    usernameToken: { password: token.digest ? 'digest' : 'any', ...ownToken },
+    ...(policy?.timestamp === true || own.timestamp !== undefined ? { timestamp: { ...(policy?.timestamp === true ? { required: true } : {}), ...ownTimestamp } } : {})
+  }
+}
+
+/** What a contract's policy turned on, for the log line at startup. */
+export function describePolicy (policy: SecurityPolicy): string {
+  const token = policy.usernameToken
+  if (token === undefined) return 'its WS-SecurityPolicy has no UsernameToken: WS-Security is not turned on'
+  return `its WS-SecurityPolicy turns on WS-Security: a UsernameToken (${token.digest ? 'digest only, sp:HashPassword' : 'text or digest'})${policy.timestamp ? ' and a Timestamp (sp:IncludeTimestamp)' : ''}; transport and signature assertions are not enforced`
 }
