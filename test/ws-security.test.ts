@@ -291,6 +291,31 @@ test('docs/security.md "Replay": the in-memory store holds at most maxEntries li
   await t.assert.rejects(store.claim('d', 10_000), errorCodes.SOAP_ERR_SECURITY_STORE)
 })
 
+test('docs/security.md "WS-Security" (XML Schema 1.0 §3.2.7): a Created may have any zone and fraction of a second; one with no zone, a lowercase z or a year of five digits is refused', async (t: TestContext) => {
+  const app = await build(t)
+  const now = new Date()
+  const zoned = (minutes: number): string => {
+    const local = new Date(now.getTime() + minutes * 60_000).toISOString().slice(0, 19)
+    const sign = minutes < 0 ? '-' : '+'
+    const abs = Math.abs(minutes)
+    return `${local}${sign}${String(Math.trunc(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+  }
+  for (const created of [zoned(120), zoned(-330), zoned(0), now.toISOString().replace('Z', '123456Z'), now.toISOString().slice(0, 19) + '.5Z']) {
+    const response = await call(app, '1.2', security(timestamp(created, null) + usernameToken()))
+    t.assert.strictEqual(response.statusCode, 200, `${created}: ${response.body}`)
+  }
+  for (const created of [now.toISOString().replace('Z', 'z'), '0' + now.toISOString(), now.toISOString().slice(0, 19), now.toISOString().replace('T', ' '), now.toISOString().replace(/\.\d+Z$/, '.1234567890Z')]) {
+    await assertSecurityFault(t, await call(app, '1.2', security(timestamp(created, null) + usernameToken())), '1.2', 'InvalidSecurity', created)
+  }
+})
+
+test('docs/security.md "WS-Security": maxAge and clockSkew set the window a Created must fall in', async (t: TestContext) => {
+  const app = await build(t, secured({ maxAge: 10_000, clockSkew: 0 }))
+  await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ created: instant(-20_000) }))), '1.2', 'MessageExpired', '20 s old')
+  await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ created: instant(5_000) }))), '1.2', 'MessageExpired', '5 s ahead')
+  t.assert.strictEqual((await call(app, '1.2', security(usernameToken({ created: instant(-5_000) })))).statusCode, 200)
+})
+
 test('docs/security.md "WS-Security": timestamp.required refuses a message with none; timestamp.reply adds one to each reply', async (t: TestContext) => {
   const app = await build(t, secured({ timestamp: { required: true, reply: true } }))
   await assertSecurityFault(t, await call(app, '1.2', security(usernameToken())), '1.2', 'InvalidSecurity', 'no Timestamp')

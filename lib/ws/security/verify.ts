@@ -45,11 +45,8 @@ export async function verifySecurity (security: ServiceSecurity, headers: readon
   const replyHeader = security.replyTimestamp ? replyTimestamp(now, security.freshness.maxAge) : undefined
   // Only blocks meant for this node count (SOAP 1.2 Part 1 §2.6); WSS §6.1: at most one Security header per role.
   const blocks = headers.filter((block) => block.targeted && block.key === SECURITY_HEADER)
-  if (blocks.length > 1) throw securityFault('InvalidSecurity')
-  if (blocks.length === 0) {
-    if (security.usernameToken !== undefined || security.timestampRequired) throw securityFault('InvalidSecurity')
-    return { username: undefined, replyHeader }
-  }
+  // A service's security asks for a token or a Timestamp (declaration.ts): none is a fault.
+  if (blocks.length !== 1) throw securityFault('InvalidSecurity')
   const { timestamp, token } = contents(blocks[0].element)
   const { freshness } = security
   if (timestamp !== undefined) checkTimestamp(timestamp, now, freshness)
