@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { errorCodes, type SoapContractDefinition, type SoapSecurityOptions } from '../lib/index'
 import { envelope, post, sharedFixture } from './helper'
 import { security, timestamp, usernameToken } from './ws-security-support'
+import { secureCalculator } from './demo/app'
 
 const GREET = '<x:greetMe xmlns:x="http://apache.org/hello_world_soap_http/types"><x:requestType>Ann</x:requestType></x:greetMe>'
 const lookup = async (name: string): Promise<string | undefined> => name === 'demo' ? 'demo' : undefined
@@ -92,4 +93,21 @@ test('docs/contract-first.md "WS-Security": sp:HashPassword on the binding\'s po
   // security given with a contract whose WSDL has no policy is used as given.
   const given = await serve(t, { document: document('', 'binding'), security: { usernameToken: { lookup }, timestamp: { required: true } } satisfies SoapSecurityOptions })
   t.assert.match((await greet(given.app, security(usernameToken()))).body, /fc:InvalidSecurity/)
+})
+
+test('docs/contract-first.md "WS-Security": the WSDL a secured service generates, served as a contract, is secured the same way (its policy read back)', async (t: TestContext) => {
+  const source = Fastify()
+  t.after(() => source.close())
+  await source.register(soap)
+  source.soap.service({ ...secureCalculator, security: { usernameToken: { lookup, password: 'digest' } } })
+  const wsdl = (await source.inject({ method: 'GET', url: '/secure/calculator?wsdl', headers: { host: 'localhost' } })).body
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/again', document: wsdl, service: 'Calculator', operations: { Add: async ({ a, b }: { a: number, b: number }) => ({ result: a + b }), Echo: async (input: unknown) => input, Divide: async () => ({ result: 0 }) } as never, security: { usernameToken: { lookup } } })
+  await app.ready()
+  const add = async (header?: string): Promise<string> => (await post(app, '1.2', envelope('1.2', '<c:Add xmlns:c="urn:example:calc"><c:a>2</c:a><c:b>3</c:b></c:Add>', header), { url: '/again' })).body
+  t.assert.match(await add(security(usernameToken({ digest: true }))), /<tns:result>5<\/tns:result>/)
+  t.assert.match(await add(security(usernameToken())), /sc0:FailedAuthentication/, 'sp:HashPassword read back: digests only')
+  t.assert.match(await add(), /sc0:InvalidSecurity/)
 })
