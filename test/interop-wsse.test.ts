@@ -62,7 +62,7 @@ for (const v of ['1.1', '1.2'] as const) {
     assertRepliesInRequestVersion(t, exchanges)
   })
 
-  test(`docs/security.md "WS-Security": PHP SoapClient with a hand-built wsse:Security header (text and digest) gets the sum from /secure/calculator over SOAP ${v}; a stale one gets wsu:MessageExpired`, async (t: TestContext) => {
+  test(`docs/security.md "WS-Security": PHP SoapClient with a hand-built wsse:Security header (text and digest) gets the sum from /secure/calculator over SOAP ${v}; a stale, a malformed and a replayed one get their WSS faults`, async (t: TestContext) => {
     if (!requireClient(t, 'PHP SoapClient (php-cli php-soap)', 'php', ['-r', 'exit(extension_loaded("soap") ? 0 : 1);'])) return
     const { url, exchanges } = await startDemo(t)
     const out = await runClient('php', [join(CLIENTS, 'php_wsse.php'), url, v]) as Record<string, any>
@@ -70,9 +70,16 @@ for (const v of ['1.1', '1.2'] as const) {
     t.assert.deepStrictEqual(out.warnings, [], seen)
     t.assert.strictEqual(out.text, 5, seen)
     t.assert.strictEqual(out.digest, 5, seen)
-    t.assert.strictEqual(local(out.stale.faultcode), v === '1.2' ? 'Sender' : 'MessageExpired', seen)
-    t.assert.strictEqual(out.stale.faultstring, 'The message has expired', seen)
-    t.assert.strictEqual(exchanges.filter((e) => e.method === 'POST').length, 3)
+    t.assert.strictEqual(out.first, 5, seen)
+    for (const [name, code, reason] of [
+      ['stale', 'MessageExpired', 'The message has expired'],
+      ['malformed', 'InvalidSecurityToken', 'An invalid security token was provided'],
+      ['replayed', 'InvalidSecurity', 'An error was discovered processing the <wsse:Security> header']
+    ]) {
+      t.assert.strictEqual(local(out[name].faultcode), v === '1.2' ? 'Sender' : code, `${name}: ${seen}`)
+      t.assert.strictEqual(out[name].faultstring, reason, `${name}: ${seen}`)
+    }
+    t.assert.strictEqual(exchanges.filter((e) => e.method === 'POST').length, 6)
     assertRepliesInRequestVersion(t, exchanges)
   })
 }

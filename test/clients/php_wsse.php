@@ -6,7 +6,8 @@
  *
  * argv: base URL (http://127.0.0.1:PORT), SOAP version (1.1 or 1.2).
  * Calls Add(2, 3) with a text password, with a digest (Nonce, Created) and a
- * wsu:Timestamp, then with a Created an hour old, and prints ONE JSON line
+ * wsu:Timestamp, then with a Created an hour old, with a Nonce that is not
+ * Base64, and one header sent twice (a replay), and prints ONE JSON line
  * with what it got back. It only reports: the Node test asserts.
  */
 declare(strict_types=1);
@@ -32,7 +33,7 @@ set_error_handler(function (int $errno, string $errstr) use (&$report): bool {
 });
 
 /** The Security header block: a UsernameToken, as text or digest, and optionally a Timestamp. */
-function security(bool $digest, int $age, bool $timestamp): SoapHeader
+function security(bool $digest, int $age, bool $timestamp, ?string $nonceText = null): SoapHeader
 {
     $created = gmdate('Y-m-d\TH:i:s\Z', time() - $age);
     $nonce = random_bytes(16);
@@ -42,7 +43,7 @@ function security(bool $digest, int $age, bool $timestamp): SoapHeader
         . ($timestamp ? '<wsu:Timestamp><wsu:Created>' . $created . '</wsu:Created><wsu:Expires>' . gmdate('Y-m-d\TH:i:s\Z', time() - $age + 300) . '</wsu:Expires></wsu:Timestamp>' : '')
         . '<wsse:UsernameToken><wsse:Username>demo</wsse:Username>'
         . '<wsse:Password Type="' . $type . '">' . $password . '</wsse:Password>'
-        . '<wsse:Nonce EncodingType="' . BASE64 . '">' . base64_encode($nonce) . '</wsse:Nonce>'
+        . '<wsse:Nonce EncodingType="' . BASE64 . '">' . ($nonceText ?? base64_encode($nonce)) . '</wsse:Nonce>'
         . '<wsu:Created>' . $created . '</wsu:Created></wsse:UsernameToken></wsse:Security>';
     return new SoapHeader(WSSE, 'Security', new SoapVar($xml, XSD_ANYXML));
 }
@@ -59,9 +60,18 @@ try {
     emit($report);
 }
 
-foreach (['text' => [false, 0, false], 'digest' => [true, 0, true], 'stale' => [true, 3600, true]] as $name => [$digest, $age, $timestamp]) {
+$twice = security(true, 0, false);
+$headers = [
+    'text' => security(false, 0, false),
+    'digest' => security(true, 0, true),
+    'stale' => security(true, 3600, true),
+    'malformed' => security(true, 0, false, 'not Base64!'),
+    'first' => $twice,
+    'replayed' => $twice,
+];
+foreach ($headers as $name => $header) {
     try {
-        $r = $client->__soapCall('Add', [['a' => 2, 'b' => 3]], null, security($digest, $age, $timestamp));
+        $r = $client->__soapCall('Add', [['a' => 2, 'b' => 3]], null, $header);
         $report[$name] = $r->result ?? null;
     } catch (SoapFault $e) {
         $report[$name] = ['faultcode' => $e->faultcode ?? null, 'faultcodens' => $e->faultcodens ?? null, 'faultstring' => $e->faultstring ?? null, 'request' => $client->__getLastRequest()];
