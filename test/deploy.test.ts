@@ -100,6 +100,10 @@ test('docs/deploy.md "Shared state": two processes sharing Redis accept a Nonce 
   t.assert.match(replay.body, REPLAYED)
   const fresh = await send(b, security(usernameToken({ digest: true })))
   t.assert.strictEqual(fresh.status, 200, 'the other process serves a new Nonce')
+  // One message sent to both at once, five times each: exactly one of the ten gets through.
+  const burst = security(usernameToken({ digest: true }))
+  const statuses = (await Promise.all(Array.from({ length: 10 }, async (_, i) => (await send(i % 2 === 0 ? a : b, burst)).status))).sort()
+  t.assert.deepStrictEqual(statuses, [200, 400, 400, 400, 400, 400, 400, 400, 400, 400])
 
   // The reason for Redis: with each process's own memory, the replay to the other one passes.
   const [m1, m2] = await Promise.all([startInstance(t), startInstance(t)])

@@ -134,6 +134,10 @@ for (const version of ['1.1', '1.2'] as const) {
       t.assert.strictEqual((await call(app, version, header)).statusCode, 200)
       await assertSecurityFault(t, await call(app, version, header), version, 'InvalidSecurity', `replayed ${digest ? 'digest' : 'text'}`)
     }
+    // Sent at once, ten times: exactly one gets through.
+    const burst = security(usernameToken({ digest: true }))
+    const statuses = (await Promise.all(Array.from({ length: 10 }, async () => (await call(app, version, burst)).statusCode))).sort()
+    t.assert.deepStrictEqual(statuses, [200, ...Array(9).fill(version === '1.2' ? 400 : 500)])
     // A wrong password does not burn the Nonce: the right one with it still passes.
     const nonce = Buffer.from('0123456789abcdef')
     const created = instant()
