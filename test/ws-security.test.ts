@@ -138,6 +138,11 @@ for (const version of ['1.1', '1.2'] as const) {
     const burst = security(usernameToken({ digest: true }))
     const statuses = (await Promise.all(Array.from({ length: 10 }, async () => (await call(app, version, burst)).statusCode))).sort()
     t.assert.deepStrictEqual(statuses, [200, ...Array(9).fill(version === '1.2' ? 400 : 500)])
+    // A text password does not cover the Created: rewritten, the replay is still one.
+    const nonce0 = Buffer.from('fedcba9876543210')
+    const at = instant()
+    t.assert.strictEqual((await call(app, version, security(usernameToken({ nonce: nonce0, created: at })))).statusCode, 200)
+    await assertSecurityFault(t, await call(app, version, security(usernameToken({ nonce: nonce0, created: at.replace('Z', '+00:00') }))), version, 'InvalidSecurity', 'Created rewritten')
     // A wrong password does not burn the Nonce: the right one with it still passes.
     const nonce = Buffer.from('0123456789abcdef')
     const created = instant()

@@ -8,9 +8,14 @@ import { createHash } from 'node:crypto'
 import { SOAP_ERR_SECURITY_STORE } from '../../errors'
 import type { SoapReplayStore } from '../../types'
 
-/** The key a Nonce is claimed under: a SHA-256 of the service, the Nonce and the Created, so that no key is longer than 64 characters. */
-export function replayKey (service: string, nonce: Buffer, created: string | undefined): string {
-  return createHash('sha256').update(service).update('\0').update(nonce).update('\0').update(created ?? '').digest('hex')
+/**
+ * The key a Nonce is claimed under: a SHA-256 (64 hex characters) of the
+ * service and the Nonce. Not of the Created: a text password does not cover
+ * it, so a replay could rewrite it (`Z` as `+00:00`) and dodge a key made
+ * with it; the Nonce alone refuses every such copy.
+ */
+export function replayKey (service: string, nonce: Buffer): string {
+  return createHash('sha256').update(service).update('\0').update(nonce).digest('hex')
 }
 
 /** The in-memory store's bound on keys, by default. */
