@@ -8,7 +8,9 @@ import { test, type TestContext } from 'node:test'
 import { createHash } from 'node:crypto'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { errorCodes, memoryReplayStore, type SoapReplayStore, type SoapSecurityOptions, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
+import fc from 'fast-check'
 import { assertValidEnvelope, envelope, post } from './helper'
+import { mutations } from './internals/fuzzing'
 import { BASE64_BINARY, PASSWORD_DIGEST, WSSE, WSU, instant, security, timestamp, usernameToken } from './ws-security-support'
 
 const NS = 'urn:test:secure'
@@ -392,4 +394,20 @@ test('docs/wsdl.md "Policy": the WSDL of a service with security states a WS-Sec
   }
   const plain = await build(t, { ...secured(), security: undefined })
   t.assert.doesNotMatch((await plain.inject({ method: 'GET', url: '/secure?wsdl' })).body, /wsp:|ws-policy/)
+})
+
+test('docs/protocol.md "WS-Security" (property): whatever a Security header is made of, the answer is a result or a Sender fault, never a Receiver fault', async (t: TestContext) => {
+  const app = await build(t, secured({ timestamp: { reply: true } }))
+  const seeds = [
+    security(timestamp() + usernameToken({ digest: true })),
+    security(usernameToken({ user: 'ann', password: 's3cret é', nonce: null })),
+    security(timestamp(instant(-1000), instant(5000)) + usernameToken({ type: null }))
+  ]
+  const alphabet = ['<', '>', '/', '"', '=', ' ', 'Z', '+', '-', ':', 'T', '.', '9', '==', 'A', '&amp;', '&#0;', '\u00e9', 'wsse:', 'wsu:', 'Nonce', 'Created', 'Expires', 'Password', 'Username', 'UsernameToken', 'Timestamp', 'Type="x"', ' s:role="urn:x"']
+  await fc.assert(fc.asyncProperty(mutations(seeds, alphabet), async (header) => {
+    const response = await call(app, '1.2', header)
+    if (response.statusCode === 200) return
+    t.assert.strictEqual(response.statusCode, 400, `${header}\n${response.body}`)
+    if (response.body !== '') t.assert.match(response.body, /<soap:Value>soap:Sender<\/soap:Value>/, header)
+  }), { numRuns: Number(process.env.FUZZ_RUNS ?? 300) })
 })
