@@ -14,7 +14,7 @@ import { DOMParser } from '@xmldom/xmldom'
 import fc from 'fast-check'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import soap, { type SoapServiceDefinition, type SoapVersion } from '../lib/index'
-import { buildDemo, calculator, orders } from './demo/app'
+import { buildDemo, calculator, orders, secureCalculator } from './demo/app'
 import { MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, envelope, listen, post, rawExchange, sharedFixture } from './helper'
 import { requireClient } from './interop'
 
@@ -303,9 +303,10 @@ test('docs/wsdl.md "The document", xmllint: the demo\'s WSDLs (schemas inline, a
     await app.register(soap)
     app.soap.service({ ...calculator, wsdl: { splitSchemas: split } })
     app.soap.service({ ...orders(), wsdl: { splitSchemas: split } })
+    app.soap.service({ ...secureCalculator, wsdl: { splitSchemas: split } })
     await app.ready()
-    for (const path of ['/calculator', '/orders']) {
-      const file = join(dir, `${path.slice(1)}-${split}.wsdl`)
+    for (const path of ['/calculator', '/orders', '/secure/calculator']) {
+      const file = join(dir, `${path.slice(1).replaceAll('/', '-')}-${split}.wsdl`)
       writeFileSync(file, (await get(app, `${path}?wsdl`)).body)
       const result = lint(['--schema', wsdlDriver(schemas), file])
       t.assert.strictEqual(result.status, 0, result.output)
@@ -890,4 +891,18 @@ test('docs/services.md "Named schemas", property: random named schemas that refe
       await app.close()
     }
   }), { numRuns: 25 })
+})
+
+test('docs/addressing.md "Description", xmllint: a service with WS-Addressing and WS-Security states both in one policy, wsam:Action on each message, and its WSDL validates', async (t: TestContext) => {
+  const app = await build(t, { ...calculator, path: '/policy', addressing: { required: true }, security: { usernameToken: { lookup: () => 'secret' } } } as SoapServiceDefinition)
+  const wsdl = (await get(app, '/policy?wsdl')).body
+  t.assert.strictEqual(wsdl.match(/<wsp:Policy wsu:Id="/g)?.length, 1, 'one policy')
+  t.assert.match(wsdl, /<sp:SupportingTokens[^]*<wsam:Addressing xmlns:wsam="http:\/\/www\.w3\.org\/2007\/05\/addressing\/metadata"><wsp:Policy\/><\/wsam:Addressing>/)
+  t.assert.match(wsdl, /<wsdl:input message="tns:AddRequest" wsam:Action="[^"]+\/Add"\/>/)
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
+  const file = join(tempDir(t), 'policy.wsdl')
+  writeFileSync(file, wsdl)
+  const result = lint(['--schema', wsdlDriver(schemas), file])
+  t.assert.strictEqual(result.status, 0, result.output)
 })

@@ -18,6 +18,7 @@ import { KnownKeys } from '../service/keys'
 import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
 import { defaultAction } from '../service/declaration'
 import { addressingOf, statedAction } from './policy'
+import { contractSecurity, securityPolicyOf, type SecurityPolicy } from '../ws/security/policy'
 
 type Schema = Record<string, unknown>
 
@@ -44,6 +45,8 @@ export interface Contract {
   readonly addressing?: { readonly required: boolean }
   /** The WSDL and the documents it imports, as served: the address left as lib/wsdl/xsd.ts's placeholder. */
   readonly wsdl: { readonly document: string, readonly schemas: Readonly<Record<string, string>> }
+  /** What the WS-SecurityPolicy attached to the binding or its ports asks for, if anything (docs/contract-first.md "WS-Security"). */
+  readonly security?: SecurityPolicy
 }
 
 /** Where the contract comes from, and which part of it to serve. */
@@ -334,6 +337,9 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       if ((address.namespaceURI === WSDL_SOAP11_NS || address.namespaceURI === WSDL_SOAP12_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
     }
   }
+  const served = new Set(bindings.map((b) => key(b.name)))
+  const ports = service === undefined ? [] : children(service, WSDL_NS, 'port').filter((p) => served.has(key(schemas.qname(p, attr(p, 'binding') as string))))
+  const security = securityPolicyOf(documents.definitions, [...bindings.map((b) => b.node), ...ports])
   return {
     name: service === undefined ? main.name[1] : attr(service, 'name') as string,
     namespace: tns,
@@ -342,7 +348,8 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     // Actions stated on the portType's messages are WS-Addressing's (Metadata §4.4.1): peers of such a WSDL
     // (IHE XDS.b's has them and no policy) send its headers, so addressing is on, optional, unless the binding says more.
     addressing: addressingOf(main.node, documents.definitions) ?? (statesActions(portType) ? { required: false } : undefined),
-    wsdl: documents.serve(addresses)
+    wsdl: documents.serve(addresses),
+    ...(security === undefined ? {} : { security })
   }
 }
 
@@ -367,9 +374,11 @@ export interface ContractDefinition extends ContractSource {
   readonly timeout?: number
   /** WS-Addressing: by default as the binding declares it; `false` turns it off, an object adds options. */
   readonly addressing?: unknown
+  /** WS-Security, merged with what the contract's policy asks for. */
+  readonly security?: unknown
 }
 
-const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing'])
+const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security'])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
 
@@ -410,6 +419,8 @@ export function bindContract (contract: Contract, definition: ContractDefinition
   for (const k of ['understoodHeaders', 'strictAction', 'validateOutput', 'timeout'] as const) if (definition[k] !== undefined) declaration[k] = definition[k]
   const addressing = contractAddressing(contract, definition.addressing)
   if (addressing !== undefined) declaration.addressing = addressing
+  const security = contractSecurity(where, contract.security, definition.security)
+  if (security !== undefined) declaration.security = security
   return declaration as unknown as ServiceDeclaration
 }
 

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { bindContract, checkDefinition, readContract, type ContractDefinition } from '../contract/read'
 import { endpoint } from './endpoint'
+import { describePolicy } from '../ws/security/policy'
 
 export interface ContractEndpointOptions {
   readonly definition: ContractDefinition
@@ -14,5 +15,8 @@ export interface ContractEndpointOptions {
 export async function contractEndpoint (instance: FastifyInstance, { definition }: ContractEndpointOptions): Promise<void> {
   checkDefinition(definition)
   const contract = await readContract(definition)
+  if (contract.security !== undefined) {
+    instance.log.info({ contract: contract.name, security: contract.security }, `fastify-soap: contract ${contract.name}: ${describePolicy(contract.security)}`)
+  }
   await endpoint(instance, { service: bindContract(contract, definition) })
 }

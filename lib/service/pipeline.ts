@@ -25,6 +25,7 @@ import { writeEnvelope } from '../soap/writer'
 import { problemsOf } from './validation'
 import { readAddressing } from '../ws/addressing/read'
 import { replyHeaders } from '../ws/addressing/reply'
+import { verifySecurity } from '../ws/security/verify'
 
 type InputReader = (op: Operation, request: FastifyRequest) => unknown
 
@@ -126,6 +127,11 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
   const soap = request.soap as SoapContext
   const hooks = op.hooks
   soap.operation = op.info
+  if (op.security !== undefined) {
+    const { username, replyHeader } = await verifySecurity(op.security, soap.headers)
+    soap.username = username
+    if (replyHeader !== undefined) soap.responseHeaders.push(replyHeader)
+  }
   if (hooks.onOperation !== null && await runHooks(hooks.onOperation, request, reply)) return reply
   soap.input = readInput(op, request)
   soap.headerValues = readHeaders(op, soap)

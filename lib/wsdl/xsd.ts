@@ -25,6 +25,8 @@ export interface XmlNode {
   readonly name: string
   readonly attributes: ReadonlyArray<readonly [string, string | undefined]>
   readonly children: readonly XmlNode[] | string
+  /** Markup written as it is instead of the element (a policy assertion given serialised). */
+  readonly markup?: string
 }
 
 export function node (name: string, attributes: Record<string, string | undefined> = {}, children: readonly XmlNode[] | string = []): XmlNode {
@@ -41,6 +43,7 @@ export const ADDRESS = '\u0000'
 /** Writes a node indented by two spaces a level. Text is escaped; ADDRESS passes through. */
 export function render (root: XmlNode, depth = 0): string {
   const indent = '  '.repeat(depth)
+  if (root.markup !== undefined) return `${indent}${root.markup}\n`
   let start = `${indent}<${root.name}`
   for (const [name, value] of root.attributes) {
     if (value !== undefined) start += ` ${name}="${escapeAttribute(value)}"`

@@ -6,7 +6,7 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { describe, expect, test } from 'tstyche'
-import soap, { SoapFault, defineOperation, defineService, type Infer, type SoapContext, type SoapOperationInfo } from 'fastify-soap'
+import soap, { SoapFault, defineOperation, defineService, memoryReplayStore, redisReplayStore, type Infer, type SoapContext, type SoapOperationInfo, type SoapReplayStore, type SoapSecurityOptions } from 'fastify-soap'
 
 const pair = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false } as const
 
@@ -190,5 +190,34 @@ describe('results', () => {
       output: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'late'] } }, required: ['status'] },
       async handler () { return { status: 'early' } }
     })).type.toRaiseError()
+  })
+})
+
+describe('WS-Security', () => {
+  test('the authenticated user is call.soap.username; `security` is typed', () => {
+    defineService({
+      path: '/s',
+      namespace: 'urn:s',
+      name: 'S',
+      operations: {
+        Add: defineOperation({
+          input: pair,
+          async handler (_input, call) {
+            expect(call.soap.username).type.toBe<string | undefined>()
+          }
+        })
+      },
+      security: {
+        usernameToken: { lookup: async (username) => username === 'a' ? 'pw' : undefined, password: 'digest', requireNonce: 'always' },
+        timestamp: { required: true, reply: true },
+        replay: memoryReplayStore({ maxEntries: 10 }),
+        except: ['Add']
+      }
+    })
+    expect<SoapSecurityOptions>().type.toBeAssignableFrom({ usernameToken: { lookup: () => ({ verify: (password: string) => password === 'x' }) } })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ usernameToken: { lookup: () => 'pw', password: 'hash' } })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ usernameToken: {} })
+    expect(redisReplayStore).type.toBeCallableWith({ call: async () => 'OK' })
+    expect<SoapReplayStore>().type.toBeAssignableFrom(redisReplayStore({}))
   })
 })
