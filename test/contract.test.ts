@@ -375,7 +375,6 @@ test('docs/contract-first.md "What is refused": a construct the codec cannot car
     ['an unknown built-in', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="xs:strng"/></xs:sequence></xs:complexType></xs:element>', /the type xs:strng, which is no XML Schema built-in type/],
     ['a bad enumeration value', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:int"><xs:enumeration value="one"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the value "one" of a integer type/],
     ['xs:redefine', '<xs:redefine schemaLocation="x.xsd"/><xs:element name="Op"><xs:complexType/></xs:element>', /the contract uses xs:redefine/],
-    ['a nillable Body element', '<xs:element name="Op" nillable="true"><xs:complexType/></xs:element>', /the nillable Body element \{urn:k\}Op/],
     ['a Body element of a list type', '<xs:element name="Op"><xs:simpleType><xs:list itemType="xs:int"/></xs:simpleType></xs:element>', /the Body element \{urn:k\}Op of a list type/]
   ]
   for (const [what, body, message] of cases) {
@@ -398,6 +397,47 @@ test('docs/contract-first.md "What is refused": a broken contract (a name no sch
       await refused(t, { document: wsdl({ types: SIMPLE(body) }) }, 'SOAP_ERR_CONTRACT_INVALID', message)
     })
   }
+})
+
+test('docs/contract-first.md "The mapping": nillable Body and fault detail elements (as WCF marks them) and a nillable list are served: a message is written with a value, a nil operation element is a Sender fault, a nil list is null', async (t: TestContext) => {
+  const types = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified">
+    <xs:simpleType name="Ints"><xs:list itemType="xs:int"/></xs:simpleType>
+    <xs:element name="Op" nillable="true"><xs:complexType><xs:sequence><xs:element name="ns" type="k:Ints" nillable="true"/></xs:sequence></xs:complexType></xs:element>
+    <xs:element name="OpResponse" nillable="true" type="xs:string"/>
+    <xs:element name="Busy" nillable="true"><xs:complexType><xs:sequence><xs:element name="why" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+  </xs:schema>`
+  const document = wsdl({
+    types,
+    messages: '<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message><wsdl:message name="BusyFault"><wsdl:part name="d" element="k:Busy"/></wsdl:message>',
+    portType: '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/><wsdl:fault name="Busy" message="tns:BusyFault"/></wsdl:operation></wsdl:portType>',
+    binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output><wsdl:fault name="Busy"><soap:fault name="Busy" use="literal"/></wsdl:fault></wsdl:operation></wsdl:binding>'
+  })
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({
+    path: '/x',
+    document,
+    operations: {
+      Op: async ({ ns }: { ns: number[] | null }, call: { fault: (name: string, detail: unknown, options: { code: 'Sender', reason: string }) => Error }) => {
+        if (ns === null) throw call.fault('Busy', { why: 'no numbers' }, { code: 'Sender', reason: 'busy' })
+        return { $value: ns.join('+') }
+      }
+    }
+  })
+  const call = async (inner: string) => await post(app, '1.1', envelope('1.1', inner), { url: '/x' })
+  const xsi = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'
+  const sum = await call(`<k:Op xmlns:k="${K}"><k:ns>1 2 3</k:ns></k:Op>`)
+  t.assert.strictEqual(sum.statusCode, 200, sum.body)
+  t.assert.match(sum.body, /<tns:OpResponse xmlns:tns="urn:k">1\+2\+3<\/tns:OpResponse>/)
+  const busy = await call(`<k:Op xmlns:k="${K}" ${xsi}><k:ns xsi:nil="true"/></k:Op>`)
+  t.assert.strictEqual(busy.statusCode, 500)
+  t.assert.match(busy.body, /<detail><tns:Busy xmlns:tns="urn:k"><tns:why>no numbers<\/tns:why><\/tns:Busy><\/detail>/)
+  const nil = await call(`<k:Op xmlns:k="${K}" ${xsi} xsi:nil="true"/>`)
+  t.assert.strictEqual(nil.statusCode, 500)
+  t.assert.match(nil.body, /<faultcode>soap:Client<\/faultcode>/)
+  const notEmpty = await call(`<k:Op xmlns:k="${K}" ${xsi}><k:ns xsi:nil="true">1</k:ns></k:Op>`)
+  t.assert.match(notEmpty.body, /is xsi:nil but not empty/)
 })
 
 test('docs/contract-first.md "Loading": an xs:import written directly under wsdl:types (outside any xs:schema) is read and served', async (t: TestContext) => {

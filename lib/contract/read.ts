@@ -231,12 +231,18 @@ function direction (model: WsdlModel, binding: BindingInfo, style: string, opera
   return { schema: elementObject(model, model.schemas.qname(part, element), 'Body element', where), headers }
 }
 
-/** A global element as an object schema: one of simple type is an object whose text is `$value`, as simple content is. */
+/**
+ * A global element as an object schema: one of simple type is an object whose
+ * text is `$value`, as simple content is. A nillable one (WCF marks every
+ * fault detail so) is its type: a message or detail is written with a value,
+ * never nil, and a request's operation element that is nil is refused.
+ */
 function elementObject (model: WsdlModel, name: QName, what: string, where: string): Schema {
   const top = model.schemas.topElement(name, where)
-  if (top.schema.nullable === true) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the nillable ${what} ${key(name)} (the codec reads and writes it as an object, never nil)`, where)
-  if (!top.simple) return model.schemas.withDefs(top.schema)
-  const { xml, ...value } = top.schema
+  const { nullable, ...schema } = top.schema
+  if (Array.isArray(schema.enum)) schema.enum = schema.enum.filter((v) => v !== null)
+  if (!top.simple) return model.schemas.withDefs(schema)
+  const { xml, ...value } = schema
   if (value.type === 'array') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${what} ${key(name)} of a list type`, where)
   return { type: 'object', properties: { $value: { ...value, xml: { text: true } } }, required: ['$value'], additionalProperties: false, xml }
 }

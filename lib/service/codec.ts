@@ -305,8 +305,12 @@ export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Re
   }
 }
 
-function readListElement (field: Field, tree: XmlTree, p: number): unknown[] {
-  if (isNil(tree, p)) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but cannot be null`)
+function readListElement (field: Field, tree: XmlTree, p: number): unknown[] | null {
+  if (isNil(tree, p)) {
+    if (!field.shape.nullable) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but cannot be null`)
+    if (!isWhitespace(textOnly(tree, p))) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but not empty`)
+    return null
+  }
   noPlainAttributes(tree, p)
   return readList((field.shape as ScalarShape).type, textOnly(tree, p))
 }

@@ -313,11 +313,14 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
   }
   if (xml.list === true) {
     const items = schema.items
-    if (type !== 'array' || nullable || !isObject(items)) fail(where, '"xml.list" goes on an array of strings, integers, numbers or booleans')
+    if (type !== 'array' || !isObject(items)) fail(where, '"xml.list" goes on an array of strings, integers, numbers or booleans')
+    // A list element may be nil (xs:list elements are nillable as any other); an attribute cannot.
+    if (nullable && xml.attribute === true) fail(where, 'an attribute must be a string, integer, number or boolean, and cannot be null')
     const item = typeOf(items, `${where}/items`)
     if (!SCALARS.has(item.type) || item.nullable || items.xml !== undefined) fail(`${where}/items`, 'the items of "xml.list" are strings, integers, numbers or booleans, not null, with no "xml"')
     if (xml.wrapped !== undefined) fail(where, '"xml.list" and "xml.wrapped" exclude one another')
-    const shape: ScalarShape = { kind: 'scalar', type: item.type as ScalarType, nullable: false }
+    // A list's shape is its items' type; `nullable` is the list element's own.
+    const shape: ScalarShape = { kind: 'scalar', type: item.type as ScalarType, nullable }
     const namespace = xml.attribute === true ? xml.namespace ?? '' : xml.namespace ?? inherited
     return { property, name, namespace, attribute: xml.attribute === true, array: true, wrapped: false, itemName: name, itemNamespace: namespace, list: true, shape }
   }

@@ -164,7 +164,8 @@ function compileField (field: Field, prefixes: Prefixes, contents: Contents): Wr
   const tag = qualified(field.namespace, field.name, prefixes)
   if (field.list) {
     const type = (field.shape as ScalarShape).type
-    return (value) => `<${tag}>${writeList(type, value, false)}</${tag}>`
+    const nil = field.shape.nullable ? `<${tag} xsi:nil="true"/>` : undefined
+    return (value) => value === null && nil !== undefined ? nil : `<${tag}>${writeList(type, value, false)}</${tag}>`
   }
   if (!field.array) return compileValue(field.shape, tag, prefixes, contents)
   const item = compileValue(field.shape, qualified(field.itemNamespace, field.itemName, prefixes), prefixes, contents)

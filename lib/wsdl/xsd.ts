@@ -326,7 +326,7 @@ export class SchemaSet {
 
   private field (context: string, field: Field, schema: Schema, required: boolean, where: string): XmlNode {
     if (field.list) {
-      return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => node('xs:element', { name: field.name, ...o }, [...annotation(schema), this.list(field)]), where)
+      return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => node('xs:element', { name: field.name, ...o, nillable: field.shape.nullable ? 'true' : undefined }, [...annotation(schema), this.list(field)]), where)
     }
     if (!field.array) {
       return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => this.elementBody(field.name, field.namespace, field.shape, schema, o, where), where)

@@ -605,6 +605,16 @@ test('schema: xml.list is one element or attribute holding its items separated b
   assertSchemaRefusal(t, object({ a: { type: 'array', items: int, xml: { list: true, wrapped: true } } }), '#/properties/a', /"xml.list" and "xml.wrapped" exclude one another/)
 })
 
+test('schema: a nullable xml.list element is xsi:nil for null, read and written; a nullable list attribute is refused', (t: TestContext) => {
+  const schema = object({ l: { type: ['array', 'null'], items: int, xml: { list: true } } })
+  t.assert.deepStrictEqual(read(schema, R('<t:l xsi:nil="true"/>')), { l: null })
+  t.assert.deepStrictEqual(read(schema, R('<t:l xsi:nil="false">4 5</t:l>')), { l: [4, 5] })
+  t.assert.match(problem(schema, R('<t:l xsi:nil="true">4</t:l>')).message, /xsi:nil but not empty/)
+  t.assert.strictEqual(writerOf(schema)({ l: null }), `<tns:R xmlns:tns="${TNS}" xmlns:xsi="${XSI_NS}"><tns:l xsi:nil="true"/></tns:R>`)
+  t.assert.strictEqual(writerOf(schema)({ l: [1] }), `<tns:R xmlns:tns="${TNS}" xmlns:xsi="${XSI_NS}"><tns:l>1</tns:l></tns:R>`)
+  assertSchemaRefusal(t, object({ a: { type: 'array', nullable: true, items: int, xml: { list: true, attribute: true } } }), '#/properties/a', /an attribute must be a string, integer, number or boolean, and cannot be null/)
+})
+
 test('schema: an array of arrays has no XML form (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
   assertSchemaRefusal(t, object({ m: { type: 'array', items: { type: 'array', items: int } } }), '#/properties/m/items', /an array of arrays has no XML form/)
   assertSchemaRefusal(t, object({ m: { type: 'array', xml: { wrapped: true }, items: { type: 'array', xml: { wrapped: true }, items: int } } }), '#/properties/m/items', /an array of arrays/)
