@@ -11,6 +11,7 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../err
 import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '../namespaces'
 import { attr, childElements } from './dom'
 import { builtin, lexical, listCounts, restrict, type Simple } from './simple-types'
+import { addImplies, NOTHING, presenceOf, type Reach, type Rule } from './choices'
 
 type Schema = Record<string, unknown>
 
@@ -49,7 +50,8 @@ class Content {
   readonly required: string[] = []
   /** Property → `{namespace}localName` (elements) or `@{namespace}localName` (attributes). */
   readonly names = new Map<string, string>()
-  readonly presence: Schema[] = []
+  /** What the content model says of which elements appear together (xs:choice, optional groups), rendered once the properties are known. */
+  readonly rules: Rule[] = []
   any = false
   anyAttribute = false
   text: Simple | undefined
@@ -289,9 +291,12 @@ export class SchemaModel {
     for (const child of childElements(node)) {
       if (child.namespaceURI !== XSD_NS) continue
       switch (child.localName) {
-        case 'sequence': case 'all': case 'choice': case 'group':
-          this.particle(child, context, content, false, false, where)
+        case 'sequence': case 'all': case 'choice': case 'group': {
+          // The type's content is always there: what it requires of choices holds as it is.
+          const reach = this.particle(child, context, content, false, false, where)
+          if (reach.some.length > 0) content.rules.push({ kind: 'some', sets: reach.some })
           break
+        }
         case 'attribute': case 'attributeGroup': case 'anyAttribute':
           this.attribute(child, context, content, where)
           break
@@ -354,56 +359,89 @@ export class SchemaModel {
     }
   }
 
-  /** A model group or element particle; `optional` and `repeated` come from the groups around it. */
-  private particle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): void {
+  /**
+   * A model group or element particle; `optional` and `repeated` come from the
+   * groups around it. Returns what it reaches, relative to its being taken; an
+   * optional one states its own rules (when any of it appears, what it
+   * requires appears too).
+   */
+  private particle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): Reach {
     const min = attr(node, 'minOccurs') ?? '1'
     const max = attr(node, 'maxOccurs') ?? '1'
-    if (max === '0') return
+    if (max === '0') return NOTHING
     const isOptional = optional || min === '0'
     const isRepeated = repeated || max === 'unbounded' || Number(max) > 1
+    let reach: Reach
     switch (node.localName) {
-      case 'element':
-        this.elementParticle(node, context, content, optional, repeated, where)
-        return
+      case 'element': {
+        const property = this.elementParticle(node, context, content, optional, repeated, where)
+        return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0' }
+      }
       case 'any':
         content.any = true
-        return
+        return NOTHING
       case 'group': {
         const group = this.find('group', this.qname(node, attr(node, 'ref') as string, context), where)
-        for (const child of childElements(group.node)) {
-          if (child.namespaceURI === XSD_NS && child.localName !== 'annotation') this.particle(child, group.context, content, isOptional, isRepeated, `${where} > group ${attr(node, 'ref') as string}`)
-        }
-        return
+        const parts = childElements(group.node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
+        reach = this.sequence(parts, group.context, content, isOptional, isRepeated, `${where} > group ${attr(node, 'ref') as string}`)
+        break
       }
       case 'choice':
-        this.choice(node, context, content, isOptional, isRepeated, where)
-        return
-      case 'sequence': case 'all':
-        for (const child of childElements(node)) {
-          if (child.namespaceURI === XSD_NS && child.localName !== 'annotation') this.particle(child, context, content, isOptional, isRepeated, where)
-        }
+        reach = this.choice(node, context, content, isOptional, isRepeated, where)
+        break
+      default:
+        reach = this.sequence(childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation'), context, content, isOptional, isRepeated, where)
     }
+    if (min !== '0') return reach
+    // An optional group: taken when any of it appears, and then whole. (A repeated one is arrays: only its own occurrences say more.)
+    if (!isRepeated) addImplies(content.rules, reach.props, reach.required, reach.some)
+    return { props: reach.props, required: [], some: [], emptiable: true }
+  }
+
+  /** A sequence or all: its particles' reach together. */
+  private sequence (parts: readonly DomElement[], context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): Reach {
+    const out: Reach = { props: [], required: [], some: [], emptiable: true }
+    for (const part of parts) {
+      const reach = this.particle(part, context, content, optional, repeated, where)
+      out.props.push(...reach.props)
+      out.required.push(...reach.required)
+      out.some.push(...reach.some)
+      if (!reach.emptiable) (out as { emptiable: boolean }).emptiable = false
+    }
+    return out
   }
 
   /**
-   * A choice: every branch's elements are optional. When each branch is one
-   * element, which of them may be present is said with `oneOf`.
+   * A choice (XML Schema 1.0 Part 1 §3.8): its branches' elements are all
+   * optional properties, and rules say the rest. Taken once, a choice takes
+   * one branch: the properties of two branches never appear together, a
+   * branch that appears appears whole, and a choice that cannot be taken
+   * empty requires one of its branches. Repeated, each repetition takes a
+   * branch of its own: its elements are arrays, and only "one at least"
+   * holds.
    */
-  private choice (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): void {
-    const branches = childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
+  private choice (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): Reach {
     const before = new Set(content.properties.keys())
-    const single: string[] = []
-    for (const branch of branches) {
-      const had = new Set(content.properties.keys())
-      this.particle(branch, context, content, true, repeated, where)
-      const added = [...content.properties.keys()].filter((p) => !had.has(p))
-      if (branch.localName === 'element' && (attr(branch, 'minOccurs') ?? '1') !== '0' && added.length === 1) single.push(added[0])
+    const branches = childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
+      .map((branch) => this.particle(branch, context, content, true, repeated, where))
+    const props = [...new Set(branches.flatMap((b) => b.props))]
+    const emptiable = branches.length === 0 || branches.some((b) => b.emptiable)
+    // An element met before the choice, or in two branches, is an array of them all: no rule can name it.
+    const counts = new Map<string, number>()
+    for (const b of branches) for (const p of new Set(b.props)) counts.set(p, (counts.get(p) ?? 0) + 1)
+    const own = (p: string): boolean => !before.has(p) && counts.get(p) === 1
+    if (!repeated) {
+      const groups = branches.map((b) => b.props.filter(own)).filter((g) => g.length > 0)
+      if (groups.length > 1) content.rules.push({ kind: 'exclusive', groups })
+      for (const b of branches) {
+        if (b.props.every(own)) addImplies(content.rules, b.props, b.required, b.some)
+      }
     }
-    if (repeated || single.length !== branches.length || single.some((p) => before.has(p)) || single.length < 2) return
-    content.presence.push(optional ? { not: { anyOf: pairs(single) } } : { oneOf: single.map((p) => present([p])) })
+    return { props, required: [], some: emptiable || props.some((p) => !own(p) && !repeated) ? [] : [props], emptiable }
   }
 
-  private elementParticle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): void {
+  /** An element: its property (an array when the element repeats, or is met twice), whose name it returns. */
+  private elementParticle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): string {
     let name: QName
     let declaration: Component
     const ref = attr(node, 'ref')
@@ -429,12 +467,12 @@ export class SchemaModel {
       if (earlier.type !== 'array' || list) content.properties.set(property, { type: 'array', items: withoutXml(earlier), xml: earlier.xml })
       const at = content.required.indexOf(property)
       if (at !== -1) content.required.splice(at, 1)
-      return
+      return property
     }
     if (!repeated && max === '1') {
       content.properties.set(property, { ...schema, xml: { ...(schema.xml as object | undefined), ...named } })
       if (!optional && min > 0) content.required.push(property)
-      return
+      return property
     }
     if (list) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the repeated list element ${name[1]} (an array of xs:list values)`, where)
     // A repeated element: an array of its values, as many as its own occurrences allow when no group repeats it.
@@ -442,6 +480,7 @@ export class SchemaModel {
     if (!optional && min > 0) array.minItems = min
     if (!repeated && max !== 'unbounded') array.maxItems = Number(max)
     content.properties.set(property, array)
+    return property
   }
 
   private attribute (node: DomElement, context: SchemaContext, content: Content, where: string): void {
@@ -534,19 +573,6 @@ export class SchemaModel {
   }
 }
 
-/** A schema that holds when the properties are present (naming them in `properties` too, as Ajv's strict mode asks). */
-function present (properties: readonly string[]): Schema {
-  return { properties: Object.fromEntries(properties.map((p) => [p, true])), required: properties }
-}
-
-function pairs (properties: readonly string[]): Schema[] {
-  const out: Schema[] = []
-  for (let i = 0; i < properties.length; i++) {
-    for (let j = i + 1; j < properties.length; j++) out.push(present([properties[i], properties[j]]))
-  }
-  return out
-}
-
 function withoutXml (schema: Schema): Schema {
   const out = { ...schema }
   delete out.xml
@@ -562,9 +588,10 @@ function objectSchema (content: Content): Schema {
   const required = content.text !== undefined ? [...content.required, '$value'] : content.required
   if (required.length > 0) schema.required = [...new Set(required)]
   if (content.anyAttribute) schema.xml = { anyAttribute: true }
-  // Several choices: all their rules hold, said without allOf (which the codec does not take) as not-any-not.
-  if (content.presence.length === 1) Object.assign(schema, content.presence[0])
-  else if (content.presence.length > 1) schema.not = { anyOf: content.presence.map((rule) => ({ not: rule })) }
+  // Several rules all hold, said without allOf (which the codec does not take) as not-any-not.
+  const rules = content.rules.map((rule) => presenceOf(rule, content.properties))
+  if (rules.length === 1) Object.assign(schema, rules[0])
+  else if (rules.length > 1) schema.not = { anyOf: rules.map((rule) => ({ not: rule })) }
   return schema
 }
 

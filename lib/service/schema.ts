@@ -144,7 +144,7 @@ function checkKeywords (schema: Schema, where: string): void {
     if (schema[keyword] !== undefined) fail(where, `"${keyword}" is not supported by the XML codec`)
   }
   for (const keyword of PRESENCE) {
-    if (schema[keyword] !== undefined && !isPresenceOnly(schema[keyword])) fail(where, `"${keyword}" is supported only to say which properties are present (its schemas may hold "required", "properties" of true, "anyOf", "oneOf" and "not", nothing else)`)
+    if (schema[keyword] !== undefined && !isPresenceOnly(schema[keyword])) fail(where, `"${keyword}" is supported only to say which properties are present (its schemas may hold "required", "properties" of true or of { type: 'array', minItems: 1 }, "anyOf", "oneOf" and "not", nothing else)`)
   }
 }
 
@@ -153,8 +153,13 @@ function isPresenceOnly (value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0 && value.every(isPresenceOnly)
   if (!isObject(value)) return false
   return Object.keys(value).every((key) => key === 'required' || (PRESENCE.includes(key) && isPresenceOnly(value[key])) ||
-    // `properties` of `true` only name what `required` lists (Ajv's strict mode asks for it).
-    (key === 'properties' && isObject(value.properties) && Object.values(value.properties).every((v) => v === true)))
+    // `properties` of `true` only name what `required` lists (Ajv's strict mode asks for it); an array is present when it has an item.
+    (key === 'properties' && isObject(value.properties) && Object.values(value.properties).every((v) => v === true || isNonEmptyArray(v))))
+}
+
+/** `{ type: 'array', minItems: 1 }`: a repeated element present at least once. */
+function isNonEmptyArray (value: unknown): boolean {
+  return isObject(value) && Object.keys(value).length === 2 && value.type === 'array' && value.minItems === 1
 }
 
 /**

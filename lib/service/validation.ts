@@ -41,15 +41,28 @@ export function compile (ajv: Ajv, schema: object, where: string): ValidateFunct
   }
 }
 
-/** Ajv's errors as problems: the failing path (a missing or unexpected property named in it) and the message. */
+/** The keywords that only say which properties are present together (an XSD choice: lib/service/schema.ts). */
+const PRESENCE: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'not'])
+const PRESENCE_MESSAGE = 'the elements present do not fit the content model: an xs:choice takes one branch, with its required elements'
+
+/**
+ * Ajv's errors as problems: the failing path (a missing or unexpected
+ * property named in it) and the message. A presence rule that fails is one
+ * problem, said in XML Schema's terms: the errors Ajv found inside it say
+ * nothing a client can act on.
+ */
 export function problemsOf (errors: readonly ErrorObject[] | null | undefined, base = ''): Problem[] {
   const problems: Problem[] = []
+  const presence = new Set((errors ?? []).filter((e) => PRESENCE.has(e.keyword)).map((e) => e.instancePath))
   for (const error of errors ?? []) {
     if (problems.length === MAX_PROBLEMS) break
+    const inRule = /\/(anyOf|oneOf|not)(\/|$)/.test(error.schemaPath) && presence.has(error.instancePath)
+    if (inRule && !PRESENCE.has(error.keyword)) continue
+    if (PRESENCE.has(error.keyword) && problems.some((p) => p.message === PRESENCE_MESSAGE && p.path === base + error.instancePath)) continue
     let path = base + error.instancePath
     const property = error.keyword === 'required' ? error.params.missingProperty : error.keyword === 'additionalProperties' ? error.params.additionalProperty : undefined
     if (property !== undefined) path += '/' + String(property).replace(/~/g, '~0').replace(/\//g, '~1')
-    problems.push({ path, message: String(error.message) })
+    problems.push({ path, message: PRESENCE.has(error.keyword) ? PRESENCE_MESSAGE : String(error.message) })
   }
   return problems
 }
