@@ -165,6 +165,7 @@ export type {
   SoapCall,
   SoapEndpointReference,
   SoapContractDefinition,
+  SoapContractOptions,
   SoapFaultHook,
   SoapHandlerCall,
   SoapHook,

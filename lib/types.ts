@@ -225,8 +225,8 @@ export type ContractOperations<S extends ContractSchemas> = {
   readonly [K in keyof S]: HandlerOf<S[K]> | { readonly handler: HandlerOf<S[K]>, readonly hooks?: SoapOperationHooks, readonly timeout?: number }
 }
 
-/** An existing WSDL served with your handlers (docs/contract-first.md). */
-export interface SoapContractDefinition<Operations = Record<string, unknown>> {
+/** What a contract definition says besides its handlers (docs/contract-first.md "Options"). */
+export interface SoapContractOptions {
   /** The URL path, under the prefix of the scope that declares it. */
   readonly path: string
   /** The WSDL's file (a path or a `file:` URL); its imports are read relative to it. */
@@ -241,8 +241,6 @@ export interface SoapContractDefinition<Operations = Record<string, unknown>> {
   readonly service?: string
   /** The wsdl:binding to serve, when the service's ports bind several portTypes or there is no service. */
   readonly binding?: string
-  /** A handler for every operation, by name. */
-  readonly operations: Operations
   /** The endpoint URL written in the served WSDL; by default the one each request came to. */
   readonly address?: string
   readonly understoodHeaders?: readonly string[]
@@ -252,3 +250,23 @@ export interface SoapContractDefinition<Operations = Record<string, unknown>> {
   /** WS-Addressing; by default on when the WSDL says the binding uses it, required when it says so (docs/addressing.md). */
   readonly addressing?: boolean | SoapAddressingOptions
 }
+
+/**
+ * An existing WSDL served with your handlers (docs/contract-first.md): a
+ * handler for every operation, or, with `unimplemented: 'fault'`, for some,
+ * the others answered with a Receiver fault.
+ */
+export type SoapContractDefinition<Operations = Record<string, unknown>> = SoapContractOptions & (
+  | {
+    /** A handler for every operation, by name. */
+    readonly operations: Operations
+    /** Every operation has a handler: one left out is a startup error (the default). */
+    readonly unimplemented?: 'error'
+  }
+  | {
+    /** Handlers for some operations, by name. */
+    readonly operations: Partial<Operations>
+    /** The operations with no handler are served, each answering a Receiver fault that says it is not implemented. */
+    readonly unimplemented: 'fault'
+  }
+)

@@ -12,6 +12,7 @@ import { ContractDocuments, type ContractResolver } from './documents'
 import { attr, childElements } from './dom'
 import { SchemaModel, type QName } from './xsd'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
+import { SoapFault } from '../soap/fault'
 import type { SoapOperationHooks } from '../types'
 import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../service/declaration'
 import { KnownKeys } from '../service/keys'
@@ -357,8 +358,10 @@ export type ContractHandler = ((input: never, call: never) => unknown) | {
 
 export interface ContractDefinition extends ContractSource {
   readonly path: string
-  /** A handler for every operation of the binding, by operation name. */
+  /** A handler for every operation of the binding, by operation name (with `unimplemented: 'fault'`, for some). */
   readonly operations: Readonly<Record<string, ContractHandler>>
+  /** What an operation with no handler is: `'error'` (the default), a startup error; `'fault'`, served with a Receiver fault. */
+  readonly unimplemented?: 'error' | 'fault'
   /** The endpoint URL written in the served WSDL's ports; by default the one each request came to. */
   readonly address?: string
   readonly understoodHeaders?: readonly string[]
@@ -369,7 +372,7 @@ export interface ContractDefinition extends ContractSource {
   readonly addressing?: unknown
 }
 
-const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing'])
+const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'unimplemented'])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
 
@@ -378,6 +381,18 @@ export function checkDefinition (definition: ContractDefinition): void {
   if (typeof definition !== 'object' || definition === null) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', 'must be an object')
   const unknown = DEFINITION_KEYS.unknownIn(definition)
   if (unknown !== undefined) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', `unknown key "${unknown}" (one of ${DEFINITION_KEYS.list})`)
+  const mode: unknown = definition.unimplemented
+  if (mode !== undefined && mode !== 'error' && mode !== 'fault') throw new SOAP_ERR_CONTRACT_INVALID('(definition)', '"unimplemented" must be "error" (the default) or "fault"')
+}
+
+/** The operations of the contract the definition gives no handler for. */
+export function unimplementedOf (contract: Contract, definition: ContractDefinition): string[] {
+  return Object.keys(contract.operations).filter((name) => !Object.hasOwn(definition.operations, name))
+}
+
+/** The handler of an operation left unimplemented (`unimplemented: 'fault'`): a Receiver fault that says so. */
+function notImplemented (name: string): () => never {
+  return () => { throw new SoapFault({ code: 'Receiver', reason: `The operation ${name} is not implemented` }) }
 }
 
 /** The service declaration of a contract, its operations bound to the user's handlers. */
@@ -387,11 +402,11 @@ export function bindContract (contract: Contract, definition: ContractDefinition
   if (typeof given !== 'object' || given === null) throw new SOAP_ERR_CONTRACT_INVALID(where, '"operations" must map operation names to handlers')
   const unknown = Object.keys(given).filter((name) => !Object.hasOwn(contract.operations, name))
   if (unknown.length > 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `the contract has no operation ${unknown.join(', ')} (it has ${Object.keys(contract.operations).join(', ')})`)
-  const missing = Object.keys(contract.operations).filter((name) => !Object.hasOwn(given, name))
-  if (missing.length > 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `no handler for ${missing.join(', ')}: every operation of the binding needs one`)
+  const missing = unimplementedOf(contract, definition)
+  if (missing.length > 0 && definition.unimplemented !== 'fault') throw new SOAP_ERR_CONTRACT_INVALID(where, `no handler for ${missing.join(', ')}: every operation of the binding needs one, unless "unimplemented" is "fault"`)
   const operations: Record<string, OperationDeclaration> = {}
   for (const [name, op] of Object.entries(contract.operations)) {
-    const bound = (given as Record<string, unknown>)[name]
+    const bound = Object.hasOwn(given, name) ? (given as Record<string, unknown>)[name] : notImplemented(name)
     const own = typeof bound === 'function' ? { handler: bound } : bound
     if (typeof own !== 'object' || own === null || HANDLER_KEYS.unknownIn(own) !== undefined) {
       throw new SOAP_ERR_CONTRACT_INVALID(where, `operation ${name} must be a handler, or { handler, hooks, timeout }`)

@@ -51,3 +51,36 @@ describe('fastify-soap types', () => {
     expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', operations: { ...others, Authorize, Unknown: async () => ({}) } })).type.toRaiseError()
   })
 })
+
+describe('docs/contract-first.md "Options": unimplemented', () => {
+  test('with unimplemented: "fault", handlers for some operations are enough, and stay typed', () => {
+    expect(app.soap.contract<Operations>({
+      path: '/ocpp',
+      wsdl: 'OCPP_CentralSystemService_1.6.wsdl',
+      unimplemented: 'fault',
+      operations: {
+        Heartbeat: async (input, call) => {
+          expect(call.headers.chargeBoxIdentity).type.toBe<string | undefined>()
+          return { currentTime: new Date().toISOString() }
+        }
+      }
+    })).type.not.toRaiseError()
+  })
+
+  test('with unimplemented: "fault", a wrong result or an unknown operation still does not compile', () => {
+    expect(app.soap.contract<Operations>({
+      path: '/ocpp',
+      wsdl: 'x.wsdl',
+      unimplemented: 'fault',
+      operations: { Authorize: async () => ({ idTagInfo: { status: 'Maybe' as const } }) }
+    })).type.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'fault', operations: { Unknown: async () => ({}) } })).type.toRaiseError()
+  })
+
+  test('without it, or with unimplemented: "error", every operation needs a handler; no other value compiles', () => {
+    const { Authorize, ...others } = {} as Operations
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'error', operations: others })).type.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'error', operations: { ...others, Authorize } })).type.not.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'stub', operations: { ...others, Authorize } })).type.toRaiseError()
+  })
+})
