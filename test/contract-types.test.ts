@@ -123,3 +123,13 @@ export async function build (wsdl: string) {
     t.assert.match(res.body, version === '1.1' ? /<faultcode>soap:Server<\/faultcode><faultstring>The operation checkVat is not implemented</ : /<soap:Value>soap:Receiver<\/soap:Value>.*The operation checkVat is not implemented/)
   }
 })
+
+test('docs/contract-first.md "Types": an operation with output header blocks gets <Op>OutputHeaders; one whose output has no Body part no <Op>Output', async (t: TestContext) => {
+  const suite = sharedFixture(t, 'wsdl', 'soap12-testsuite')
+  if (suite === undefined) return
+  const { status, out, err } = await run(['types', join(suite, 'soap12-test.wsdl'), '--binding', 'Soap12TestDocBinding'])
+  t.assert.strictEqual(status, 0, err)
+  t.assert.match(out, /^export type EchoOkOutputHeaders = Infer<typeof schemas\["echoOk"\]\['outputHeaders'\]>$/m)
+  t.assert.match(out, /^export type EmptyBodyOutputHeaders = /m)
+  t.assert.doesNotMatch(out, /^export type (EchoOk|EmptyBody)Output = /m)
+})

@@ -56,6 +56,7 @@ export async function contractTypes (options: { wsdl: string, service?: string, 
     if (op.input !== undefined) lines.push(`export type ${base}Input = Infer<${ref}['input']>`)
     if (op.output !== undefined) lines.push(`export type ${base}Output = Infer<${ref}['output']>`)
     if (op.headers !== undefined) lines.push(`export type ${base}Headers = Infer<${ref}['headers']>`)
+    if (op.outputHeaders !== undefined) lines.push(`export type ${base}OutputHeaders = Infer<${ref}['outputHeaders']>`)
   }
   if (stubs) {
     lines.push(

@@ -27,6 +27,12 @@ export interface ContractOperation {
   readonly input?: JsonSchema
   readonly output?: JsonSchema
   readonly headers?: JsonSchema
+  /**
+   * The reply's header blocks (`soap:header` parts of the output), given by
+   * `call.replyHeaders()`. Present, maybe with no properties, when the output
+   * message has no Body part: the reply is then an empty Body.
+   */
+  readonly outputHeaders?: JsonSchema
   readonly faults?: Readonly<Record<string, JsonSchema>>
   readonly action: string
   /** The output's and the faults' actions, as the WSDL states them or WS-Addressing's default pattern gives them. */
@@ -254,8 +260,8 @@ function patternAction (tns: string, ...names: string[]): string {
   return (tns.endsWith('/') ? tns.slice(0, -1) : tns) + names.map((n) => delimiter + n).join('')
 }
 
-function headersSchema (headers: Map<string, Schema>): JsonSchema | undefined {
-  if (headers.size === 0) return undefined
+function headersSchema (headers: Map<string, Schema>, empty = false): JsonSchema | undefined {
+  if (headers.size === 0 && !empty) return undefined
   // Header blocks are optional: a contract rarely says a client must send one, and clients leave them out.
   return { type: 'object', properties: Object.fromEntries(headers), additionalProperties: false }
 }
@@ -297,7 +303,6 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     const style = (soapOperation === undefined ? undefined : attr(soapOperation, 'style')) ?? main.style
     const inputs = direction(model, main, style, name, schemas.qname(input, attr(input, 'message') as string), children(bound, WSDL_NS, 'input')[0], false, at)
     const outputs = output === undefined ? undefined : direction(model, main, style, name, schemas.qname(output, attr(output, 'message') as string), children(bound, WSDL_NS, 'output')[0], true, at)
-    if (outputs !== undefined && outputs.schema === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED('an output message with no Body part (the codec answers a request-response operation with an element)', at)
     const faults: Record<string, JsonSchema> = {}
     const faultActions: Record<string, string> = {}
     for (const fault of children(op, WSDL_NS, 'fault')) {
@@ -319,6 +324,8 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       input: inputs.schema,
       output: outputs?.schema,
       headers: headersSchema(inputs.headers),
+      // An output with no Body part still answers (an empty Body): its header blocks' schema, with no properties when there are none, says so.
+      outputHeaders: outputs === undefined ? undefined : headersSchema(outputs.headers) ?? (outputs.schema === undefined ? headersSchema(new Map(), true) : undefined),
       faults: Object.keys(faults).length === 0 ? undefined : faults,
       action: action ?? statedAction(input) ?? defaultAction(tns, name),
       outputAction: output === undefined ? undefined : statedAction(output) ?? patternAction(tns, main.portType[1], attr(output, 'name') ?? `${name}Response`),
@@ -412,7 +419,7 @@ export function bindContract (contract: Contract, definition: ContractDefinition
       throw new SOAP_ERR_CONTRACT_INVALID(where, `operation ${name} must be a handler, or { handler, hooks, timeout }`)
     }
     const declared: Record<string, unknown> = { ...own, action: op.action }
-    for (const k of ['input', 'output', 'headers', 'faults', 'outputAction', 'faultActions'] as const) if (op[k] !== undefined) declared[k] = op[k]
+    for (const k of ['input', 'output', 'headers', 'outputHeaders', 'faults', 'outputAction', 'faultActions'] as const) if (op[k] !== undefined) declared[k] = op[k]
     operations[name] = declared as unknown as OperationDeclaration
   }
   const declaration: Record<string, unknown> = {
