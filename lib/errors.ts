@@ -207,6 +207,19 @@ export const SOAP_ERR_CONTRACT_INVALID = createError<'SOAP_ERR_CONTRACT_INVALID'
   TypeError
 )
 
+// ------------------------------------------------------------ WS-Security ---
+export const SOAP_ERR_SECURITY_STORE = createError<'SOAP_ERR_SECURITY_STORE', 500, [string]>(
+  'SOAP_ERR_SECURITY_STORE',
+  'fastify-soap: the replay store failed: %s',
+  500
+)
+export const SOAP_ERR_SECURITY_LOOKUP = createError<'SOAP_ERR_SECURITY_LOOKUP', 500, [string, string]>(
+  'SOAP_ERR_SECURITY_LOOKUP',
+  'fastify-soap: contract %s: its WS-SecurityPolicy asks for a UsernameToken (%s): give "security.usernameToken.lookup"',
+  500,
+  TypeError
+)
+
 export const errorCodes = {
   SOAP_ERR_OPT_INVALID,
   SOAP_ERR_CT_MEDIA_TYPE,
@@ -235,5 +248,7 @@ export const errorCodes = {
   SOAP_ERR_WSDL_CONFLICT,
   SOAP_ERR_CONTRACT_LOAD,
   SOAP_ERR_CONTRACT_UNSUPPORTED,
-  SOAP_ERR_CONTRACT_INVALID
+  SOAP_ERR_CONTRACT_INVALID,
+  SOAP_ERR_SECURITY_STORE,
+  SOAP_ERR_SECURITY_LOOKUP
 } as const

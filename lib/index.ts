@@ -175,12 +175,18 @@ export type {
   SoapOperation,
   SoapOperationHooks,
   SoapOperationInfo,
+  SoapReplayStore,
   SoapSchema,
+  SoapSecurityOptions,
   SoapServiceDefinition,
+  SoapUsernameTokenOptions,
+  SoapUserSecret,
   SoapWsdlOptions,
   XmlAttribute,
   XmlElement
 } from './types'
+export { memoryReplayStore, type MemoryReplayStoreOptions } from './ws/security/replay'
+export { redisReplayStore, type RedisReplayStoreOptions } from './ws/security/redis'
 export { readContract, type Contract, type ContractOperation, type ContractSource } from './contract/read'
 export type { ContractResolver } from './contract/documents'
 

@@ -1,7 +1,9 @@
 /**
  * Types only: the TypeScript value of a JSON Schema, for the set the codec
  * supports (docs/typescript.md). Write schemas inline in `defineOperation()`
- * (its type parameters are `const`) or `as const`.
+ * (its type parameters are `const`) or `as const`. A `$ref` to the schema's
+ * own `$defs` is the value of the schema it names, so a schema that contains
+ * itself is a type that contains itself.
  */
 import type { XmlElement } from './xml/element'
 
@@ -16,33 +18,42 @@ type Scalar<Name> =
 
 type RequiredKeys<S> = S extends { readonly required: ReadonlyArray<infer R> } ? R : never
 
-type InferObject<S> = S extends { readonly properties: infer P }
+type InferObject<S, D> = S extends { readonly properties: infer P }
   ? Simplify<
-    { -readonly [K in keyof P as K extends RequiredKeys<S> ? K : never]: Infer<P[K]> } &
-    { -readonly [K in keyof P as K extends RequiredKeys<S> ? never : K]?: Infer<P[K]> }
+    { -readonly [K in keyof P as K extends RequiredKeys<S> ? K : never]: Value<P[K], D> } &
+    { -readonly [K in keyof P as K extends RequiredKeys<S> ? never : K]?: Value<P[K], D> }
   >
   : Record<string, never>
 
-type InferArray<S> = S extends { readonly items: infer I } ? Array<Infer<I>> : unknown[]
+type InferArray<S, D> = S extends { readonly items: infer I } ? Array<Value<I, D>> : unknown[]
 
-type OfTypeName<S, Name> =
-  Name extends 'object' ? InferObject<S>
-    : Name extends 'array' ? InferArray<S>
+type OfTypeName<S, Name, D> =
+  Name extends 'object' ? InferObject<S, D>
+    : Name extends 'array' ? InferArray<S, D>
       : Scalar<Name>
 
-type OfType<S> =
+type OfType<S, D> =
   S extends { readonly xml: { readonly any: true } } ? XmlElement[]
     : S extends { readonly enum: ReadonlyArray<infer E> } ? E
       : S extends { readonly const: infer C } ? C
-        : S extends { readonly type: ReadonlyArray<infer Names> } ? (Names extends unknown ? OfTypeName<S, Names> : never)
-          : S extends { readonly type: infer Name } ? OfTypeName<S, Name>
+        : S extends { readonly type: ReadonlyArray<infer Names> } ? (Names extends unknown ? OfTypeName<S, Names, D> : never)
+          : S extends { readonly type: infer Name } ? OfTypeName<S, Name, D>
             : unknown
 
-type OfSchema<S> = S extends { readonly nullable: true } ? OfType<S> | null : OfType<S>
+type OfSchema<S, D> = S extends { readonly nullable: true } ? OfType<S, D> | null : OfType<S, D>
+
+/** The schemas a `$ref` may name: the root's `$defs` (or `definitions`). */
+type DefsOf<S> = S extends { readonly $defs: infer D } ? D : S extends { readonly definitions: infer D } ? D : {}
+
+/** A `$ref` to `#/$defs/Name` (or `#/definitions/Name`): the named schema's value. */
+type Named<Ref, D> = Ref extends `#/${'$defs' | 'definitions'}/${infer Name}` ? (Name extends keyof D ? Value<D[Name], D> : unknown) : unknown
+
+/** The value of a schema inside a root whose `$defs` are `D`. */
+type Value<S, D> = S extends { readonly static: infer T } ? T : S extends { readonly $ref: infer Ref } ? Named<Ref, D> : OfSchema<S, D>
 
 /**
  * The value a schema describes; `nullable: true` adds `null`. A TypeBox
  * schema (`@sinclair/typebox`, as `@fastify/type-provider-typebox` users write
  * them) carries its value's type as `static`: that type is taken as it is.
  */
-export type Infer<S> = S extends { readonly static: infer T } ? T : OfSchema<S>
+export type Infer<S> = Value<S, DefsOf<S>>

@@ -25,13 +25,16 @@ export const WSA04_NS = 'http://schemas.xmlsoap.org/ws/2004/08/addressing'
 /** WS-Addressing in a WSDL: the 1.0 Metadata Recommendation (2007) and the WSDL Binding candidate (2006) WCF and OCPP still write. */
 export const WSAM_NS = 'http://www.w3.org/2007/05/addressing/metadata'
 export const WSAW_NS = 'http://www.w3.org/2006/05/addressing/wsdl'
-/** WS-Policy 1.5 and the 2004/09 submission. */
-export const WSP_NS = 'http://www.w3.org/ns/ws-policy'
-export const WSP04_NS = 'http://schemas.xmlsoap.org/ws/2004/09/policy'
-/** WS-Security 1.0 utility (`wsu:Id`, `wsu:Timestamp`). */
-export const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd'
 /** WS-Security 1.0 secext. */
 export const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd'
+/** WS-Security 1.0 utility (`wsu:Timestamp`, `wsu:Created`, `wsu:Id`). */
+export const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd'
+/** WS-Policy 1.5 (W3C) and the 2004/09 submission it replaced. */
+export const WSP_NS = 'http://www.w3.org/ns/ws-policy'
+export const WSP_2004_NS = 'http://schemas.xmlsoap.org/ws/2004/09/policy'
+/** WS-SecurityPolicy 1.2 (OASIS) and the 2005/07 submission. */
+export const SP_NS = 'http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702'
+export const SP_2005_NS = 'http://schemas.xmlsoap.org/ws/2005/07/securitypolicy'
 
 /** SOAP 1.2 roles (Part 1 §2.2) and the SOAP 1.1 actor for "next" (§4.2.2). */
 export const SOAP12_ROLE_NEXT = 'http://www.w3.org/2003/05/soap-envelope/role/next'

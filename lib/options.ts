@@ -29,14 +29,14 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   logLevel?: SoapLogLevel
   /** Add the request's header blocks and Body to that line, as XML, with the `redact` elements' content hidden. */
   logBody?: boolean
-  /** More elements, as `{namespace}localName`, whose content is never logged nor echoed in a fault (WS-Security's Password and BinarySecurityToken always are). */
+  /** More elements, as `{namespace}localName`, whose content is never logged nor echoed in a fault (WS-Security's Password, Nonce and BinarySecurityToken always are). */
   redact?: readonly string[]
 }
 
 export type SoapLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
 /** Elements whose content is always redacted. */
-export const REDACTED: readonly string[] = Object.freeze([qnameKey(WSSE_NS, 'Password'), qnameKey(WSSE_NS, 'BinarySecurityToken')])
+export const REDACTED: readonly string[] = Object.freeze([qnameKey(WSSE_NS, 'Password'), qnameKey(WSSE_NS, 'Nonce'), qnameKey(WSSE_NS, 'BinarySecurityToken')])
 
 const LOG_LEVELS: ReadonlySet<string> = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 

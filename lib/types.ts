@@ -217,6 +217,8 @@ export interface SoapServiceDefinition {
   readonly wsdl?: boolean | SoapWsdlOptions
   /** WS-Addressing: read, checked and answered (docs/addressing.md). Default off. */
   readonly addressing?: boolean | SoapAddressingOptions
+  /** WS-Security: the UsernameToken and Timestamp the service's requests must carry (docs/security.md "WS-Security"). */
+  readonly security?: SoapSecurityOptions
 }
 
 // ------------------------------------------------------- contract first ---
@@ -263,6 +265,57 @@ export interface SoapContractOptions {
   readonly timeout?: number
   /** WS-Addressing; by default on when the WSDL says the binding uses it, required when it says so (docs/addressing.md). */
   readonly addressing?: boolean | SoapAddressingOptions
+  /**
+   * WS-Security (docs/security.md "WS-Security"). A WSDL whose binding or
+   * port asks for a UsernameToken (WS-SecurityPolicy) turns it on, and then
+   * needs `usernameToken.lookup` here; what you give here wins over the policy.
+   */
+  readonly security?: SoapSecurityOptions
+}
+
+// ---------------------------------------------------------- WS-Security ---
+
+/**
+ * What a UsernameToken's user is checked against: the password itself (for
+ * `#PasswordText` and `#PasswordDigest`), or, for a store of password hashes,
+ * a verifier of the password sent in `#PasswordText` (a digest cannot be
+ * checked against a hash). `undefined` for an unknown user.
+ */
+export type SoapUserSecret = string | { readonly verify: (password: string) => boolean | Promise<boolean> }
+
+/**
+ * Where the Nonces seen are kept, so that a message is accepted once
+ * (docs/security.md "Replay"). `claim` is atomic: the first claim of a key
+ * within `ttlMs` resolves true, any other false. A rejection answers the
+ * request with a Receiver fault.
+ */
+export interface SoapReplayStore {
+  claim (key: string, ttlMs: number): Promise<boolean>
+}
+
+export interface SoapUsernameTokenOptions {
+  /** The user's secret, by username; `undefined` (or null) for an unknown user. */
+  readonly lookup: (username: string) => SoapUserSecret | undefined | null | Promise<SoapUserSecret | undefined | null>
+  /** The password types accepted: `'text'`, `'digest'` or `'any'` (the default). */
+  readonly password?: 'text' | 'digest' | 'any'
+  /** When a Nonce and a Created must be sent: with a digest (the default), `'always'`, or `'never'`. */
+  readonly requireNonce?: 'digest' | 'always' | 'never'
+}
+
+/** The `security` key of a service or contract (docs/security.md "WS-Security"). */
+export interface SoapSecurityOptions {
+  /** Require a UsernameToken (WSS UsernameToken Profile 1.1). */
+  readonly usernameToken?: SoapUsernameTokenOptions
+  /** The wsu:Timestamp: `required` (default false; when sent it is always checked); `reply` adds one to each reply. */
+  readonly timestamp?: { readonly required?: boolean, readonly reply?: boolean }
+  /** How old a Created may be, in milliseconds; default 300,000 (5 minutes). */
+  readonly maxAge?: number
+  /** How far in the future a Created may be, and past an Expires, in milliseconds; default 60,000. */
+  readonly clockSkew?: number
+  /** Where Nonces are claimed: default an in-memory store of the service's own; `false` for none. */
+  readonly replay?: SoapReplayStore | false
+  /** Operations served without WS-Security (e.g. ONVIF's GetSystemDateAndTime): their Security header is not read. */
+  readonly except?: readonly string[]
 }
 
 /**

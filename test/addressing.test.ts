@@ -427,7 +427,7 @@ test('WS-Addressing 1.0 Metadata §3.1, §4.4.1: the generated WSDL states each 
   for (const [options, optional] of [[true, true], [{ required: true }, false]] as const) {
     const app = await calcApp(t, options)
     const wsdl = (await app.inject('/calc?wsdl')).body
-    t.assert.match(wsdl, new RegExp(`<wsp:Policy wsu:Id="CalcPolicy">\\s*<wsam:Addressing${optional ? ' wsp:Optional="true"' : ''}>\\s*<wsp:Policy/>`))
+    t.assert.ok(wsdl.includes('<wsp:Policy wsu:Id="CalcPolicy">') && wsdl.includes(`<wsam:Addressing xmlns:wsam="http://www.w3.org/2007/05/addressing/metadata"${optional ? ' wsp:Optional="true"' : ''}><wsp:Policy/></wsam:Addressing>`), wsdl)
     t.assert.strictEqual(wsdl.match(/<wsp:PolicyReference URI="#CalcPolicy"\/>/g)?.length, 2)
     t.assert.ok(wsdl.includes(`<wsdl:input message="tns:AddRequest" wsam:Action="${ACTION}"/>`), wsdl)
     t.assert.ok(wsdl.includes(`<wsdl:output message="tns:AddResponse" wsam:Action="${ACTION}Response"/>`))

@@ -13,7 +13,7 @@ import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { readContract, type ContractSource } from '../lib/index'
 import { bindContract } from '../lib/contract/read'
-import { envelope, MEDIA, SOAP11_ENV, sharedFixture } from './helper'
+import { envelope, MEDIA, post, SOAP11_ENV, sharedFixture } from './helper'
 
 const K = 'urn:k'
 const U = 'urn:u'
@@ -360,8 +360,6 @@ const SIMPLE = (body: string, extra = ''): string => `<xs:schema targetNamespace
 
 test('docs/contract-first.md "What is refused": a construct the codec cannot carry is an error at ready() that names it and where it is', async (t: TestContext) => {
   const cases: Array<[string, string, RegExp]> = [
-    ['recursion', '<xs:complexType name="T"><xs:sequence><xs:element name="t" type="k:T" minOccurs="0"/></xs:sequence></xs:complexType><xs:element name="Op" type="k:T"/>', /the recursive type \{urn:k\}T .*at operation Op > element \{urn:k\}Op > type \{urn:k\}T > element t/],
-    ['a type derived from itself', '<xs:complexType name="A"><xs:complexContent><xs:extension base="k:A"/></xs:complexContent></xs:complexType><xs:element name="Op" type="k:A"/>', /the recursive type \{urn:k\}A, which cannot be served \(at operation Op > element \{urn:k\}Op > type \{urn:k\}A\)/],
     ['an abstract type', '<xs:complexType name="T" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="t" type="k:T"/></xs:sequence></xs:complexType></xs:element>', /the abstract type \{urn:k\}T/],
     ['a substitution group', '<xs:element name="head" type="xs:string"/><xs:element name="member" type="xs:string" substitutionGroup="k:head"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:head"/></xs:sequence></xs:complexType></xs:element>', /the substitution group headed by element \{urn:k\}head/],
     ['an abstract element', '<xs:element name="abs" type="xs:string" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:abs"/></xs:sequence></xs:complexType></xs:element>', /the abstract element \{urn:k\}abs/],
@@ -392,7 +390,8 @@ test('docs/contract-first.md "What is refused": a broken contract (a name no sch
     ['an undeclared type', '<xs:element name="Op" type="k:Nowhere"/>', /operation Op > element \{urn:k\}Op: the complexType \{urn:k\}Nowhere is declared by no schema of the contract/],
     ['an undeclared element reference', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:Gone"/></xs:sequence></xs:complexType></xs:element>', /the element \{urn:k\}Gone is declared by no schema of the contract/],
     ['an undeclared attribute group', '<xs:element name="Op"><xs:complexType><xs:attributeGroup ref="k:Gone"/></xs:complexType></xs:element>', /the attributeGroup \{urn:k\}Gone is declared by no schema/],
-    ['an undeclared prefix', '<xs:element name="Op" type="nowhere:T"/>', /the prefix of "nowhere:T" is not declared/]
+    ['an undeclared prefix', '<xs:element name="Op" type="nowhere:T"/>', /the prefix of "nowhere:T" is not declared/],
+    ['a type derived from itself', '<xs:complexType name="A"><xs:complexContent><xs:extension base="k:B"/></xs:complexContent></xs:complexType><xs:complexType name="B"><xs:complexContent><xs:extension base="k:A"/></xs:complexContent></xs:complexType><xs:element name="Op" type="k:A"/>', /operation Op > element \{urn:k\}Op > type \{urn:k\}A > base \{urn:k\}B: the type \{urn:k\}A is derived from itself/]
   ]
   for (const [what, body, message] of cases) {
     await t.test(what, async (t: TestContext) => {
@@ -414,9 +413,35 @@ test('docs/contract-first.md "Loading": an xs:import written directly under wsdl
   t.assert.match(served, /<xs:import namespace="urn:k" schemaLocation="http:\/\/localhost(:80)?\/x\?xsd=[^"]+"\/>/)
 })
 
-test('docs/contract-first.md "What is refused": a recursive element through its anonymous type is refused with a code, not a stack overflow', async (t: TestContext) => {
-  const body = '<xs:element name="Node"><xs:complexType><xs:sequence><xs:element ref="k:Node" minOccurs="0"/></xs:sequence></xs:complexType></xs:element><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:Node"/></xs:sequence></xs:complexType></xs:element>'
-  await refused(t, { document: wsdl({ types: SIMPLE(body) }) }, 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the recursive element Node/)
+test('docs/contract-first.md "The mapping": types that contain themselves (directly, through another type, through a base, or an element through its anonymous type) are named schemas in "$defs", read and written to any depth', async (t: TestContext) => {
+  const types = SIMPLE(`
+    <xs:complexType name="Tree"><xs:sequence><xs:element name="label" type="xs:string"/><xs:element name="branch" type="k:Tree" minOccurs="0" maxOccurs="unbounded"/><xs:element name="note" type="k:Note" minOccurs="0"/></xs:sequence></xs:complexType>
+    <xs:complexType name="Note"><xs:sequence><xs:element name="text" type="xs:string"/><xs:element name="about" type="k:Tree" minOccurs="0" nillable="true"/></xs:sequence></xs:complexType>
+    <xs:complexType name="Base"><xs:sequence><xs:element name="next" type="k:Base" minOccurs="0"/></xs:sequence></xs:complexType>
+    <xs:complexType name="Derived"><xs:complexContent><xs:extension base="k:Base"><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+    <xs:element name="Node"><xs:complexType><xs:sequence><xs:element name="id" type="xs:int"/><xs:element ref="k:Node" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>
+    <xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="tree" type="k:Tree"/><xs:element name="derived" type="k:Derived"/><xs:element ref="k:Node"/></xs:sequence></xs:complexType></xs:element>`)
+  const document = wsdl({ types })
+  const contract = await readContract({ document })
+  const input = contract.operations.Op.input as { $defs: Record<string, unknown> }
+  t.assert.deepStrictEqual(Object.keys(input.$defs), ['Base', 'Node', 'Tree', 'Tree.nil'])
+  let got: unknown
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/x', document, operations: { Op: async (input: unknown) => { got = input; return {} } } })
+  const body = `<k:Op xmlns:k="${K}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><k:tree><k:label>a</k:label><k:branch><k:label>b</k:label><k:note><k:text>t</k:text><k:about><k:label>c</k:label></k:about></k:note></k:branch><k:note><k:text>u</k:text><k:about xsi:nil="true"/></k:note></k:tree>` +
+    '<k:derived><k:next><k:next/></k:next><k:n>1</k:n></k:derived><k:Node><k:id>1</k:id><k:Node><k:id>2</k:id><k:Node><k:id>3</k:id></k:Node></k:Node></k:Node></k:Op>'
+  const response = await post(app, '1.1', envelope('1.1', body), { url: '/x' })
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  t.assert.deepStrictEqual(got, {
+    tree: { label: 'a', branch: [{ label: 'b', branch: [], note: { text: 't', about: { label: 'c', branch: [] } } }], note: { text: 'u', about: null } },
+    derived: { next: { next: {} }, n: 1 },
+    Node: { id: 1, Node: [{ id: 2, Node: [{ id: 3, Node: [] }] }] }
+  })
+  const bad = await post(app, '1.1', envelope('1.1', body.replace('<k:id>3</k:id>', '<k:id>three</k:id>')), { url: '/x' })
+  t.assert.strictEqual(bad.statusCode, 500)
+  t.assert.match(bad.body, /\/Node\/Node\/0\/Node\/0\/id/)
 })
 
 test('docs/contract-first.md "What is refused": WSDL constructs outside document/literal and rpc/literal', async (t: TestContext) => {

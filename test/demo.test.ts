@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { buildDemo } from './demo/app'
 import { envelope, post, assertValidEnvelope } from './helper'
+import { instant, security, timestamp, usernameToken } from './ws-security-support'
 
 const call = (op: string, args: Record<string, string>): string =>
   `<c:${op} xmlns:c="urn:example:calc">${Object.entries(args).map(([k, v]) => `<c:${k}>${v}</c:${k}>`).join('')}</c:${op}>`
@@ -31,18 +32,46 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
+for (const version of ['1.1', '1.2'] as const) {
+  test(`demo, docs/security.md "WS-Security": /secure/calculator adds for user demo, password demo, as text or digest, with or without a Timestamp, and refuses anyone else (SOAP ${version})`, async (t: TestContext) => {
+    const app = await buildDemo()
+    t.after(() => app.close())
+    const add = (header?: string): ReturnType<typeof post> => post(app, version, envelope(version, call('Add', { a: '2', b: '3' }), header), { url: '/secure/calculator' })
+    for (const header of [
+      security(usernameToken({ nonce: null, created: null })),
+      security(usernameToken({ digest: true })),
+      security(timestamp() + usernameToken({ digest: true }))
+    ]) {
+      const response = await add(header)
+      t.assert.strictEqual(response.statusCode, 200, response.body)
+      t.assert.match(response.body, /<tns:result>5<\/tns:result>/)
+    }
+    for (const [header, name] of [
+      [undefined, 'InvalidSecurity'],
+      [security(usernameToken({ password: 'wrong', digest: true })), 'FailedAuthentication'],
+      [security(timestamp(instant(-3_600_000), null) + usernameToken()), 'MessageExpired']
+    ] as const) {
+      const response = await add(header)
+      t.assert.strictEqual(response.statusCode, version === '1.2' ? 400 : 500)
+      t.assert.match(response.body, new RegExp(`:${name}<`))
+    }
+  })
+}
+
 test('demo: npm start\'s server prints its URL and its WSDL URL, and answers on both', async (t: TestContext) => {
   const child = spawn(process.execPath, [join(__dirname, 'demo', 'server.js')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] })
   t.after(() => { child.kill() })
-  const [url, wsdlUrl] = await new Promise<string[]>((resolve, reject) => {
+  const [url, wsdlUrl, secureUrl] = await new Promise<string[]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no URLs printed in 10 s')), 10_000)
     let out = ''
     child.stdout.on('data', (chunk) => {
       out += chunk
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/calculator)\b[^]*WSDL: (http:\/\/127\.0\.0\.1:\d+\/calculator\?wsdl)/.exec(out)
-      if (match !== null) { clearTimeout(timer); resolve([match[1], match[2]]) }
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/calculator)\b[^]*WSDL: (http:\/\/127\.0\.0\.1:\d+\/calculator\?wsdl)[^]*WS-Security: (http:\/\/127\.0\.0\.1:\d+\/secure\/calculator) /.exec(out)
+      if (match !== null) { clearTimeout(timer); resolve([match[1], match[2], match[3]]) }
     })
   })
+  const secured = await fetch(secureUrl, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: envelope('1.1', call('Add', { a: '40', b: '2' }), security(usernameToken({ digest: true }))) })
+  t.assert.match(await secured.text(), /<tns:result>42<\/tns:result>/)
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: envelope('1.1', call('Add', { a: '40', b: '2' })) })
   t.assert.match(await response.text(), /<tns:result>42<\/tns:result>/)
   const wsdl = await fetch(wsdlUrl)

@@ -339,3 +339,20 @@ test('docs/faults.md: a SoapFault thrown by an onRequest hook is a fault in the 
   const passed = await post(app, '1.2', envelope('1.2', CALL), { url: '/x', headers: { 'x-api-key': 'k' } })
   t.assert.strictEqual(passed.statusCode, 200)
 })
+
+test('docs/faults.md, SOAP 1.1 §4.4.1: SoapFault `code11` sends a qualified faultcode of its own; it needs a namespace other than the envelope\'s', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap, {
+    routes: async (r) => {
+      r.post('/f', async () => { throw new SoapFault({ code: 'Sender', code11: '{urn:x}Mine', subcodes: ['{urn:x}Mine'], reason: 'mine' }) })
+    }
+  })
+  const v11 = await post(app, '1.1', envelope('1.1'), { url: '/f' })
+  t.assert.match(v11.body, /<faultcode xmlns:fc="urn:x">fc:Mine<\/faultcode>/)
+  await assertValidEnvelope(t, v11.body, '1.1')
+  const v12 = await post(app, '1.2', envelope('1.2'), { url: '/f' })
+  t.assert.match(v12.body, /<soap:Value>soap:Sender<\/soap:Value><soap:Subcode><soap:Value xmlns:sc0="urn:x">sc0:Mine/)
+  t.assert.throws(() => new SoapFault({ reason: 'x', code11: 'Mine' }), errorCodes.SOAP_ERR_FAULT_INVALID)
+  t.assert.throws(() => new SoapFault({ reason: 'x', code11: { namespace: 'http://schemas.xmlsoap.org/soap/envelope/', localName: 'Client' } }), errorCodes.SOAP_ERR_FAULT_INVALID)
+})

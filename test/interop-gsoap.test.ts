@@ -39,7 +39,7 @@ function build (t: TestContext, wsdl: string): string {
 test('docs/addressing.md "Tested with": a gSOAP 2.8 charge point with the wsa plugin calls the OCPP 1.6 Central System contract and accepts the addressed reply', async (t: TestContext) => {
   const folder = sharedFixture(t, 'wsdl', 'ocpp16')
   if (folder === undefined) return
-  if (!requireClient(t, 'gSOAP (gsoap, libgsoap-dev)', 'soapcpp2', ['-v'])) return
+  if (!requireClient(t, 'gSOAP (gsoap, libgsoap-dev)', 'soapcpp2', ['-V'])) return
   if (!requireClient(t, 'g++', 'g++', ['--version'])) return
   const wsdl = join(folder, 'OCPP_CentralSystemService_1.6.wsdl')
   const client = build(t, wsdl)

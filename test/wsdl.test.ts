@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import { DOMParser } from '@xmldom/xmldom'
+import fc from 'fast-check'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import soap, { type SoapServiceDefinition, type SoapVersion } from '../lib/index'
-import { buildDemo, calculator, orders } from './demo/app'
+import { buildDemo, calculator, orders, secureCalculator } from './demo/app'
 import { MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, envelope, listen, post, rawExchange, sharedFixture } from './helper'
 import { requireClient } from './interop'
 
@@ -302,9 +303,10 @@ test('docs/wsdl.md "The document", xmllint: the demo\'s WSDLs (schemas inline, a
     await app.register(soap)
     app.soap.service({ ...calculator, wsdl: { splitSchemas: split } })
     app.soap.service({ ...orders(), wsdl: { splitSchemas: split } })
+    app.soap.service({ ...secureCalculator, wsdl: { splitSchemas: split } })
     await app.ready()
-    for (const path of ['/calculator', '/orders']) {
-      const file = join(dir, `${path.slice(1)}-${split}.wsdl`)
+    for (const path of ['/calculator', '/orders', '/secure/calculator']) {
+      const file = join(dir, `${path.slice(1).replaceAll('/', '-')}-${split}.wsdl`)
       writeFileSync(file, (await get(app, `${path}?wsdl`)).body)
       const result = lint(['--schema', wsdlDriver(schemas), file])
       t.assert.strictEqual(result.status, 0, result.output)
@@ -838,4 +840,173 @@ test('docs/wsdl.md "The mapping", xmllint: the XML Schema keywords contracts nee
   t.assert.strictEqual((await get(top, '/top?wsdl')).statusCode, 500)
   const header = await build(t, { path: '/hdr', namespace: 'urn:hdr', name: 'Hdr', operations: { Op: { headers: { type: 'object', properties: { h: { type: 'string', xml: { namespace: '' } } } }, handler: async () => undefined } } })
   t.assert.strictEqual((await get(header, '/hdr?wsdl')).statusCode, 500)
+})
+
+// -------------------------------------------------------- named schemas ---
+
+/** A tree whose nodes hold nodes, a note that points back at a tree (nillable), and a named scalar. */
+const NAMED: SoapServiceDefinition = {
+  path: '/tree',
+  name: 'Tree',
+  namespace: 'urn:example:tree',
+  operations: {
+    Mirror: {
+      input: {
+        type: 'object',
+        properties: { root: { $ref: '#/$defs/Node' } },
+        required: ['root'],
+        $defs: {
+          Node: { type: 'object', properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } }, note: { $ref: '#/$defs/Note' } }, required: ['label'], additionalProperties: false },
+          Note: { type: 'object', properties: { text: { type: 'string' }, about: { $ref: '#/$defs/Node.nil' } }, required: ['text'], additionalProperties: false },
+          'Node.nil': { type: 'object', nullable: true, properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, additionalProperties: false },
+          Label: { type: 'string', maxLength: 8 }
+        }
+      },
+      output: {
+        type: 'object',
+        properties: { root: { $ref: '#/$defs/Node', xml: { name: 'mirrored' } } },
+        required: ['root'],
+        $defs: {
+          Node: { type: 'object', properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } }, note: { $ref: '#/$defs/Note' } }, required: ['label'], additionalProperties: false },
+          Note: { type: 'object', properties: { text: { type: 'string' }, about: { $ref: '#/$defs/Node.nil' } }, required: ['text'], additionalProperties: false },
+          'Node.nil': { type: 'object', nullable: true, properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, additionalProperties: false },
+          Label: { type: 'string', maxLength: 8 }
+        }
+      },
+      handler: (input: unknown) => input
+    }
+  }
+} as unknown as SoapServiceDefinition
+
+test('docs/wsdl.md "The mapping", xmllint: named schemas that contain themselves are global complex types; the WSDL validates, and so do deep requests and the answers written for them', async (t: TestContext) => {
+  const app = await build(t, NAMED)
+  const wsdl = (await get(app, '/tree?wsdl')).body
+  t.assert.match(wsdl, /<xs:complexType name="Node">/)
+  t.assert.match(wsdl, /<xs:complexType name="Node\.nil">/)
+  t.assert.match(wsdl, /<xs:element name="kids" minOccurs="0" maxOccurs="unbounded" type="tns:Node"\/>/)
+  t.assert.match(wsdl, /<xs:element name="about" minOccurs="0" nillable="true" type="tns:Node\.nil"\/>/)
+  t.assert.match(wsdl, /<xs:element name="mirrored" type="tns:Node"\/>/)
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
+  const dir = tempDir(t)
+  const file = join(dir, 'tree.wsdl')
+  writeFileSync(file, wsdl)
+  const structure = lint(['--schema', wsdlDriver(schemas), file])
+  t.assert.strictEqual(structure.status, 0, structure.output)
+  const driver = await messageSchema(t, app, '/tree', '1.1', dir, schemas)
+  const deep = (depth: number): string => depth === 0 ? '<t:label>leaf</t:label>' : `<t:label>d${depth}</t:label><t:kids>${deep(depth - 1)}</t:kids><t:note><t:text>n</t:text><t:about${depth % 2 === 0 ? ' xsi:nil="true"/>' : `><t:label>a</t:label><t:kids>${deep(0)}</t:kids></t:about>`}</t:note>`
+  const request = envelope('1.1', `<t:Mirror xmlns:t="urn:example:tree" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><t:root>${deep(30)}</t:root></t:Mirror>`)
+  const asked = validateMessage(driver, dir, request, 'tree-request')
+  t.assert.strictEqual(asked.status, 0, asked.output)
+  const response = await post(app, '1.1', request, { url: '/tree' })
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  t.assert.strictEqual(response.body.split('<tns:kids>').length - 1, 45, 'thirty levels of kids, and one under each of the fifteen notes that are not nil')
+  const answered = validateMessage(driver, dir, response.body, 'tree-response')
+  t.assert.strictEqual(answered.status, 0, answered.output)
+  // What Ajv refuses deep down, the XSD refuses too.
+  const long = request.replace('<t:label>leaf</t:label>', '<t:label>toolonglabel</t:label>')
+  t.assert.strictEqual((await post(app, '1.1', long, { url: '/tree' })).statusCode, 500)
+  t.assert.notStrictEqual(validateMessage(driver, dir, long, 'tree-long').status, 0)
+  // A message deeper than maxDepth stops at the decoder.
+  const tooDeep = envelope('1.1', `<t:Mirror xmlns:t="urn:example:tree"><t:root>${deep(120).replace(/<t:note>.*?<\/t:note>/g, '')}</t:root></t:Mirror>`)
+  t.assert.strictEqual((await post(app, '1.1', tooDeep, { url: '/tree' })).statusCode, 400)
+})
+
+/** A random service whose named schemas refer to one another, cycles included, and a value of it. */
+const namedServices = fc.integer({ min: 1, max: 4 }).chain((count) => {
+  const names = Array.from({ length: count }, (_v, i) => `T${i}`)
+  const field = fc.record({ target: fc.integer({ min: 0, max: count - 1 }), array: fc.boolean(), required: fc.boolean() })
+  const def = fc.record({ fields: fc.array(field, { maxLength: 3 }), scalar: fc.constantFrom('string', 'integer', 'boolean') })
+  return fc.tuple(fc.constant(names), fc.array(def, { minLength: count, maxLength: count }))
+}).map(([names, defs]) => {
+  const $defs: Record<string, unknown> = {}
+  defs.forEach((d, i) => {
+    const properties: Record<string, unknown> = { v: { type: d.scalar } }
+    const required = ['v']
+    d.fields.forEach((f, j) => {
+      // A required reference in every named schema on a cycle would make every value infinite: only optional ones refer back.
+      const ref = { $ref: `#/$defs/${names[f.target]}` }
+      properties[`f${j}`] = f.array ? { type: 'array', items: ref } : ref
+      if (f.required && f.target > i && !f.array) required.push(`f${j}`)
+    })
+    $defs[names[i]] = { type: 'object', properties, required, additionalProperties: false }
+  })
+  return { $defs, names, defs }
+})
+
+function valueOf (defs: Record<string, { properties: Record<string, { type?: string, items?: unknown, $ref?: string }>, required: string[] }>, name: string, depth: number, seed: { n: number }): Record<string, unknown> {
+  const def = defs[name]
+  const out: Record<string, unknown> = {}
+  for (const [property, schema] of Object.entries(def.properties)) {
+    seed.n = (seed.n * 1103515245 + 12345) % 2147483648
+    if (property === 'v') {
+      out.v = schema.type === 'string' ? `s${seed.n % 97}` : schema.type === 'integer' ? seed.n % 1000 - 500 : seed.n % 2 === 0
+      continue
+    }
+    const target = ((schema.$ref ?? (schema.items as { $ref: string }).$ref) as string).slice('#/$defs/'.length)
+    // An array is always read back, [] when no element came: so it is always given.
+    if (schema.type === 'array') {
+      out[property] = Array.from({ length: depth <= 0 ? 0 : seed.n % 3 }, () => valueOf(defs, target, depth - 1, seed))
+      continue
+    }
+    if (!def.required.includes(property) && (depth <= 0 || seed.n % 3 === 0)) continue
+    out[property] = valueOf(defs, target, depth - 1, seed)
+  }
+  return out
+}
+
+test('docs/services.md "Named schemas", property: random named schemas that refer to one another round-trip through the codec, and every answer validates against the generated XSD (xmllint)', async (t: TestContext) => {
+  const schemas = xmllint(t)
+  const dir = schemas === undefined ? undefined : tempDir(t)
+  let run = 0
+  await fc.assert(fc.asyncProperty(namedServices, fc.integer({ min: 0, max: 2 ** 31 - 1 }), async ({ $defs, names }, seed) => {
+    run++
+    const root = { type: 'object', properties: { item: { $ref: `#/$defs/${names[0]}` } }, required: ['item'], $defs }
+    const definition = { path: `/p${run}`, name: 'P', namespace: 'urn:example:p', operations: { Echo: { input: root, output: root, handler: (input: unknown) => input } } } as unknown as SoapServiceDefinition
+    const app = Fastify()
+    try {
+      await app.register(soap)
+      app.soap.service(definition)
+      await app.ready()
+      const value = { item: valueOf($defs as never, names[0], 4, { n: seed }) }
+      const xml = (v: unknown, tag: string): string => {
+        if (typeof v !== 'object' || v === null) return String(v)
+        return Object.entries(v as Record<string, unknown>).map(([k, c]) => Array.isArray(c) ? c.map((i) => `<p:${k}>${xml(i, k)}</p:${k}>`).join('') : `<p:${k}>${xml(c, k)}</p:${k}>`).join('')
+      }
+      const request = envelope('1.2', `<p:Echo xmlns:p="urn:example:p">${xml(value, 'Echo')}</p:Echo>`)
+      let echoed: unknown
+      const response = await app.inject({ method: 'POST', url: `/p${run}`, headers: { 'content-type': MEDIA['1.2'] }, payload: request })
+      if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`)
+      // decode(encode(v)) = v: the answer, read back by the same codec, is the value.
+      const answer = /<soap:Body>(.*)<\/soap:Body>/s.exec(response.body)?.[1] as string
+      const reader = Fastify()
+      await reader.register(soap)
+      reader.soap.service({ ...definition, path: '/back', operations: { EchoResponse: { input: { ...root, xml: { name: 'EchoResponse' } }, handler: (input: unknown) => { echoed = input } } } } as unknown as SoapServiceDefinition)
+      const back = await reader.inject({ method: 'POST', url: '/back', headers: { 'content-type': MEDIA['1.2'] }, payload: envelope('1.2', answer) })
+      await reader.close()
+      if (back.statusCode !== 202) throw new Error(`read back: ${back.statusCode} ${back.body}`)
+      t.assert.deepStrictEqual(echoed, JSON.parse(JSON.stringify(value)))
+      if (schemas !== undefined && dir !== undefined) {
+        const driver = await messageSchema(t, app, `/p${run}`, '1.2', dir, schemas)
+        const answered = validateMessage(driver, dir, response.body, `p${run}`)
+        if (answered.status !== 0) throw new Error(`${answered.output}\n${response.body}`)
+      }
+    } finally {
+      await app.close()
+    }
+  }), { numRuns: 25 })
+})
+
+test('docs/addressing.md "Description", xmllint: a service with WS-Addressing and WS-Security states both in one policy, wsam:Action on each message, and its WSDL validates', async (t: TestContext) => {
+  const app = await build(t, { ...calculator, path: '/policy', addressing: { required: true }, security: { usernameToken: { lookup: () => 'secret' } } } as SoapServiceDefinition)
+  const wsdl = (await get(app, '/policy?wsdl')).body
+  t.assert.strictEqual(wsdl.match(/<wsp:Policy wsu:Id="/g)?.length, 1, 'one policy')
+  t.assert.match(wsdl, /<sp:SupportingTokens[^]*<wsam:Addressing xmlns:wsam="http:\/\/www\.w3\.org\/2007\/05\/addressing\/metadata"><wsp:Policy\/><\/wsam:Addressing>/)
+  t.assert.match(wsdl, /<wsdl:input message="tns:AddRequest" wsam:Action="[^"]+\/Add"\/>/)
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
+  const file = join(tempDir(t), 'policy.wsdl')
+  writeFileSync(file, wsdl)
+  const result = lint(['--schema', wsdlDriver(schemas), file])
+  t.assert.strictEqual(result.status, 0, result.output)
 })

@@ -4,7 +4,7 @@
  * service's EchoListResponse at 400 B to 1 MB, beside JSON.stringify of the
  * same records in the same run. Each measurement is bounded in time.
  */
-import { compileElement } from '../../lib/service/codec'
+import { compileElement } from '../../lib/service/write'
 import { versionInfo } from '../../lib/namespaces'
 import { hasNullable, prefixesFor, shapeOf, type ObjectShape } from '../../lib/service/schema'
 import { writeEnvelope } from '../../lib/soap/writer'

@@ -19,6 +19,7 @@ import { KnownKeys } from '../service/keys'
 import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
 import { defaultAction } from '../service/declaration'
 import { addressingOf, statedAction } from './policy'
+import { contractSecurity, securityPolicyOf, type SecurityPolicy } from '../ws/security/policy'
 
 type Schema = Record<string, unknown>
 
@@ -51,6 +52,8 @@ export interface Contract {
   readonly addressing?: { readonly required: boolean }
   /** The WSDL and the documents it imports, as served: the address left as lib/wsdl/xsd.ts's placeholder. */
   readonly wsdl: { readonly document: string, readonly schemas: Readonly<Record<string, string>> }
+  /** What the WS-SecurityPolicy attached to the binding or its ports asks for, if anything (docs/contract-first.md "WS-Security"). */
+  readonly security?: SecurityPolicy
 }
 
 /** Where the contract comes from, and which part of it to serve. */
@@ -225,7 +228,7 @@ function direction (model: WsdlModel, binding: BindingInfo, style: string, opera
     const schema: Schema = { type: 'object', properties, additionalProperties: false, xml: { name: response ? `${operation}Response` : operation, namespace } }
     // A part carries a value, or xsi:nil: every accessor is written (WS-I BP R2211 lets none be left out).
     if (bodyParts.length > 0) schema.required = bodyParts.map((p) => attr(p, 'name') as string)
-    return { schema, headers }
+    return { schema: model.schemas.withDefs(schema), headers }
   }
   if (bodyParts.length === 0) return { schema: undefined, headers }
   if (bodyParts.length > 1) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`a document/literal message with ${bodyParts.length} Body parts (WS-I BP R2201: at most one)`, where)
@@ -239,7 +242,7 @@ function direction (model: WsdlModel, binding: BindingInfo, style: string, opera
 function elementObject (model: WsdlModel, name: QName, what: string, where: string): Schema {
   const top = model.schemas.topElement(name, where)
   if (top.schema.nullable === true) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the nillable ${what} ${key(name)} (the codec reads and writes it as an object, never nil)`, where)
-  if (!top.simple) return top.schema
+  if (!top.simple) return model.schemas.withDefs(top.schema)
   const { xml, ...value } = top.schema
   if (value.type === 'array') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${what} ${key(name)} of a list type`, where)
   return { type: 'object', properties: { $value: { ...value, xml: { text: true } } }, required: ['$value'], additionalProperties: false, xml }
@@ -260,10 +263,10 @@ function patternAction (tns: string, ...names: string[]): string {
   return (tns.endsWith('/') ? tns.slice(0, -1) : tns) + names.map((n) => delimiter + n).join('')
 }
 
-function headersSchema (headers: Map<string, Schema>, empty = false): JsonSchema | undefined {
+function headersSchema (schemas: SchemaModel, headers: Map<string, Schema>, empty = false): JsonSchema | undefined {
   if (headers.size === 0 && !empty) return undefined
   // Header blocks are optional: a contract rarely says a client must send one, and clients leave them out.
-  return { type: 'object', properties: Object.fromEntries(headers), additionalProperties: false }
+  return schemas.withDefs({ type: 'object', properties: Object.fromEntries(headers), additionalProperties: false })
 }
 
 /** Reads a WSDL and what it imports into the operations of one service. */
@@ -323,9 +326,9 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     operations[name] = {
       input: inputs.schema,
       output: outputs?.schema,
-      headers: headersSchema(inputs.headers),
+      headers: headersSchema(schemas, inputs.headers),
       // An output with no Body part still answers (an empty Body): its header blocks' schema, with no properties when there are none, says so.
-      outputHeaders: outputs === undefined ? undefined : headersSchema(outputs.headers) ?? (outputs.schema === undefined ? headersSchema(new Map(), true) : undefined),
+      outputHeaders: outputs === undefined ? undefined : headersSchema(schemas, outputs.headers) ?? (outputs.schema === undefined ? headersSchema(schemas, new Map(), true) : undefined),
       faults: Object.keys(faults).length === 0 ? undefined : faults,
       action: action ?? statedAction(input) ?? defaultAction(tns, name),
       outputAction: output === undefined ? undefined : statedAction(output) ?? patternAction(tns, main.portType[1], attr(output, 'name') ?? `${name}Response`),
@@ -342,6 +345,9 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       if ((address.namespaceURI === WSDL_SOAP11_NS || address.namespaceURI === WSDL_SOAP12_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
     }
   }
+  const served = new Set(bindings.map((b) => key(b.name)))
+  const ports = service === undefined ? [] : children(service, WSDL_NS, 'port').filter((p) => served.has(key(schemas.qname(p, attr(p, 'binding') as string))))
+  const security = securityPolicyOf(documents.definitions, [...bindings.map((b) => b.node), ...ports])
   return {
     name: service === undefined ? main.name[1] : attr(service, 'name') as string,
     namespace: tns,
@@ -350,7 +356,8 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     // Actions stated on the portType's messages are WS-Addressing's (Metadata §4.4.1): peers of such a WSDL
     // (IHE XDS.b's has them and no policy) send its headers, so addressing is on, optional, unless the binding says more.
     addressing: addressingOf(main.node, documents.definitions) ?? (statesActions(portType) ? { required: false } : undefined),
-    wsdl: documents.serve(addresses)
+    wsdl: documents.serve(addresses),
+    ...(security === undefined ? {} : { security })
   }
 }
 
@@ -377,9 +384,11 @@ export interface ContractDefinition extends ContractSource {
   readonly timeout?: number
   /** WS-Addressing: by default as the binding declares it; `false` turns it off, an object adds options. */
   readonly addressing?: unknown
+  /** WS-Security, merged with what the contract's policy asks for. */
+  readonly security?: unknown
 }
 
-const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'unimplemented'])
+const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented'])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
 
@@ -432,6 +441,8 @@ export function bindContract (contract: Contract, definition: ContractDefinition
   for (const k of ['understoodHeaders', 'strictAction', 'validateOutput', 'timeout'] as const) if (definition[k] !== undefined) declaration[k] = definition[k]
   const addressing = contractAddressing(contract, definition.addressing)
   if (addressing !== undefined) declaration.addressing = addressing
+  const security = contractSecurity(where, contract.security, definition.security)
+  if (security !== undefined) declaration.security = security
   return declaration as unknown as ServiceDeclaration
 }
 

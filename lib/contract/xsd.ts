@@ -74,8 +74,62 @@ export class SchemaModel {
   private readonly heads = new Set<string>()
   /** Named types being translated, to find a recursive one. */
   private readonly stack: string[] = []
+  /** The type whose content is being gathered, then its bases: a base met again is a type derived from itself. */
+  private deriving: string[] = []
   /** Anonymous types being translated, to find one that contains itself through an element reference. */
   private readonly anonymous = new Set<DomElement>()
+  /**
+   * Types that contain themselves, by `$defs` name: each use inside itself is
+   * a `$ref` to it (`#/$defs/<name>`; `<name>.nil` for a nillable use), and
+   * every schema that reaches one carries it in its `$defs` (withDefs()).
+   */
+  private readonly defs = new Map<string, Schema>()
+  /** The `$defs` name of each recursive type (`{namespace}localName`, or an element's anonymous type). */
+  private readonly defNames = new Map<string, string>()
+
+  private defName (id: string, local: string): string {
+    let name = this.defNames.get(id)
+    if (name === undefined) {
+      const taken = new Set(this.defNames.values())
+      name = local
+      for (let n = 2; taken.has(name); n++) name = `${local}_${n}`
+      this.defNames.set(id, name)
+    }
+    return name
+  }
+
+  /** A reference to a recursive type being translated. */
+  private reference (id: string, local: string): { schema: Schema, simple: boolean } {
+    return { schema: { $ref: `#/$defs/${this.defName(id, local)}` }, simple: false }
+  }
+
+  /**
+   * `schema` with the `$defs` of every recursive type it reaches, or as it is
+   * when it reaches none: what an operation's schema needs to be read,
+   * written, validated and typed on its own.
+   */
+  withDefs (schema: Schema): Schema {
+    const needed = new Map<string, Schema>()
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) { for (const v of value) visit(v); return }
+      if (typeof value !== 'object' || value === null) return
+      const ref = (value as Schema).$ref
+      if (typeof ref === 'string') {
+        const name = ref.slice('#/$defs/'.length)
+        if (needed.has(name)) return
+        const nil = name.endsWith('.nil')
+        const base = this.defs.get(nil ? name.slice(0, -4) : name) as Schema
+        const def = nil ? { ...base, nullable: true } : base
+        needed.set(name, def)
+        visit(def)
+        return
+      }
+      for (const v of Object.values(value)) visit(v)
+    }
+    visit(schema)
+    return needed.size === 0 ? schema : { ...schema, $defs: Object.fromEntries([...needed].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) }
+  }
+
   private readonly translated = new Map<string, Schema>()
   readonly namespaces = new Set<string>()
 
@@ -144,12 +198,22 @@ export class SchemaModel {
       const complex = xs(node, 'complexType')[0]
       const simple = xs(node, 'simpleType')[0]
       if (complex !== undefined) {
-        if (this.anonymous.has(complex)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the recursive element ${attr(node, 'name') as string} (its anonymous type contains it again; a type that contains itself has no JSON Schema without $ref, which the codec does not follow)`, where)
-        this.anonymous.add(complex)
-        try {
-          result = { schema: this.complexType(complex, context, where), simple: false }
-        } finally {
-          this.anonymous.delete(complex)
+        // An element whose anonymous type contains the element again: the type is named after the element.
+        const id = `element ${key(context.targetNamespace, attr(node, 'name') as string)}`
+        if (this.anonymous.has(complex)) {
+          result = this.reference(id, attr(node, 'name') as string)
+        } else {
+          this.anonymous.add(complex)
+          const chain = this.deriving
+          this.deriving = []
+          try {
+            result = { schema: this.complexType(complex, context, where), simple: false }
+          } finally {
+            this.anonymous.delete(complex)
+            this.deriving = chain
+          }
+          const name = this.defNames.get(id)
+          if (name !== undefined) this.defs.set(name, result.schema)
         }
       } else if (simple !== undefined) result = this.simpleResult(this.simpleType(simple, context, where))
       else result = { schema: this.anyContent(), simple: false }
@@ -157,7 +221,10 @@ export class SchemaModel {
     const fixed = attr(node, 'fixed')
     let schema = result.schema
     if (fixed !== undefined && result.simple && !Array.isArray(schema.items)) schema = { ...schema, const: lexical(schema, fixed, where) }
-    if (attr(node, 'nillable') === 'true') {
+    if (attr(node, 'nillable') === 'true' && typeof schema.$ref === 'string') {
+      // A reference cannot take `nullable` beside it: the nillable use names a nillable copy of the type.
+      schema = { $ref: `${schema.$ref}.nil` }
+    } else if (attr(node, 'nillable') === 'true') {
       // nil is one more value: an enumeration or a fixed value takes null too.
       schema = { ...schema, nullable: true }
       if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null]
@@ -191,15 +258,21 @@ export class SchemaModel {
       return this.simpleResult(this.simpleType(node, context, `${where} > type ${key(...name)}`))
     }
     const { node, context } = this.find('complexType', name, where)
-    if (this.stack.includes(id)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the recursive type ${key(...name)} (a type that contains itself has no JSON Schema without $ref, which the codec does not follow)`, where)
+    // A type met again inside itself: a reference to it, declared in `$defs` once it is translated.
+    if (this.stack.includes(id)) return this.reference(id, name[1])
     if (attr(node, 'abstract') === 'true') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract type ${key(...name)}`, where)
     this.stack.push(id)
+    const chain = this.deriving
+    this.deriving = [id]
     try {
       const schema = this.complexType(node, context, `${where} > type ${key(...name)}`)
       this.translated.set(id, schema)
+      const def = this.defNames.get(id)
+      if (def !== undefined) this.defs.set(def, schema)
       return { schema, simple: false }
     } finally {
       this.stack.pop()
+      this.deriving = chain
     }
   }
 
@@ -272,12 +345,12 @@ export class SchemaModel {
   /** A base type's content, gathered into `content`; a type derived from itself is refused. */
   private baseContent (base: QName, content: Content, where: string): void {
     const { node, context } = this.find('complexType', base, where)
-    if (this.stack.includes(key(...base))) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the recursive type ${key(...base)}`, where)
-    this.stack.push(key(...base))
+    if (this.deriving.includes(key(...base))) throw new SOAP_ERR_CONTRACT_INVALID(where, `the type ${key(...base)} is derived from itself`)
+    this.deriving.push(key(...base))
     try {
       this.complexContent(node, context, content, `${where} > base ${key(...base)}`)
     } finally {
-      this.stack.pop()
+      this.deriving.pop()
     }
   }
 

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { bindContract, checkDefinition, readContract, unimplementedOf, type ContractDefinition } from '../contract/read'
 import { endpoint } from './endpoint'
+import { describePolicy } from '../ws/security/policy'
 
 export interface ContractEndpointOptions {
   readonly definition: ContractDefinition
@@ -14,6 +15,9 @@ export interface ContractEndpointOptions {
 export async function contractEndpoint (instance: FastifyInstance, { definition }: ContractEndpointOptions): Promise<void> {
   checkDefinition(definition)
   const contract = await readContract(definition)
+  if (contract.security !== undefined) {
+    instance.log.info({ contract: contract.name, security: contract.security }, `fastify-soap: contract ${contract.name}: ${describePolicy(contract.security)}`)
+  }
   const service = bindContract(contract, definition)
   const unimplemented = unimplementedOf(contract, definition)
   if (unimplemented.length > 0) instance.log.info({ service: contract.name, path: definition.path, unimplemented }, `fastify-soap: contract ${contract.name}: ${unimplemented.join(', ')} not implemented, answered with a Receiver fault`)

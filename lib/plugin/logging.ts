@@ -74,6 +74,7 @@ interface LoggedAnswer {
   service?: string
   operation?: string
   action?: string
+  username?: string
   fault?: string
   reason?: string
   error?: string
@@ -101,6 +102,7 @@ export function buildAnswerLog (options: ResolvedOptions): ((request: FastifyReq
       entry.service = soap.operation?.service
       entry.operation = soap.operation?.name
       entry.action = soap.action
+      if (soap.username !== undefined) entry.username = soap.username
       if (logBody) {
         if (soap.headers.length > 0) entry.header = redactedXml(soap.headers.map((block) => block.element), redact)
         entry.body = redactedXml(soap.body, redact)

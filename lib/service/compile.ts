@@ -6,7 +6,7 @@
  */
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
-import { compileElement } from './codec'
+import { compileElement } from './write'
 import {
   SOAP_ERR_SERVICE_DUPLICATE,
   SOAP_ERR_SERVICE_HANDLER,
@@ -22,9 +22,11 @@ import { isNCName } from '../xml/chars'
 import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
 import { defaultAction, wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
 import { qnameKey, isQNameKey } from '../namespaces'
-import { addressingPolicy, type AddressingPolicy } from '../ws/addressing/policy'
+import { addressingAssertion, addressingPolicy, type AddressingPolicy } from '../ws/addressing/policy'
 import { ADDRESSING_HEADERS } from '../ws/addressing/read'
 import { compileReplyHeaders, type ReplyHeaders } from './reply-headers'
+import { compileSecurity, type ServiceSecurity } from '../ws/security/declaration'
+import { SECURITY_HEADER } from '../ws/security/verify'
 
 /** A top-level element of an operation's messages, for its description (lib/wsdl/wsdl.ts). */
 export interface ElementDescription {
@@ -74,6 +76,8 @@ export interface Operation {
   readonly description: OperationDescription
   /** Elements (`{namespace}localName`) whose content a fault must not repeat. */
   readonly redact: ReadonlySet<string>
+  /** WS-Security's checks, unless the service has none or leaves this operation out. */
+  readonly security?: ServiceSecurity
 }
 
 export interface Service {
@@ -98,9 +102,11 @@ export interface Service {
   readonly wsdl: SoapWsdlOptions | false
   /** WS-Addressing (docs/addressing.md); undefined when off. */
   readonly addressing: AddressingPolicy | undefined
+  /** WS-Policy assertions the description states, each serialised with its namespaces (`wsp` bound by the WSDL). */
+  readonly policies: readonly string[]
 }
 
-const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl', 'addressing'])
+const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl', 'addressing', 'security'])
 const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'outputHeaders', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler', 'outputAction', 'faultActions'])
 
 function isObject (value: unknown): value is Record<string, unknown> {
@@ -284,8 +290,11 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const byAction = new Map<string, Operation>()
   const addressing = addressingPolicy(name, declaration.addressing)
   const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope), ...(addressing === undefined ? [] : ADDRESSING_HEADERS)])
+  const security = compileSecurity(name, declaration.security, Object.keys(declaration.operations))
+  if (security !== undefined) understood.add(SECURITY_HEADER)
   for (const operationName of Object.keys(declaration.operations)) {
-    const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact)
+    const compiled = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact)
+    const op = security === undefined || security.except.has(operationName) ? compiled : { ...compiled, security }
     if (op.localName !== undefined) {
       let inNamespace = byElement.get(op.namespace)
       if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())
@@ -312,6 +321,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     onEnvelope: scopeHooks.onEnvelope,
     onFault: scopeHooks.onFault,
     wsdl: wsdlOptions(name, declaration.wsdl),
-    addressing
+    addressing,
+    policies: [...security?.assertions ?? [], ...(addressing === undefined ? [] : [addressingAssertion(addressing)])]
   }
 }

@@ -66,6 +66,8 @@ export class SoapContext {
   replyAction: string | undefined = undefined
   /** The operation, once dispatched. */
   operation: SoapOperationInfo | undefined = undefined
+  /** The user a WS-Security UsernameToken authenticated, once checked (docs/security.md "WS-Security"); undefined otherwise. */
+  username: string | undefined = undefined
   /** The operation's input, read from the operation element (or the query string) by its schema. */
   input: unknown = undefined
   /** The values of the header blocks the operation's header schema names, by property. */

@@ -40,6 +40,8 @@ export interface ServiceDeclaration {
   readonly timeout?: number
   readonly wsdl?: unknown
   readonly addressing?: unknown
+  /** WS-Security, checked by lib/ws/security/declaration.ts. */
+  readonly security?: unknown
 }
 
 /** Checks the `wsdl` key of a declaration, at `ready()`. */

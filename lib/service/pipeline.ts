@@ -26,6 +26,7 @@ import { problemsOf } from './validation'
 import { readAddressing } from '../ws/addressing/read'
 import { replyHeaders } from '../ws/addressing/reply'
 import { writeReplyHeaders } from './reply-headers'
+import { verifySecurity } from '../ws/security/verify'
 
 type InputReader = (op: Operation, request: FastifyRequest) => unknown
 
@@ -127,6 +128,11 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
   const soap = request.soap as SoapContext
   const hooks = op.hooks
   soap.operation = op.info
+  if (op.security !== undefined) {
+    const { username, replyHeader } = await verifySecurity(op.security, soap.headers)
+    soap.username = username
+    if (replyHeader !== undefined) soap.responseHeaders.push(replyHeader)
+  }
   if (hooks.onOperation !== null && await runHooks(hooks.onOperation, request, reply)) return reply
   soap.input = readInput(op, request)
   soap.headerValues = readHeaders(op, soap)

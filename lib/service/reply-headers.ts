@@ -7,7 +7,7 @@
  */
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
-import { compileElement } from './codec'
+import { compileElement } from './write'
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XSI_NS } from '../namespaces'
 import { escapeAttribute } from '../xml/escape'

@@ -81,7 +81,7 @@ export interface XmlKeyword {
 }
 
 /** Keywords that change the XML the codec must read or write, and which it does not support. */
-const UNSUPPORTED = ['$ref', 'allOf', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
+const UNSUPPORTED = ['allOf', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
 /** Combinators the codec accepts when they only say which properties are present (an XSD choice): they change no XML. */
 const PRESENCE = ['anyOf', 'oneOf', 'not']
 const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list'])
@@ -157,51 +157,139 @@ function isPresenceOnly (value: unknown): boolean {
     (key === 'properties' && isObject(value.properties) && Object.values(value.properties).every((v) => v === true)))
 }
 
-/** Reads a schema (not an array) as a shape. `inherited` is the namespace its child elements default to. */
+/**
+ * Reads a schema (not an array) as a shape. `inherited` is the namespace its
+ * child elements default to. `$ref`s name the schema's own `$defs` (or
+ * `definitions`): a named schema is read once per namespace it is used in,
+ * so that a schema that contains itself is a shape that contains itself.
+ */
 export function shapeOf (schema: unknown, where: string, inherited: string): Shape {
-  if (!isObject(schema)) fail(where, 'a schema must be an object')
-  checkKeywords(schema, where)
-  const { type, nullable } = typeOf(schema, where)
-  if (SCALARS.has(type)) return { kind: 'scalar', type: type as ScalarType, nullable }
-  if (type === 'array') fail(where, 'an array must be the value of a property (it becomes repeated elements)')
-  if (type !== 'object') fail(where, `type "${type}" is not supported`)
-  const ap = schema.additionalProperties
-  if (ap !== undefined && ap !== false) fail(where, '"additionalProperties" must be false or absent (XML has no element for an unnamed property)')
-  const properties = schema.properties ?? {}
-  if (!isObject(properties)) fail(where, '"properties" must be an object')
-  const elements: Field[] = []
-  const attributes: Field[] = []
-  const elementsByName = new Map<string, Map<string, Field>>()
-  const attributesByName = new Map<string, Map<string, Field>>()
-  let text: Field | undefined
-  let any: Field | undefined
-  for (const property of Object.keys(properties)) {
-    const field = fieldOf(property, properties[property], `${where}/properties/${property}`, inherited)
-    const xml = xmlOf(properties[property] as Schema, where)
-    if (xml.text === true) {
-      if (text !== undefined) fail(`${where}/properties/${property}`, `"xml.text" is already property ${text.property}: an element has one text`)
-      text = field
-      continue
-    }
-    if (xml.any === true) {
-      if (any !== undefined) fail(`${where}/properties/${property}`, `"xml.any" is already property ${any.property}`)
-      any = field
-      continue
-    }
-    const byName = field.attribute ? attributesByName : elementsByName
-    const named = byName.get(field.namespace) ?? new Map<string, Field>()
-    if (named.has(field.name)) fail(`${where}/properties/${property}`, `two properties are both the XML ${field.attribute ? 'attribute' : 'element'} {${field.namespace}}${field.name}`)
-    named.set(field.name, field)
-    byName.set(field.namespace, named);
-    (field.attribute ? attributes : elements).push(field)
-  }
-  if (text !== undefined && (elements.length !== 0 || any !== undefined)) fail(where, `property ${text.property} is the element's text ("xml.text"): the element can have no child elements`)
-  const anyAttribute = xmlOf(schema, where).anyAttribute === true
-  return { kind: 'object', nullable, elements, attributes, elementsByName, attributesByName, text, any, anyAttribute }
+  const defs = isObject(schema) ? schema.$defs ?? schema.definitions : undefined
+  if (defs !== undefined && !isObject(defs)) fail(where, '"$defs" must map names to schemas')
+  return new ShapeBuilder(defs as Record<string, unknown> | undefined).shape(schema, where, inherited)
 }
 
-function fieldOf (property: string, schema: unknown, where: string, inherited: string): Field {
-  if (!isObject(schema)) fail(where, 'a schema must be an object')
+const REF = /^#\/(\$defs|definitions)\/([^/]+)$/
+const BESIDE_REF: ReadonlySet<string> = new Set(['$ref', 'xml', 'description', 'title', '$comment'])
+
+type MutableObjectShape = Omit<{ -readonly [K in keyof ObjectShape]: ObjectShape[K] }, 'elements' | 'attributes' | 'elementsByName' | 'attributesByName'> & {
+  elements: Field[]
+  attributes: Field[]
+  elementsByName: Map<string, Map<string, Field>>
+  attributesByName: Map<string, Map<string, Field>>
+}
+
+function emptyObject (nullable: boolean, anyAttribute: boolean): MutableObjectShape {
+  return { kind: 'object', nullable, elements: [], attributes: [], elementsByName: new Map(), attributesByName: new Map(), text: undefined, any: undefined, anyAttribute }
+}
+
+/** Reads the schemas of one top-level element: its named schemas are shared by all their uses. */
+class ShapeBuilder {
+  /** Shapes of named schemas, by name and inherited namespace: made before their fields, so that a cycle finds its start. */
+  private readonly named = new Map<string, Shape>()
+
+  constructor (private readonly defs: Record<string, unknown> | undefined) {}
+
+  /** The schema a `$ref` names, and its name; undefined for a schema that is no reference. */
+  target (schema: Schema, where: string): { name: string, schema: Schema } | undefined {
+    const ref = schema.$ref
+    if (ref === undefined) return undefined
+    const match = typeof ref === 'string' ? REF.exec(ref) : null
+    if (match === null) fail(where, '"$ref" must name one of the schema\'s own "$defs" ("#/$defs/Name"): nothing else is resolved')
+    const name = match[2].replace(/~1/g, '/').replace(/~0/g, '~')
+    const defs = this.defs ?? {}
+    const target = Object.hasOwn(defs, name) ? defs[name] : undefined
+    if (!isObject(target)) fail(where, `"$ref" names ${ref as string}, which the schema's "$defs" do not hold`)
+    if (target.$ref !== undefined) fail(`#/$defs/${name}`, 'a named schema cannot be only a "$ref"')
+    for (const key of Object.keys(schema)) {
+      if (!BESIDE_REF.has(key)) fail(where, `"${key}" cannot go beside "$ref": only "xml" can (the element's name and namespace)`)
+    }
+    return { name, schema: target }
+  }
+
+  shape (schema: unknown, where: string, inherited: string): Shape {
+    if (!isObject(schema)) fail(where, 'a schema must be an object')
+    const ref = this.target(schema, where)
+    if (ref !== undefined) return this.namedShape(ref.name, ref.schema, inherited)
+    checkKeywords(schema, where)
+    const { type, nullable } = typeOf(schema, where)
+    if (SCALARS.has(type)) return { kind: 'scalar', type: type as ScalarType, nullable }
+    if (type === 'array') fail(where, 'an array must be the value of a property (it becomes repeated elements)')
+    if (type !== 'object') fail(where, `type "${type}" is not supported`)
+    const shape = emptyObject(nullable, xmlOf(schema, where).anyAttribute === true)
+    this.fill(shape, schema, where, inherited)
+    return shape
+  }
+
+  private namedShape (name: string, schema: Schema, inherited: string): Shape {
+    const id = `${name}\u0000${inherited}`
+    const known = this.named.get(id)
+    if (known !== undefined) return known
+    const where = `#/$defs/${name}`
+    checkKeywords(schema, where)
+    const { type, nullable } = typeOf(schema, where)
+    if (type !== 'object') {
+      const shape = this.shape(schema, where, inherited)
+      this.named.set(id, shape)
+      return shape
+    }
+    const shape = emptyObject(nullable, xmlOf(schema, where).anyAttribute === true)
+    this.named.set(id, shape)
+    this.fill(shape, schema, where, inherited)
+    return shape
+  }
+
+  /** An object's fields, added to the shape made for it. */
+  private fill (shape: MutableObjectShape, schema: Schema, where: string, inherited: string): void {
+    const ap = schema.additionalProperties
+    if (ap !== undefined && ap !== false) fail(where, '"additionalProperties" must be false or absent (XML has no element for an unnamed property)')
+    const properties = schema.properties ?? {}
+    if (!isObject(properties)) fail(where, '"properties" must be an object')
+    const { elements, attributes, elementsByName, attributesByName } = shape
+    let text: Field | undefined
+    let any: Field | undefined
+    for (const property of Object.keys(properties)) {
+      const field = this.field(property, properties[property], `${where}/properties/${property}`, inherited)
+      const xml = xmlOf(properties[property] as Schema, where)
+      if (xml.text === true) {
+        if (text !== undefined) fail(`${where}/properties/${property}`, `"xml.text" is already property ${text.property}: an element has one text`)
+        text = field
+        continue
+      }
+      if (xml.any === true) {
+        if (any !== undefined) fail(`${where}/properties/${property}`, `"xml.any" is already property ${any.property}`)
+        any = field
+        continue
+      }
+      const byName = field.attribute ? attributesByName : elementsByName
+      const named = byName.get(field.namespace) ?? new Map<string, Field>()
+      if (named.has(field.name)) fail(`${where}/properties/${property}`, `two properties are both the XML ${field.attribute ? 'attribute' : 'element'} {${field.namespace}}${field.name}`)
+      named.set(field.name, field)
+      byName.set(field.namespace, named);
+      (field.attribute ? attributes : elements).push(field)
+    }
+    if (text !== undefined && (elements.length !== 0 || any !== undefined)) fail(where, `property ${text.property} is the element's text ("xml.text"): the element can have no child elements`)
+    shape.text = text
+    shape.any = any
+  }
+
+  field (property: string, schema: unknown, where: string, inherited: string): Field {
+    if (!isObject(schema)) fail(where, 'a schema must be an object')
+    const ref = this.target(schema, where)
+    if (ref === undefined) return fieldOf(this, property, schema, where, inherited)
+    // A named schema in a property: the property's own `xml` names the element, the named schema gives its content.
+    const xml = xmlOf(schema, where)
+    const name = xml.name ?? property
+    if (property === '__proto__') fail(where, 'a property cannot be named "__proto__": name it otherwise, with "xml": { "name": "__proto__" }')
+    if (!isNCName(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)
+    if (xml.attribute === true || xml.text === true || xml.any === true || xml.list === true || xml.wrapped === true) fail(where, 'a "$ref" property is an element: its "xml" gives its name, namespace and prefix only')
+    if (typeOf(ref.schema, `#/$defs/${ref.name}`).type === 'array') fail(where, `"$ref" names ${ref.name}, an array: name an object or scalar schema, and make the property the array`)
+    const namespace = xml.namespace ?? inherited
+    return { property, name, namespace, attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: namespace, list: false, shape: this.shape(schema, where, namespace) }
+  }
+}
+
+function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where: string, inherited: string): Field {
   checkKeywords(schema, where)
   // Ajv passes over a property named "__proto__" (it never validates it), so it
   // cannot be one here either; the XML element may still be called that, through xml.name.
@@ -243,7 +331,7 @@ function fieldOf (property: string, schema: unknown, where: string, inherited: s
   const namespace = xml.namespace ?? inherited
   if (type !== 'array') {
     if (xml.wrapped !== undefined) fail(where, '"xml.wrapped" applies to arrays only')
-    return { property, name, namespace, attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: namespace, list: false, shape: shapeOf(schema, where, namespace) }
+    return { property, name, namespace, attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: namespace, list: false, shape: builder.shape(schema, where, namespace) }
   }
   if (nullable) fail(where, 'an array cannot be null (send no element, or an empty wrapper)')
   const items = schema.items
@@ -253,27 +341,29 @@ function fieldOf (property: string, schema: unknown, where: string, inherited: s
   const wrapped = xml.wrapped === true
   const itemNamespace = itemXml.namespace ?? namespace
   const itemName = itemXml.name ?? name
-  const itemType = typeOf(items, `${where}/items`).type
+  const itemType = typeOf(builder.target(items, `${where}/items`)?.schema ?? items, `${where}/items`).type
   if (itemType === 'array') fail(`${where}/items`, 'an array of arrays has no XML form: wrap the inner array in an object')
   if (!wrapped && (itemName !== name || itemNamespace !== namespace)) fail(`${where}/items`, '"xml.name" and "xml.namespace" on items apply to wrapped arrays only: set them on the property instead')
-  return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, list: false, shape: shapeOf(items, `${where}/items`, itemNamespace) }
+  return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, list: false, shape: builder.shape(items, `${where}/items`, itemNamespace) }
 }
 
-/** Every namespace an element of this shape tree may be in, with the prefix the schema asks for, if any. */
-export function collectNamespaces (shape: Shape, into: Map<string, string | undefined>, schemaPrefixes: Map<string, string>): void {
-  if (shape.kind !== 'object') return
+/** Every namespace an element of this shape tree may be in, with the prefix the schema asks for, if any. A shape that contains itself is walked once. */
+export function collectNamespaces (shape: Shape, into: Map<string, string | undefined>, schemaPrefixes: Map<string, string>, seen = new Set<Shape>()): void {
+  if (shape.kind !== 'object' || seen.has(shape)) return
+  seen.add(shape)
   for (const field of [...shape.elements, ...shape.attributes]) {
     if (field.namespace !== '') into.set(field.namespace, into.get(field.namespace) ?? schemaPrefixes.get(field.namespace))
     if (field.array && field.wrapped) into.set(field.itemNamespace, into.get(field.itemNamespace) ?? schemaPrefixes.get(field.itemNamespace))
-    collectNamespaces(field.shape, into, schemaPrefixes)
+    collectNamespaces(field.shape, into, schemaPrefixes, seen)
   }
 }
 
 /** Whether any element of the tree may be written as `xsi:nil`. */
-export function hasNullable (shape: Shape): boolean {
+export function hasNullable (shape: Shape, seen = new Set<Shape>()): boolean {
   if (shape.nullable) return true
-  if (shape.kind !== 'object') return false
-  return shape.elements.some((field) => hasNullable(field.shape))
+  if (shape.kind !== 'object' || seen.has(shape)) return false
+  seen.add(shape)
+  return shape.elements.some((field) => hasNullable(field.shape, seen))
 }
 
 /** The `xml.prefix` values a schema tree asks for, by namespace. */
@@ -293,6 +383,9 @@ export function prefixesOf (schema: unknown, inherited: string, into: Map<string
     for (const [property, child] of Object.entries(schema.properties)) prefixesOf(child, namespace, into, `${where}/properties/${property}`)
   }
   if (isObject(schema.items)) prefixesOf(schema.items, namespace, into, `${where}/items`)
+  // Named schemas ask for their prefixes wherever they are used.
+  const defs = isObject(schema.$defs) ? schema.$defs : isObject(schema.definitions) ? schema.definitions : {}
+  for (const [name, def] of Object.entries(defs)) prefixesOf(def, namespace, into, `${where}/$defs/${name}`)
 }
 
 const TNS_PREFIX = 'tns'

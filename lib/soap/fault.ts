@@ -29,11 +29,12 @@ export interface SoapFaultOptions {
   /** Nested SOAP 1.2 subcodes, outermost first. SOAP 1.1 has no subcodes and does not send them. */
   readonly subcodes?: readonly FaultSubcode[]
   /**
-   * The SOAP 1.1 `faultcode`, a qualified name, instead of the 1.1 name of
-   * `code` (Client, Server…): for specifications that name their own, as
-   * WS-Addressing and WS-Security do.
+   * A namespace-qualified SOAP 1.1 `faultcode` sent instead of `Client` or
+   * `Server` (SOAP 1.1 §4.4.1 lets a faultcode be any QName; WS-Security's
+   * faults are `wsse:FailedAuthentication` and the like). SOAP 1.2 does not
+   * send it: give the same QName as a subcode.
    */
-  readonly faultcode?: FaultSubcode
+  readonly code11?: FaultSubcode
   /** The reason: one text in English, or texts in several languages (the first is the 1.1 `faultstring`). */
   readonly reason: string | readonly FaultText[]
   /** The URI of the node that faulted (1.2 `Node`; 1.1 `faultactor`). */
@@ -81,11 +82,19 @@ function subcodeParts (subcode: FaultSubcode): { namespace: string, localName: s
   return parts
 }
 
+/** A SOAP 1.1 faultcode QName: it needs a namespace, and one other than the envelope's (whose codes are fixed). */
+function qualifiedCode (code: FaultSubcode): { namespace: string, localName: string } {
+  const parts = subcodeParts(code)
+  if (parts.namespace === '' || parts.namespace === SOAP11.envelope) throw new SOAP_ERR_FAULT_INVALID(`code11 ${String(parts.localName)} (a SOAP 1.1 faultcode of its own needs a namespace other than the envelope's)`)
+  return parts
+}
+
 /** A deliberate SOAP fault: throw it from a handler or a hook. */
 export class SoapFault extends Error {
   readonly faultCode: FaultCode
   readonly subcodes: ReadonlyArray<{ readonly namespace: string, readonly localName: string }>
-  readonly faultcode: { readonly namespace: string, readonly localName: string } | undefined
+  /** The qualified SOAP 1.1 faultcode, when one was given. */
+  readonly code11: { readonly namespace: string, readonly localName: string } | undefined
   readonly reasons: readonly FaultText[]
   readonly node: string | undefined
   readonly role: string | undefined
@@ -104,7 +113,7 @@ export class SoapFault extends Error {
     this.name = 'SoapFault'
     this.faultCode = normalizeCode(options.code)
     this.subcodes = (options.subcodes ?? []).map(subcodeParts)
-    this.faultcode = options.faultcode === undefined ? undefined : subcodeParts(options.faultcode)
+    this.code11 = options.code11 === undefined ? undefined : qualifiedCode(options.code11)
     this.reasons = reasons
     this.node = options.node
     this.role = options.role
@@ -152,12 +161,11 @@ function render12 (fault: SoapFault, headers: string | undefined): string {
 
 function render11 (fault: SoapFault, headers: string | undefined): string {
   const reason = fault.reasons[0]
-  const code = fault.faultcode
-  let out = code === undefined
-    ? `<${P}:Fault><faultcode>${P}:${CODE_11[fault.faultCode]}</faultcode>`
-    : code.namespace === ''
-      ? `<${P}:Fault><faultcode>${text(code.localName)}</faultcode>`
-      : `<${P}:Fault><faultcode xmlns:fc="${attribute(code.namespace)}">fc:${text(code.localName)}</faultcode>`
+  const own = fault.code11
+  const code = own === undefined
+    ? `<faultcode>${P}:${CODE_11[fault.faultCode]}</faultcode>`
+    : `<faultcode xmlns:fc="${attribute(own.namespace)}">fc:${text(own.localName)}</faultcode>`
+  let out = `<${P}:Fault>${code}`
   out += `<faultstring>${text(reason?.text ?? '')}</faultstring>`
   const actor = fault.node ?? fault.role
   if (actor !== undefined) out += `<faultactor>${text(actor)}</faultactor>`

@@ -43,7 +43,7 @@ function messages (service: Service, schemas: SchemaSet, faultMessage: FaultMess
     const blocks = (of: { readonly shape: ObjectShape, readonly schema: Readonly<Record<string, unknown>> }, name: string, key: string): void => {
       const properties = of.schema.properties as Record<string, Readonly<Record<string, unknown>>>
       const parts = of.shape.elements.map((field) =>
-        part(headerPart(of.shape, field), schemas.topField(field, properties[field.property], `${where}.${key}/properties/${field.property}`)))
+        part(headerPart(of.shape, field), schemas.topField(field, properties[field.property], of.schema, `${where}.${key}/properties/${field.property}`)))
       out.push(node('wsdl:message', { name }, parts))
     }
     if (headers !== undefined) blocks(headers, `${op.info.name}Headers`, 'headers')
@@ -98,13 +98,6 @@ function portType (service: Service, faultMessage: FaultMessages): XmlNode {
   ])))
 }
 
-/** The policy of the bindings, when the service has one (WS-Addressing 1.0 Metadata §3.1); none otherwise. */
-function policy (service: Service): XmlNode[] {
-  if (service.addressing === undefined) return []
-  const addressing = node('wsam:Addressing', { 'wsp:Optional': service.addressing.required ? undefined : 'true' }, [node('wsp:Policy')])
-  return [node('wsp:Policy', { 'wsu:Id': `${service.name}Policy` }, [addressing])]
-}
-
 function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
   const name = `${service.name}${soap === 'soap' ? 'Soap11' : 'Soap12'}`
   const body = node(`${soap}:body`, { use: 'literal' })
@@ -119,10 +112,21 @@ function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
     ])
   }
   return node('wsdl:binding', { name, type: `tns:${service.name}` }, [
-    ...(service.addressing === undefined ? [] : [node('wsp:PolicyReference', { URI: `#${service.name}Policy` })]),
+    ...(service.policies.length === 0 ? [] : [node('wsp:PolicyReference', { URI: `#${service.name}Policy` })]),
     node(`${soap}:binding`, { style: 'document', transport: SOAP_HTTP_TRANSPORT }),
     ...service.operations.map(operation)
   ])
+}
+
+/**
+ * The service's policy (WS-Policy 1.5 §4.1, normal form): its assertions,
+ * from every WS-* protocol it turns on, in one alternative, which each
+ * binding references (WS-Policy Attachment 1.5 §4.1).
+ */
+function policy (service: Service): XmlNode[] {
+  if (service.policies.length === 0) return []
+  const all = node('wsp:All', {}, service.policies.map((markup) => ({ name: '', attributes: [], children: [], markup })))
+  return [node('wsp:Policy', { 'wsu:Id': `${service.name}Policy` }, [node('wsp:ExactlyOne', {}, [all])])]
 }
 
 /** Builds the WSDL and its schemas from a compiled service. Throws SOAP_ERR_WSDL_CONFLICT for what XSD cannot express. */
@@ -142,8 +146,9 @@ export function describeService (service: Service, splitSchemas: boolean): Descr
     'xmlns:soap': WSDL_SOAP11_NS,
     'xmlns:soap12': WSDL_SOAP12_NS,
     'xmlns:xs': XSD_NS,
-    ...(service.addressing === undefined ? {} : { 'xmlns:wsam': WSAM_NS, 'xmlns:wsp': WSP_NS, 'xmlns:wsu': WSU_NS }),
+    ...(service.addressing === undefined ? {} : { 'xmlns:wsam': WSAM_NS }),
     ...prefixes.declarations(),
+    ...(service.policies.length === 0 ? {} : { 'xmlns:wsp': WSP_NS, 'xmlns:wsu': WSU_NS }),
     name: service.name,
     targetNamespace: service.namespace
   }, [

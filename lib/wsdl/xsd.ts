@@ -25,6 +25,8 @@ export interface XmlNode {
   readonly name: string
   readonly attributes: ReadonlyArray<readonly [string, string | undefined]>
   readonly children: readonly XmlNode[] | string
+  /** Markup written as it is instead of the element (a policy assertion given serialised). */
+  readonly markup?: string
 }
 
 export function node (name: string, attributes: Record<string, string | undefined> = {}, children: readonly XmlNode[] | string = []): XmlNode {
@@ -41,6 +43,7 @@ export const ADDRESS = '\u0000'
 /** Writes a node indented by two spaces a level. Text is escaped; ADDRESS passes through. */
 export function render (root: XmlNode, depth = 0): string {
   const indent = '  '.repeat(depth)
+  if (root.markup !== undefined) return `${indent}${root.markup}\n`
   let start = `${indent}<${root.name}`
   for (const [name, value] of root.attributes) {
     if (value !== undefined) start += ` ${name}="${escapeAttribute(value)}"`
@@ -164,6 +167,8 @@ interface Declaration {
 interface SchemaDocument {
   readonly namespace: string
   readonly imports: Set<string>
+  /** Named complex types: the `$defs` of the schemas, declared where first used. */
+  readonly types: Map<string, Declaration>
   readonly elements: Map<string, Declaration>
   readonly attributes: Map<string, Declaration>
 }
@@ -175,6 +180,19 @@ function withoutAnnotations (declaration: XmlNode): XmlNode {
 
 function occurs (min: string | undefined, max: string | undefined): Record<string, string | undefined> {
   return { minOccurs: min === '1' ? undefined : min, maxOccurs: max === '1' ? undefined : max }
+}
+
+/** The `$defs` (or `definitions`) of a schema. */
+function defsOf (schema: Schema): Readonly<Record<string, Schema>> {
+  const defs = schema.$defs ?? schema.definitions
+  return typeof defs === 'object' && defs !== null ? defs as Record<string, Schema> : {}
+}
+
+/** The name a `$ref` gives (`#/$defs/Name`), or undefined. */
+function refName (schema: Schema): string | undefined {
+  const ref = schema.$ref
+  if (typeof ref !== 'string') return undefined
+  return ref.slice(ref.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~')
 }
 
 /** The schemas of one service: its global elements by namespace, each declared once. */
@@ -189,15 +207,21 @@ export class SchemaSet {
     let doc = this.documents.get(namespace)
     if (doc === undefined) {
       this.prefixes.of(namespace)
-      doc = { namespace, imports: new Set(), elements: new Map(), attributes: new Map() }
+      doc = { namespace, imports: new Set(), types: new Map(), elements: new Map(), attributes: new Map() }
       this.documents.set(namespace, doc)
     }
     return doc
   }
 
-  /** Declares a global element or attribute; the same declaration twice is one, two different ones cannot be written. */
-  private global (kind: 'element' | 'attribute', namespace: string, name: string, declaration: XmlNode, where: string): void {
-    const declarations = kind === 'element' ? this.document(namespace).elements : this.document(namespace).attributes
+  /** The `$defs` of the schema whose elements are being declared. */
+  private defs: Readonly<Record<string, Schema>> = {}
+  /** Named types being declared, by `{namespace}name`: a type met again inside itself is referenced, not declared again. */
+  private readonly declaring = new Set<string>()
+
+  /** Declares a global element, attribute or complex type; the same declaration twice is one, two different ones cannot be written. */
+  private global (kind: 'element' | 'attribute' | 'complexType', namespace: string, name: string, declaration: XmlNode, where: string): void {
+    const doc = this.document(namespace)
+    const declarations = kind === 'element' ? doc.elements : kind === 'attribute' ? doc.attributes : doc.types
     // Documentation is no part of the declaration: the first one's is kept.
     const text = render(withoutAnnotations(declaration))
     const known = declarations.get(name)
@@ -211,17 +235,41 @@ export class SchemaSet {
   /** A top-level element of a message (an operation's input or output, a fault's detail, a header block). */
   topElement (name: string, namespace: string, shape: Shape, schema: Schema, where: string): string {
     if (namespace === '') throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the element ${name} at ${where} is in no namespace: a top-level element needs one`)
+    this.defs = defsOf(schema)
     this.global('element', namespace, name, this.elementBody(name, namespace, shape, schema, undefined, where), where)
     return this.prefixes.qname(namespace, name)
   }
 
   /**
-   * A header block: a property of the `headers` schema, declared globally as
-   * its element (repeated or wrapped as any property is), for a message part.
+   * A header block: a property of the `headers` schema (`root`), declared
+   * globally as its element (repeated or wrapped as any property is), for a
+   * message part.
    */
-  topField (field: Field, schema: Schema, where: string): string {
+  topField (field: Field, schema: Schema, root: Schema, where: string): string {
+    this.defs = defsOf(root)
     this.field(TOP, field, schema, true, where)
     return this.prefixes.qname(field.namespace, field.name)
+  }
+
+  /**
+   * A named schema (a `$ref` to `$defs`) as a global complex type, in the
+   * namespace of the element that uses it (or the target namespace, for an
+   * unqualified one): its QName, for the element's `type`.
+   */
+  private namedType (namespace: string, name: string, shape: ObjectShape, schema: Schema, where: string): string {
+    const ns = namespace === '' ? this.targetNamespace : namespace
+    const local = name.replace(/[^-.\w\u00B7\u00C0-\uFFFD]/gu, '_').replace(/^[^A-Za-z_\u00C0-\uFFFD]/u, '_$&')
+    const id = `{${ns}}${local}`
+    if (!this.declaring.has(id)) {
+      this.declaring.add(id)
+      try {
+        const type = this.complexType(ns, shape, schema, `${where} ($defs/${name})`)
+        this.global('complexType', ns, local, { ...type, attributes: [['name', local], ...type.attributes] }, where)
+      } finally {
+        this.declaring.delete(id)
+      }
+    }
+    return this.prefixes.qname(ns, local)
   }
 
   /** An element named in the schema of `context`: declared in place when in that namespace, else globally and referenced. */
@@ -240,9 +288,13 @@ export class SchemaSet {
   private elementBody (name: string, namespace: string, shape: Shape, schema: Schema, occurrence: Record<string, string | undefined> | undefined, where: string): XmlNode {
     const children = annotation(schema)
     let type: string | undefined
+    const ref = refName(schema)
+    const content = ref === undefined ? schema : this.defs[ref]
     if (shape.kind === 'scalar') {
-      const simple = simpleType(schema, shape.type)
+      const simple = simpleType(content, shape.type)
       if (typeof simple === 'string') type = simple; else children.push(simple)
+    } else if (ref !== undefined) {
+      type = this.namedType(namespace, ref, shape, content, where)
     } else {
       children.push(this.complexType(namespace, shape, schema, where))
     }
@@ -317,7 +369,7 @@ export class SchemaSet {
     const declarations = this.prefixes.declarations()
     return [...this.documents.values()].map((doc) => {
       const imports = [...doc.imports].map((namespace) => node('xs:import', { namespace, schemaLocation: location?.(namespace) }))
-      const globals = [...doc.elements.values(), ...doc.attributes.values()].map((d) => d.node)
+      const globals = [...doc.types.values(), ...doc.elements.values(), ...doc.attributes.values()].map((d) => d.node)
       return {
         namespace: doc.namespace,
         name: this.prefixes.of(doc.namespace),

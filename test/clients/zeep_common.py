@@ -50,7 +50,7 @@ class Recorder(logging.Handler):
 
 
 def plain(value):
-    """zeep's objects as JSON: dicts, lists, ISO dates, decimals as strings, bytes as {"$bytes": text}, elements as XML text."""
+    """zeep's objects as JSON: dicts, lists, ISO dates, decimals as strings, durations as {"$seconds": n}, bytes as {"$bytes": text}, elements as XML text."""
     value = serialize_object(value, dict)
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
@@ -60,6 +60,8 @@ def plain(value):
         return value.isoformat()
     if isinstance(value, decimal.Decimal):
         return str(value)
+    if isinstance(value, datetime.timedelta):  # xs:duration, as zeep reads it (isodate)
+        return {'$seconds': value.total_seconds()}
     if isinstance(value, bytes):
         return {'$bytes': value.decode('utf-8')}
     if isinstance(value, etree._Element):

@@ -1,7 +1,10 @@
 /**
- * The demo: two services declared by schema.
+ * The demo: two services declared by schema, and one of them again behind
+ * WS-Security.
  *
  * - Calculator at /calculator (urn:example:calc): Add, Echo, Divide.
+ * - The same Calculator at /secure/calculator, behind a UsernameToken (user
+ *   `demo`, password `demo`, as text or digest; a Timestamp is checked when sent).
  * - Orders at /orders (urn:example:orders): nested objects, repeated and
  *   wrapped arrays, optional and nil values, an enum, dates, an attribute,
  *   a header block, a declared fault with its detail, and a one-way operation.
@@ -44,6 +47,23 @@ export const calculator = defineService({
         return { result: Math.trunc(a / b) }
       }
     })
+  }
+})
+
+/** The demo's only user, and its password. */
+export const DEMO_USER = 'demo'
+export const DEMO_PASSWORD = 'demo'
+
+/** The Calculator behind a UsernameToken (docs/security.md "WS-Security"). */
+export const secureCalculator = defineService({
+  ...calculator,
+  path: '/secure/calculator',
+  security: {
+    usernameToken: {
+      async lookup (username) {
+        return username === DEMO_USER ? DEMO_PASSWORD : undefined
+      }
+    }
   }
 })
 
@@ -203,5 +223,6 @@ export async function buildDemo (options: FastifyServerOptions = {}): Promise<Fa
   await app.register(soap)
   app.soap.service(calculator)
   app.soap.service(orders())
+  app.soap.service(secureCalculator)
   return app
 }

@@ -12,6 +12,7 @@ async function main (): Promise<void> {
   const base = `http://${shown}:${bound}`
   console.log(`fastify-soap demo: POST SOAP 1.1 (text/xml) or 1.2 (application/soap+xml) to ${base}/calculator (Calculator) or ${base}/orders (Orders)`)
   console.log(`WSDL: ${base}/calculator?wsdl and ${base}/orders?wsdl`)
+  console.log(`WS-Security: ${base}/secure/calculator (Calculator behind a UsernameToken: user demo, password demo, text or digest), WSDL ${base}/secure/calculator?wsdl`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
   }

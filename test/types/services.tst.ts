@@ -6,7 +6,7 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { describe, expect, test } from 'tstyche'
-import soap, { SoapFault, defineOperation, defineService, type Infer, type SoapContext, type SoapOperationInfo } from 'fastify-soap'
+import soap, { SoapFault, defineOperation, defineService, memoryReplayStore, redisReplayStore, type Infer, type SoapContext, type SoapOperationInfo, type SoapReplayStore, type SoapSecurityOptions } from 'fastify-soap'
 
 const pair = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false } as const
 
@@ -21,6 +21,30 @@ describe('Infer', () => {
     expect<Infer<{ type: 'array', items: { type: 'integer' } }>>().type.toBe<number[]>()
     expect<Infer<typeof pair>>().type.toBe<{ a: number, b: number }>()
     expect<Infer<{ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: readonly ['a'] }>>().type.toBe<{ a: string, b?: number }>()
+  })
+})
+
+describe('Infer, named schemas', () => {
+  const tree = {
+    type: 'object',
+    properties: { root: { $ref: '#/$defs/Node' } },
+    required: ['root'],
+    $defs: {
+      Node: { type: 'object', properties: { v: { type: 'integer' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } }, up: { $ref: '#/$defs/Up' } }, required: ['v'] },
+      Up: { type: 'string', nullable: true }
+    }
+  } as const
+  interface Node { v: number, kids?: Node[], up?: string | null }
+
+  test('a $ref is the named schema\'s type; one that uses itself is a type that contains itself', () => {
+    expect<Infer<typeof tree>>().type.toBe<{ root: Node }>()
+    expect<Infer<typeof tree>['root']['kids']>().type.toBe<Node[] | undefined>()
+  })
+
+  test('a wrong value deep inside is refused', () => {
+    const handler = defineOperation({ output: tree, handler: () => ({ root: { v: 1, kids: [{ v: 2, kids: [{ v: 3 }] }] } }) })
+    expect(handler).type.not.toBe<never>()
+    expect(defineOperation).type.not.toBeCallableWith({ output: tree, handler: () => ({ root: { v: 1, kids: [{ v: 2, kids: [{ v: 'three' }] }] } }) })
   })
 })
 
@@ -215,5 +239,34 @@ describe('docs/services.md "Header blocks": outputHeaders', () => {
       }
     })
     expect(defineOperation).type.not.toBeCallableWith({ input: pair, outputHeaders: quota, handler: () => ({ a: 1 }) })
+  })
+})
+
+describe('WS-Security', () => {
+  test('the authenticated user is call.soap.username; `security` is typed', () => {
+    defineService({
+      path: '/s',
+      namespace: 'urn:s',
+      name: 'S',
+      operations: {
+        Add: defineOperation({
+          input: pair,
+          async handler (_input, call) {
+            expect(call.soap.username).type.toBe<string | undefined>()
+          }
+        })
+      },
+      security: {
+        usernameToken: { lookup: async (username) => username === 'a' ? 'pw' : undefined, password: 'digest', requireNonce: 'always' },
+        timestamp: { required: true, reply: true },
+        replay: memoryReplayStore({ maxEntries: 10 }),
+        except: ['Add']
+      }
+    })
+    expect<SoapSecurityOptions>().type.toBeAssignableFrom({ usernameToken: { lookup: () => ({ verify: (password: string) => password === 'x' }) } })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ usernameToken: { lookup: () => 'pw', password: 'hash' } })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ usernameToken: {} })
+    expect(redisReplayStore).type.toBeCallableWith({ call: async () => 'OK' })
+    expect<SoapReplayStore>().type.toBeAssignableFrom(redisReplayStore({}))
   })
 })

@@ -73,5 +73,5 @@ export function addressingFault (options: AddressingFaultOptions): SoapFault {
   const action = genericFaultAction(namespace)
   if (version === '1.2') return new SoapFault({ code: 'Sender', subcodes, reason, detail, action })
   const headers = is10 ? `<wsa:FaultDetail xmlns:wsa="${namespace}">${detail}</wsa:FaultDetail>` : undefined
-  return new SoapFault({ code: 'Sender', faultcode: subcode, reason, headers, action })
+  return new SoapFault({ code: 'Sender', code11: subcode, reason, headers, action })
 }

@@ -1,6 +1,7 @@
 /** The `addressing` key of a service or contract, checked once (docs/addressing.md "Options"). */
 import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapAddressingOptions } from '../../types'
+import { WSAM_NS } from '../../namespaces'
 
 export interface AsyncReplies {
   /** Whether a reply may be sent to this URL. */
@@ -67,4 +68,13 @@ export function addressingPolicy (service: string, value: unknown): AddressingPo
   if (unknown !== undefined) bad(` has an unknown key "${unknown}" (one of ${[...KEYS].join(', ')})`)
   if (options.required !== undefined && typeof options.required !== 'boolean') bad('.required must be a boolean')
   return { required: options.required === true, asyncReplies: asyncReplies(options.asyncReplies, bad) }
+}
+
+/**
+ * The policy assertion a generated WSDL states (WS-Addressing 1.0 Metadata
+ * §3.1): `wsam:Addressing`, optional unless required. The `wsp` prefix is the
+ * one the WSDL's policy binds.
+ */
+export function addressingAssertion (policy: AddressingPolicy): string {
+  return `<wsam:Addressing xmlns:wsam="${WSAM_NS}"${policy.required ? '' : ' wsp:Optional="true"'}><wsp:Policy/></wsam:Addressing>`
 }

@@ -5,7 +5,8 @@
  */
 import { test, type TestContext } from 'node:test'
 import fc from 'fast-check'
-import { compileElement, InputProblem, readElement, readScalar } from '../../../lib/service/codec'
+import { InputProblem, readElement, readScalar } from '../../../lib/service/codec'
+import { compileElement } from '../../../lib/service/write'
 import { EnvelopeDecoder } from '../../../lib/soap/envelope'
 import { errorCodes } from '../../../lib/errors'
 import { SOAP12, SOAP12_ENV, XML_NS, XMLNS_NS, XSI_NS } from '../../../lib/namespaces'
@@ -488,9 +489,32 @@ test('writer: a value of the wrong type is refused with SOAP_ERR_OUTPUT_INVALID 
 
 // ----------------------------------------------------- schema refusals ---
 
-test('schema: "$ref" is refused (SOAP_ERR_SERVICE_SCHEMA), with the path of the schema that holds it', (t: TestContext) => {
-  assertSchemaRefusal(t, object({ a: { $ref: '#/$defs/A' } }), '#/properties/a', /"\$ref" is not supported by the XML codec/)
-  assertSchemaRefusal(t, { $ref: '#/$defs/A' }, '#', /"\$ref" is not supported/)
+test('docs/services.md "Named schemas": a "$ref" names one of the schema\'s own "$defs", with only "xml" beside it; anything else is refused (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
+  const defs = { A: object({ b: int }), L: { type: 'array', items: int } }
+  assertSchemaRefusal(t, object({ a: { $ref: '#/$defs/Gone' } }, { $defs: defs }), '#/properties/a', /"\$ref" names #\/\$defs\/Gone, which the schema's "\$defs" do not hold/)
+  assertSchemaRefusal(t, object({ a: { $ref: 'http://example.org/a.json' } }, { $defs: defs }), '#/properties/a', /"\$ref" must name one of the schema's own "\$defs"/)
+  assertSchemaRefusal(t, object({ a: { $ref: '#/$defs/A', type: 'object' } }, { $defs: defs }), '#/properties/a', /"type" cannot go beside "\$ref"/)
+  assertSchemaRefusal(t, object({ a: { $ref: '#/$defs/L' } }, { $defs: defs }), '#/properties/a', /names L, an array/)
+  assertSchemaRefusal(t, object({ a: { $ref: '#/$defs/A', xml: { attribute: true } } }, { $defs: defs }), '#/properties/a', /a "\$ref" property is an element/)
+  assertSchemaRefusal(t, object({ a: { $ref: '#/$defs/A' } }), '#/properties/a', /which the schema's "\$defs" do not hold/)
+  assertSchemaRefusal(t, object({ a: { $ref: '#/$defs/R' } }, { $defs: { R: { $ref: '#/$defs/A' }, ...defs } }), '#/$defs/R', /a named schema cannot be only a "\$ref"/)
+  assertSchemaRefusal(t, object({ a: int }, { $defs: [] }), '#', /"\$defs" must map names to schemas/)
+  assertSchemaRefusal(t, { $ref: '#/$defs/A', $defs: defs }, '#', /"\$defs" cannot go beside "\$ref"/)
+})
+
+test('docs/services.md "Named schemas": a schema that contains itself is read and written to any depth the message has, one shape per named schema', (t: TestContext) => {
+  const node = object({ v: int, kids: { type: 'array', items: { $ref: '#/$defs/Node' } }, up: { $ref: '#/$defs/Leaf', xml: { name: 'parent' } } }, { required: ['v'] })
+  const schema = object({ root: { $ref: '#/$defs/Node' } }, { $defs: { Node: node, Leaf: { type: 'string', nullable: true } } })
+  const xml = R('<t:root><t:v>1</t:v><t:kids><t:v>2</t:v><t:kids><t:v>3</t:v><t:parent xsi:nil="true"/></t:kids></t:kids><t:kids><t:v>4</t:v><t:parent>p</t:parent></t:kids></t:root>')
+  const value = { root: { v: 1, kids: [{ v: 2, kids: [{ v: 3, kids: [], up: null }] }, { v: 4, kids: [], up: 'p' }] } }
+  t.assert.deepStrictEqual(read(schema, xml), value)
+  const written = writerOf(schema)(value)
+  t.assert.strictEqual(written, `<tns:R xmlns:tns="${TNS}" xmlns:xsi="${XSI_NS}"><tns:root><tns:v>1</tns:v><tns:kids><tns:v>2</tns:v><tns:kids><tns:v>3</tns:v><tns:parent xsi:nil="true"/></tns:kids></tns:kids><tns:kids><tns:v>4</tns:v><tns:parent>p</tns:parent></tns:kids></tns:root></tns:R>`)
+  const shape = shapeFor(schema)
+  const root = shape.elements[0].shape as ObjectShape
+  t.assert.strictEqual((root.elements[1].shape as ObjectShape), root, 'the named schema is one shape, which contains itself')
+  t.assert.ok(hasNullable(shape), 'a nullable element found inside the cycle')
+  t.assert.match(problem(schema, R('<t:root><t:v>1</t:v><t:kids><t:kids><t:v>x</t:v></t:kids></t:kids></t:root>')).path, /^\/root\/kids\/0\/kids\/0\/v$/)
 })
 
 test('schema: "allOf" is refused, and "oneOf", "anyOf" and "not" unless they only say which properties are present (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {

@@ -1,0 +1,265 @@
+/**
+ * Stage 6c: the codec, writing. A value written as XML by writers compiled
+ * once per top-level element from its shape (lib/service/schema.ts): the
+ * pieces are only concatenated, and no DOM is built. A shape that contains
+ * itself is compiled once and called again, to any depth the value has.
+ */
+import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
+import { XSI_NS } from '../namespaces'
+import type { Field, ObjectShape, ScalarShape, ScalarType, Shape } from './schema'
+import { escapeAttribute, escapeXml } from '../xml/escape'
+import type { XmlElement } from '../xml/element'
+import { isNCName } from '../xml/chars'
+import { InputProblem, locate } from './codec'
+
+// Characters XML 1.0 cannot carry (see lib/soap/writer.ts): a value holding one is refused, never mangled.
+// eslint-disable-next-line no-control-regex -- matching those characters is the point
+const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/u
+// Anything a string may need looked at: escaping, a forbidden character, or a surrogate (paired or not).
+// Most strings hold none, and are written as they are after this one scan.
+// eslint-disable-next-line no-control-regex -- matching those characters is the point
+const SPECIAL = /[&<>"\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/
+
+/** A value the writer cannot write; its path is built on the way out, as for reading. */
+class OutputProblem extends InputProblem {}
+
+type Writer = (value: unknown) => string
+
+function writeScalar (type: ScalarType, value: unknown, attribute: boolean): string {
+  switch (type) {
+    case 'string':
+      if (typeof value !== 'string') throw new OutputProblem('must be a string')
+      if (!SPECIAL.test(value)) return value
+      if (INVALID_CHAR.test(value)) throw new OutputProblem('holds a character XML 1.0 cannot carry')
+      return attribute ? escapeAttribute(value) : escapeXml(value)
+    case 'integer':
+      if (!Number.isSafeInteger(value)) throw new OutputProblem('must be an integer in the safe range')
+      return String(value)
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new OutputProblem('must be a finite number')
+      return Object.is(value, -0) ? '-0' : String(value)
+    default:
+      if (typeof value !== 'boolean') throw new OutputProblem('must be a boolean')
+      return value ? 'true' : 'false'
+  }
+}
+
+/** Namespace → prefix for everything one top-level element writes. */
+export type Prefixes = ReadonlyMap<string, string>
+
+function qualified (namespace: string, name: string, prefixes: Prefixes): string {
+  return namespace === '' ? name : `${prefixes.get(namespace) as string}:${name}`
+}
+
+/**
+ * The content writers of each object shape one top-level element writes,
+ * made once per shape: a shape met again while its writers are being made
+ * (a schema that contains itself) gets writers that call the finished ones.
+ */
+type Contents = Map<ObjectShape, Content>
+
+interface Content { readonly attributes: Writer, readonly children: Writer }
+
+function compileValue (shape: Shape, tag: string, prefixes: Prefixes, contents: Contents): Writer {
+  const open = `<${tag}>`
+  const close = `</${tag}>`
+  const nil = `<${tag} xsi:nil="true"/>`
+  const nullable = shape.nullable
+  if (shape.kind === 'scalar') {
+    const type = shape.type
+    return (value) => {
+      if (value !== null) return open + writeScalar(type, value, false) + close
+      if (nullable) return nil
+      throw new OutputProblem('cannot be null')
+    }
+  }
+  const { attributes, children } = compileContent(shape, prefixes, contents)
+  const start = `<${tag}`
+  return (value) => {
+    if (value === null) {
+      if (nullable) return nil
+      throw new OutputProblem('cannot be null')
+    }
+    return element(start, attributes, children, close, value)
+  }
+}
+
+/**
+ * Writes one element of an object shape: the start tag and its attributes,
+ * then its children, or `/>` when there are none. The pieces are only ever
+ * concatenated (never searched or sliced), so V8 joins them once, at the end.
+ */
+function element (start: string, attributes: Writer, children: Writer, close: string, value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OutputProblem('must be an object')
+  const inner = children(value)
+  return inner === '' ? start + attributes(value) + '/>' : start + attributes(value) + '>' + inner + close
+}
+
+/** An xs:list: its items written by their type, separated by spaces. */
+function writeList (type: ScalarType, value: unknown, attribute: boolean): string {
+  if (!Array.isArray(value)) throw new OutputProblem('must be an array')
+  let out = ''
+  for (let i = 0; i < value.length; i++) {
+    let item: string
+    try {
+      item = writeScalar(type, value[i], attribute)
+      if (item === '' || /[ \t\r\n]/.test(item)) throw new OutputProblem('cannot be empty or hold white space: it is an item of a list')
+    } catch (err) {
+      throw locate(err, i)
+    }
+    out += i === 0 ? item : ' ' + item
+  }
+  return out
+}
+
+/** Raw elements (`xml.any`), each declaring the namespaces its own names use. */
+function writeRaw (value: unknown): string {
+  if (!Array.isArray(value)) throw new OutputProblem('must be an array')
+  let out = ''
+  for (let i = 0; i < value.length; i++) {
+    try {
+      out += rawElement(value[i], new Map())
+    } catch (err) {
+      throw locate(err, i)
+    }
+  }
+  return out
+}
+
+function isRawElement (value: unknown): value is XmlElement {
+  const e = value as XmlElement
+  return typeof e === 'object' && e !== null && typeof e.localName === 'string' && typeof e.namespace === 'string' &&
+    typeof e.prefix === 'string' && Array.isArray(e.attributes) && Array.isArray(e.children)
+}
+
+const XMLNS_PREFIX = /^xmlns$/i
+
+/** One raw element: `scope` maps the prefixes declared by its ancestors (within the raw tree) to their namespaces. */
+function rawElement (value: unknown, scope: ReadonlyMap<string, string>): string {
+  if (!isRawElement(value)) throw new OutputProblem('must be an element: { name, prefix, localName, namespace, attributes, children }')
+  if (!isNCName(value.localName) || (value.prefix !== '' && (!isNCName(value.prefix) || XMLNS_PREFIX.test(value.prefix)))) throw new OutputProblem('has a name that is not an XML name')
+  const own = new Map(scope)
+  let declarations = ''
+  const declare = (prefix: string, namespace: string): void => {
+    if (prefix === 'xml' || own.get(prefix) === namespace || (prefix === '' && namespace === '' && !own.has(''))) return
+    if (prefix !== '' && namespace === '') throw new OutputProblem(`prefix ${prefix} needs a namespace`)
+    own.set(prefix, namespace)
+    declarations += (prefix === '' ? ' xmlns="' : ` xmlns:${prefix}="`) + escapeAttribute(namespace) + '"'
+  }
+  declare(value.prefix, value.namespace)
+  let attributes = ''
+  for (const a of value.attributes) {
+    if (typeof a !== 'object' || a === null || typeof a.localName !== 'string' || !isNCName(a.localName) || typeof a.value !== 'string' || typeof a.namespace !== 'string' || typeof a.prefix !== 'string') throw new OutputProblem('has an attribute that is not { name, prefix, localName, namespace, value }')
+    if (a.namespace !== '' && (a.prefix === '' || !isNCName(a.prefix))) throw new OutputProblem(`attribute ${a.localName} is in a namespace and needs a prefix`)
+    if (a.namespace !== '') declare(a.prefix, a.namespace)
+    attributes += ` ${a.namespace === '' ? '' : a.prefix + ':'}${a.localName}="${writeScalar('string', a.value, true)}"`
+  }
+  const tag = value.prefix === '' ? value.localName : `${value.prefix}:${value.localName}`
+  let inner = ''
+  for (const child of value.children) inner += typeof child === 'string' ? writeScalar('string', child, false) : rawElement(child, own)
+  return inner === '' ? `<${tag}${declarations}${attributes}/>` : `<${tag}${declarations}${attributes}>${inner}</${tag}>`
+}
+
+function compileField (field: Field, prefixes: Prefixes, contents: Contents): Writer {
+  const tag = qualified(field.namespace, field.name, prefixes)
+  if (field.list) {
+    const type = (field.shape as ScalarShape).type
+    return (value) => `<${tag}>${writeList(type, value, false)}</${tag}>`
+  }
+  if (!field.array) return compileValue(field.shape, tag, prefixes, contents)
+  const item = compileValue(field.shape, qualified(field.itemNamespace, field.itemName, prefixes), prefixes, contents)
+  const open = field.wrapped ? `<${tag}>` : ''
+  const close = field.wrapped ? `</${tag}>` : ''
+  return (value) => {
+    if (!Array.isArray(value)) throw new OutputProblem('must be an array')
+    let out = open
+    let i = 0
+    try {
+      for (; i < value.length; i++) out += item(value[i])
+    } catch (err) {
+      throw locate(err, i)
+    }
+    return out + close
+  }
+}
+
+/** The writers of an object's attributes and of its child elements, each given the object. */
+function compileContent (shape: ObjectShape, prefixes: Prefixes, contents: Contents): Content {
+  const known = contents.get(shape)
+  if (known !== undefined) return known
+  contents.set(shape, {
+    attributes: (value) => (contents.get(shape) as Content).attributes(value),
+    children: (value) => (contents.get(shape) as Content).children(value)
+  })
+  const content = buildContent(shape, prefixes, contents)
+  contents.set(shape, content)
+  return content
+}
+
+function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Contents): Content {
+  const attributes = shape.attributes.map((field) => ({
+    property: field.property,
+    start: ` ${qualified(field.namespace, field.name, prefixes)}="`,
+    type: (field.shape as ScalarShape).type,
+    list: field.list
+  }))
+  const elements = shape.elements.map((field) => ({ property: field.property, write: compileField(field, prefixes, contents) }))
+  if (shape.any !== undefined) elements.push({ property: shape.any.property, write: writeRaw })
+  const text = shape.text
+  if (text !== undefined) {
+    const type = (text.shape as ScalarShape).type
+    elements.push({ property: text.property, write: (value) => writeScalar(type, value, false) })
+  }
+  return {
+    attributes (value) {
+      const object = value as Record<string, unknown>
+      let out = ''
+      for (const a of attributes) {
+        const v = Object.hasOwn(object, a.property) ? object[a.property] : undefined
+        if (v === undefined) continue
+        try {
+          out += a.start + (a.list ? writeList(a.type, v, true) : writeScalar(a.type, v, true)) + '"'
+        } catch (err) {
+          throw locate(err, a.property)
+        }
+      }
+      return out
+    },
+    children (value) {
+      const object = value as Record<string, unknown>
+      let out = ''
+      for (const e of elements) {
+        const v = Object.hasOwn(object, e.property) ? object[e.property] : undefined
+        if (v === undefined) continue
+        try {
+          out += e.write(v)
+        } catch (err) {
+          throw locate(err, e.property)
+        }
+      }
+      return out
+    }
+  }
+}
+
+/**
+ * Compiles the writer of one top-level element (an operation's response, a
+ * fault's detail entry): its start tag declares every namespace the tree uses.
+ * Throws SOAP_ERR_OUTPUT_INVALID, naming the value's path, for a value the
+ * schema's XML cannot carry.
+ */
+export function compileElement (shape: ObjectShape, name: string, namespace: string, prefixes: Prefixes, xsi: boolean): (value: unknown) => string {
+  const tag = qualified(namespace, name, prefixes)
+  let start = `<${tag}`
+  for (const [uri, prefix] of prefixes) start += ` xmlns:${prefix}="${escapeAttribute(uri)}"`
+  if (xsi) start += ` xmlns:xsi="${XSI_NS}"`
+  const { attributes, children } = compileContent(shape, prefixes, new Map())
+  const close = `</${tag}>`
+  return (value) => {
+    try {
+      return element(start, attributes, children, close, value)
+    } catch (err) {
+      throw err instanceof OutputProblem ? new SOAP_ERR_OUTPUT_INVALID(err.path, err.message) : err
+    }
+  }
+}

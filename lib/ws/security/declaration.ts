@@ -1,0 +1,101 @@
+/**
+ * The `security` key of a service declaration, checked and compiled once at
+ * `ready()` (docs/security.md "WS-Security"): what its requests must carry,
+ * the replay store, the operations left out, and the policy assertions its
+ * WSDL states.
+ */
+import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
+import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } from '../../types'
+import { memoryReplayStore } from './replay'
+import { usernameTokenAssertion } from './policy'
+import type { Freshness } from './timestamp'
+
+export interface ServiceSecurity {
+  /** The service's name: replay keys are the service's own. */
+  readonly service: string
+  readonly usernameToken: Required<SoapUsernameTokenOptions> | undefined
+  readonly timestampRequired: boolean
+  readonly replyTimestamp: boolean
+  readonly freshness: Freshness
+  readonly replay: SoapReplayStore | undefined
+  /** Operations served without WS-Security. */
+  readonly except: ReadonlySet<string>
+  /** WS-Policy assertions for the description, each serialised with its namespaces. */
+  readonly assertions: readonly string[]
+}
+
+export const DEFAULT_MAX_AGE = 300_000
+export const DEFAULT_CLOCK_SKEW = 60_000
+
+const KEYS = ['usernameToken', 'timestamp', 'maxAge', 'clockSkew', 'replay', 'except']
+const TOKEN_KEYS = ['lookup', 'password', 'requireNonce']
+const TIMESTAMP_KEYS = ['required', 'reply']
+
+function isObject (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The compiled `security` of a service, or undefined when it has none. Throws SOAP_ERR_SERVICE_INVALID for a bad one. */
+export function compileSecurity (service: string, value: unknown, operations: readonly string[]): ServiceSecurity | undefined {
+  if (value === undefined) return undefined
+  const bad = (problem: string): never => { throw new SOAP_ERR_SERVICE_INVALID(service, `"security"${problem}`) }
+  if (!isObject(value)) bad(' must be an object')
+  const options = value as SoapSecurityOptions & Record<string, unknown>
+  const unknownKey = (object: Record<string, unknown>, known: readonly string[], where: string): void => {
+    const key = Object.keys(object).find((k) => !known.includes(k))
+    if (key !== undefined) bad(`${where} has an unknown key "${key}" (one of ${known.join(', ')})`)
+  }
+  unknownKey(options, KEYS, '')
+
+  let usernameToken: ServiceSecurity['usernameToken']
+  if (options.usernameToken !== undefined) {
+    const token = options.usernameToken as unknown
+    if (!isObject(token)) return bad('.usernameToken must be an object')
+    unknownKey(token, TOKEN_KEYS, '.usernameToken')
+    if (typeof token.lookup !== 'function') bad('.usernameToken.lookup must be a function (username) => secret')
+    const password = token.password ?? 'any'
+    if (password !== 'text' && password !== 'digest' && password !== 'any') bad('.usernameToken.password must be "text", "digest" or "any"')
+    const requireNonce = token.requireNonce ?? 'digest'
+    if (requireNonce !== 'digest' && requireNonce !== 'always' && requireNonce !== 'never') bad('.usernameToken.requireNonce must be "digest", "always" or "never"')
+    usernameToken = { lookup: token.lookup as SoapUsernameTokenOptions['lookup'], password, requireNonce } as ServiceSecurity['usernameToken']
+  }
+
+  const timestamp = options.timestamp as unknown
+  if (timestamp !== undefined) {
+    if (!isObject(timestamp)) return bad('.timestamp must be an object')
+    unknownKey(timestamp, TIMESTAMP_KEYS, '.timestamp')
+    for (const key of TIMESTAMP_KEYS) if (timestamp[key] !== undefined && typeof timestamp[key] !== 'boolean') bad(`.timestamp.${key} must be a boolean`)
+  }
+  const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true
+  if (usernameToken === undefined && !timestampRequired) bad(' asks for nothing: give usernameToken, or timestamp: { required: true }')
+
+  const ms = (key: 'maxAge' | 'clockSkew', fallback: number): number => {
+    const given = options[key]
+    if (given === undefined) return fallback
+    if (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0) bad(`.${key} must be a non-negative integer of milliseconds`)
+    return given as number
+  }
+  const freshness = { maxAge: ms('maxAge', DEFAULT_MAX_AGE), clockSkew: ms('clockSkew', DEFAULT_CLOCK_SKEW) }
+
+  let replay: SoapReplayStore | undefined
+  if (options.replay === undefined) replay = memoryReplayStore()
+  else if (options.replay !== false) {
+    if (typeof (options.replay as { claim?: unknown } | null)?.claim !== 'function') bad('.replay must be a store with claim(key, ttlMs), or false')
+    replay = options.replay
+  }
+
+  const except = options.except ?? []
+  if (!Array.isArray(except) || !except.every((name) => typeof name === 'string')) return bad('.except must be an array of operation names')
+  for (const name of except) if (!operations.includes(name)) bad(`.except names ${String(name)}, which is no operation of the service`)
+
+  return {
+    service,
+    usernameToken,
+    timestampRequired,
+    replyTimestamp: (timestamp as { reply?: boolean } | undefined)?.reply === true,
+    freshness,
+    replay,
+    except: new Set(except as string[]),
+    assertions: usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')]
+  }
+}

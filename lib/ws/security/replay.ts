@@ -1,0 +1,82 @@
+/**
+ * Replay (WSS UsernameToken Profile 1.1 §3.2; docs/security.md "Replay"):
+ * each Nonce accepted is claimed in a store for as long as its message could
+ * still be accepted; a second claim is refused. The in-memory store is the
+ * default, for one process; several processes share one elsewhere (redis.ts).
+ */
+import { createHash } from 'node:crypto'
+import { SOAP_ERR_SECURITY_STORE } from '../../errors'
+import type { SoapReplayStore } from '../../types'
+
+/**
+ * The key a Nonce is claimed under: a SHA-256 (64 hex characters) of the
+ * service and the Nonce. Not of the Created: a text password does not cover
+ * it, so a replay could rewrite it (`Z` as `+00:00`) and dodge a key made
+ * with it; the Nonce alone refuses every such copy.
+ */
+export function replayKey (service: string, nonce: Buffer): string {
+  return createHash('sha256').update(service).update('\0').update(nonce).digest('hex')
+}
+
+/** The in-memory store's bound on keys, by default. */
+export const MEMORY_MAX_ENTRIES = 100_000
+
+export interface MemoryReplayStoreOptions {
+  /** Keys kept at most (default 100,000, about 13 MB); a claim beyond them, all unexpired, is refused with an error. */
+  readonly maxEntries?: number
+}
+
+/**
+ * A replay store in this process's memory: at most `maxEntries` keys, each
+ * kept until its time is over. Expired keys are let go as claims come; when
+ * every key kept is live and the store is full, a claim fails (the request
+ * gets a Receiver fault) rather than forget a Nonce that could be replayed.
+ */
+export function memoryReplayStore (options: MemoryReplayStoreOptions = {}): SoapReplayStore {
+  const max = options.maxEntries ?? MEMORY_MAX_ENTRIES
+  if (!Number.isSafeInteger(max) || max < 1) throw new TypeError('memoryReplayStore: maxEntries must be a positive integer')
+  const expiries = new Map<string, number>()
+  const sweep = (now: number, all: boolean): void => {
+    for (const [key, expiry] of expiries) {
+      if (expiry > now) {
+        if (!all) return
+      } else {
+        expiries.delete(key)
+      }
+    }
+  }
+  return {
+    async claim (key: string, ttlMs: number): Promise<boolean> {
+      const now = Date.now()
+      sweep(now, false)
+      const expiry = expiries.get(key)
+      if (expiry !== undefined && expiry > now) return false
+      if (expiries.size >= max) sweep(now, true)
+      if (expiries.size >= max) throw new SOAP_ERR_SECURITY_STORE(`the in-memory store holds ${max} live keys`)
+      // Delete first: the key goes to the end, in the order of its expiry.
+      expiries.delete(key)
+      expiries.set(key, now + ttlMs)
+      return true
+    }
+  }
+}
+
+/** Claims `key` in `store` within `timeoutMs`: a rejection, a timeout or an answer that is not a boolean is SOAP_ERR_SECURITY_STORE. */
+export async function claim (store: SoapReplayStore, key: string, ttlMs: number, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new SOAP_ERR_SECURITY_STORE(`no answer in ${timeoutMs} ms`)), timeoutMs)
+  })
+  try {
+    const claimed: unknown = await Promise.race([store.claim(key, ttlMs), late])
+    if (typeof claimed !== 'boolean') throw new SOAP_ERR_SECURITY_STORE('claim() did not resolve to a boolean')
+    return claimed
+  } catch (err) {
+    if (err instanceof SOAP_ERR_SECURITY_STORE) throw err
+    const failed = new SOAP_ERR_SECURITY_STORE(err instanceof Error ? err.message : String(err))
+    failed.cause = err
+    throw failed
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * docs/deploy.md: several instances of a WS-Security service. Two server
+ * processes share a real Redis (Debian redis-server, started here on a free
+ * loopback port, no persistence) as their replay store, so that a Nonce one
+ * accepted is refused by the other; with the in-memory store each process
+ * keeps its own, and the replay passes. docs/security.md "Replay": a Redis
+ * outage during a request is a Receiver fault, never a pass.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { test, type TestContext } from 'node:test'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { Redis } from 'ioredis'
+import soap, { redisReplayStore } from '../lib/index'
+import { secureCalculator } from './demo/app'
+import { envelope, MEDIA } from './helper'
+import { requireClient } from './interop'
+import { security, timestamp, usernameToken } from './ws-security-support'
+
+const ADD = '<c:Add xmlns:c="urn:example:calc"><c:a>2</c:a><c:b>3</c:b></c:Add>'
+
+/** A free TCP port on 127.0.0.1 (bound, then let go). */
+async function freePort (): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Waits (at most `ms`) for `pattern` on a child's stdout; the first match. */
+async function waitFor (child: ChildProcess, pattern: RegExp, ms: number, what: string): Promise<RegExpExecArray> {
+  return await new Promise((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => { cleanup(); reject(new Error(`${what}: nothing matching ${String(pattern)} in ${ms} ms:\n${out}`)) }, ms)
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString('utf8')
+      const match = pattern.exec(out)
+      if (match !== null) { cleanup(); resolve(match) }
+    }
+    const onExit = (code: number | null): void => { cleanup(); reject(new Error(`${what} exited (${String(code)}) before it was ready:\n${out}`)) }
+    const cleanup = (): void => { clearTimeout(timer); child.stdout?.off('data', onData); child.off('exit', onExit) }
+    child.stdout?.on('data', onData)
+    child.once('exit', onExit)
+  })
+}
+
+/** Stops a child: SIGTERM, then SIGKILL after 5 s; resolves once it has exited. */
+async function stop (child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+    child.once('exit', () => { clearTimeout(timer); resolve() })
+    child.kill('SIGTERM')
+  })
+}
+
+/** A redis-server on a free loopback port, no persistence; stopped when the test ends. Undefined (skipped) when there is none. */
+async function startRedis (t: TestContext): Promise<{ port: number, child: ChildProcess } | undefined> {
+  if (!requireClient(t, 'redis-server (Debian redis-server)', 'redis-server', ['--version'])) return undefined
+  const port = await freePort()
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  t.after(() => stop(child))
+  await waitFor(child, /Ready to accept connections/, 10_000, 'redis-server')
+  return { port, child }
+}
+
+/** A server process of test/deploy/instance.ts; its URL. */
+async function startInstance (t: TestContext, redisPort?: number): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  if (redisPort === undefined) delete env.REDIS_PORT; else env.REDIS_PORT = String(redisPort)
+  const child = spawn(process.execPath, [join(__dirname, 'deploy', 'instance.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  t.after(() => stop(child))
+  const match = await waitFor(child, /\{"url":"([^"]+)"\}/, 15_000, 'the instance')
+  return `${match[1]}/secure/calculator`
+}
+
+/** POSTs a SOAP 1.2 envelope, with a 10 s bound. */
+async function send (url: string, header: string): Promise<{ status: number, body: string }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': MEDIA['1.2'] }, body: envelope('1.2', ADD, header), signal: AbortSignal.timeout(10_000) })
+  return { status: response.status, body: await response.text() }
+}
+
+const REPLAYED = /sc0:InvalidSecurity/
+
+test('docs/deploy.md "Shared state": two processes sharing Redis accept a Nonce once between them; the in-memory store lets the replay through', async (t: TestContext) => {
+  const redis = await startRedis(t)
+  if (redis === undefined) return
+  const [a, b] = await Promise.all([startInstance(t, redis.port), startInstance(t, redis.port)])
+  const header = security(timestamp() + usernameToken({ digest: true }))
+  const first = await send(a, header)
+  t.assert.strictEqual(first.status, 200, first.body)
+  t.assert.match(first.body, /<tns:result>5<\/tns:result>/)
+  const replay = await send(b, header)
+  t.assert.strictEqual(replay.status, 400, replay.body)
+  t.assert.match(replay.body, REPLAYED)
+  const fresh = await send(b, security(usernameToken({ digest: true })))
+  t.assert.strictEqual(fresh.status, 200, 'the other process serves a new Nonce')
+  // One message sent to both at once, five times each: exactly one of the ten gets through.
+  const burst = security(usernameToken({ digest: true }))
+  const statuses = (await Promise.all(Array.from({ length: 10 }, async (_, i) => (await send(i % 2 === 0 ? a : b, burst)).status))).sort()
+  t.assert.deepStrictEqual(statuses, [200, 400, 400, 400, 400, 400, 400, 400, 400, 400])
+
+  // The reason for Redis: with each process's own memory, the replay to the other one passes.
+  const [m1, m2] = await Promise.all([startInstance(t), startInstance(t)])
+  const again = security(usernameToken({ digest: true }))
+  t.assert.strictEqual((await send(m1, again)).status, 200)
+  t.assert.strictEqual((await send(m2, again)).status, 200, 'replayed to the other process, and let through')
+  t.assert.match((await send(m1, again)).body, REPLAYED, 'each process still refuses its own replays')
+})
+
+async function secured (t: TestContext, redis: Redis): Promise<FastifyInstance> {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service({ ...secureCalculator, security: { ...secureCalculator.security, replay: redisReplayStore(redis, { prefix: 'test:' }) } })
+  await app.ready()
+  return app
+}
+
+async function inject (app: FastifyInstance): Promise<{ status: number, body: string, ms: number }> {
+  const started = Date.now()
+  const response = await app.inject({ method: 'POST', url: '/secure/calculator', headers: { 'content-type': MEDIA['1.2'] }, payload: envelope('1.2', ADD, security(usernameToken({ digest: true }))) })
+  return { status: response.statusCode, body: response.body, ms: Date.now() - started }
+}
+
+test('docs/security.md "Replay": Redis stopped during the requests gives a Receiver fault, not a pass', async (t: TestContext) => {
+  const server = await startRedis(t)
+  if (server === undefined) return
+  const redis = new Redis({ host: '127.0.0.1', port: server.port, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 1000, retryStrategy: () => 200 })
+  redis.on('error', () => {})
+  t.after(() => redis.disconnect())
+  await new Promise((resolve) => redis.once('ready', resolve))
+  const app = await secured(t, redis)
+  const before = await inject(app)
+  t.assert.strictEqual(before.status, 200, before.body)
+  t.assert.strictEqual((await redis.keys('test:*')).length, 1, 'the claim is in Redis, under the prefix')
+  await stop(server.child)
+  const during = await inject(app)
+  t.assert.strictEqual(during.status, 500, during.body)
+  t.assert.match(during.body, /<soap:Value>soap:Receiver<\/soap:Value>/)
+  t.assert.ok(during.ms < 3000, `answered in ${during.ms} ms`)
+})
+
+test('docs/security.md "Replay": a Redis client pointed at a closed port gives a Receiver fault, bounded in time', async (t: TestContext) => {
+  const port = await freePort()
+  const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null })
+  redis.on('error', () => {})
+  t.after(() => redis.disconnect())
+  const app = await secured(t, redis)
+  const answer = await inject(app)
+  t.assert.strictEqual(answer.status, 500, answer.body)
+  t.assert.match(answer.body, /soap:Receiver/)
+  t.assert.ok(answer.ms < 3000, `answered in ${answer.ms} ms`)
+})
+
+test('docs/security.md "Replay": redisReplayStore takes an ioredis client (call) or a node-redis one (sendCommand), by shape', async (t: TestContext) => {
+  const sent: unknown[][] = []
+  const answers: unknown[] = ['OK', null, 42]
+  const nodeRedis = { sendCommand: async (args: string[]) => { sent.push(args); return answers.shift() } }
+  const store = redisReplayStore(nodeRedis, { prefix: 'p:' })
+  t.assert.strictEqual(await store.claim('k', 1500.5), true)
+  t.assert.strictEqual(await store.claim('k', 0), false)
+  await t.assert.rejects(store.claim('k', 10), /unexpected answer to SET NX: 42/)
+  t.assert.deepStrictEqual(sent, [['SET', 'p:k', '1', 'PX', '1501', 'NX'], ['SET', 'p:k', '1', 'PX', '1', 'NX'], ['SET', 'p:k', '1', 'PX', '10', 'NX']])
+  const called: unknown[][] = []
+  const ioredis = { call: async (...args: unknown[]) => { called.push(args); return 'OK' } }
+  t.assert.strictEqual(await redisReplayStore(ioredis).claim('k', 5), true)
+  t.assert.deepStrictEqual(called, [['SET', 'fastify-soap:replay:k', '1', 'PX', 5, 'NX']])
+  for (const client of [undefined, null, {}, { set: () => {} }]) t.assert.throws(() => redisReplayStore(client), TypeError)
+  t.assert.throws(() => redisReplayStore(ioredis, { prefix: 1 as never }), TypeError)
+})
