@@ -123,8 +123,9 @@ export function defineOperation<
   const Output extends SoapSchema | undefined = undefined,
   const Headers extends SoapSchema | undefined = undefined,
   const Faults extends Readonly<Record<string, SoapSchema>> | undefined = undefined,
-  const Result extends SoapResult<Output> | Promise<SoapResult<Output>> = SoapResult<Output> | Promise<SoapResult<Output>>
-> (operation: SoapOperation<Input, Output, Headers, Faults> & { handler: (...args: Parameters<SoapOperation<Input, Output, Headers, Faults>['handler']>) => Result }): SoapOperation<Input, Output, Headers, Faults> {
+  const Result extends SoapResult<Output> | Promise<SoapResult<Output>> = SoapResult<Output> | Promise<SoapResult<Output>>,
+  const OutputHeaders extends SoapSchema | undefined = undefined
+> (operation: SoapOperation<Input, Output, Headers, Faults, OutputHeaders> & { handler: (...args: Parameters<SoapOperation<Input, Output, Headers, Faults, OutputHeaders>['handler']>) => Result }): SoapOperation<Input, Output, Headers, Faults, OutputHeaders> {
   return operation
 }
 
@@ -165,6 +166,7 @@ export type {
   SoapCall,
   SoapEndpointReference,
   SoapContractDefinition,
+  SoapContractOptions,
   SoapFaultHook,
   SoapHandlerCall,
   SoapHook,

@@ -62,6 +62,12 @@ export interface SoapCall {
    * that fault's schema (checked against it first). Throw what it returns.
    */
   fault (name: string, detail: unknown, options: Omit<SoapFaultOptions, 'detail'>): SoapFault
+  /**
+   * The values of the reply's header blocks, by property of the operation's
+   * `outputHeaders` schema: checked against it and written into the reply's
+   * Header with the result (a later call replaces them).
+   */
+  replyHeaders (values: unknown): void
 }
 
 /** The `wsdl` key of a service declaration (docs/wsdl.md). */
@@ -143,14 +149,18 @@ type Result<T> = T extends ReadonlyArray<infer U> ? ReadonlyArray<Result<U>> : T
 export type SoapResult<O> = O extends SoapSchema ? Result<Infer<O>> : undefined | void
 type OutputOf<O> = SoapResult<O>
 type HeadersOf<H> = H extends SoapSchema ? Infer<H> : undefined
+/** What `call.replyHeaders()` takes: the output header blocks' values; never for an operation that declares none. */
+type ReplyHeadersOf<H> = H extends SoapSchema ? Result<Infer<H>> : never
 type FaultsOf<F> = F extends Readonly<Record<string, SoapSchema>> ? { [K in keyof F]: Infer<F[K]> } : Record<never, never>
 
 /** A handler's second argument, typed from the operation's header and fault schemas. */
-export interface SoapHandlerCall<Headers = unknown, Faults = Record<string, unknown>> extends Omit<SoapCall, 'headers' | 'fault'> {
+export interface SoapHandlerCall<Headers = unknown, Faults = Record<string, unknown>, ReplyHeaders = unknown> extends Omit<SoapCall, 'headers' | 'fault' | 'replyHeaders'> {
   /** The header blocks the operation's `headers` schema names, decoded and validated. */
   readonly headers: Headers
   /** A declared fault, its detail written by its schema. Throw what it returns. */
   fault<Name extends keyof Faults & string> (name: Name, detail: Faults[Name], options: Omit<SoapFaultOptions, 'detail'>): SoapFault
+  /** The values of the reply's header blocks (the `outputHeaders` schema's properties), written into its Header. */
+  replyHeaders (values: ReplyHeaders): void
 }
 
 /** One operation of a service (docs/services.md). */
@@ -158,7 +168,8 @@ export interface SoapOperation<
   Input extends SoapSchema | undefined = SoapSchema | undefined,
   Output extends SoapSchema | undefined = SoapSchema | undefined,
   Headers extends SoapSchema | undefined = SoapSchema | undefined,
-  Faults extends Readonly<Record<string, SoapSchema>> | undefined = Readonly<Record<string, SoapSchema>> | undefined
+  Faults extends Readonly<Record<string, SoapSchema>> | undefined = Readonly<Record<string, SoapSchema>> | undefined,
+  OutputHeaders extends SoapSchema | undefined = SoapSchema | undefined
 > {
   /** The operation element's schema (an object); absent for an operation whose Body is empty, routed by its action. */
   readonly input?: Input
@@ -166,6 +177,8 @@ export interface SoapOperation<
   readonly output?: Output
   /** An object schema whose properties are the header blocks the operation reads. */
   readonly headers?: Headers
+  /** An object schema whose properties are the header blocks the reply carries, given by `call.replyHeaders()`. With no `output`, the reply's Body is empty (not a one-way operation). */
+  readonly outputHeaders?: OutputHeaders
   /** Fault detail schemas by fault name, for `call.fault()`. */
   readonly faults?: Faults
   /** The action URI; default `<namespace>/<operation>`. */
@@ -180,7 +193,7 @@ export interface SoapOperation<
   readonly timeout?: number
   /** Hooks of this operation, run after the scope's. */
   readonly hooks?: SoapOperationHooks
-  handler (input: InputOf<Input>, call: SoapHandlerCall<HeadersOf<Headers>, FaultsOf<Faults>>): Promise<OutputOf<Output>> | OutputOf<Output>
+  handler (input: InputOf<Input>, call: SoapHandlerCall<HeadersOf<Headers>, FaultsOf<Faults>, ReplyHeadersOf<OutputHeaders>>): Promise<OutputOf<Output>> | OutputOf<Output>
 }
 
 /** A service: operations under one path and one target namespace. */
@@ -211,14 +224,15 @@ export interface SoapServiceDefinition {
 // ------------------------------------------------------- contract first ---
 
 /** The operations of a contract as `fastify-soap types` writes them: each operation's schemas, `as const`. */
-type ContractSchemas = { readonly [name: string]: { readonly input?: SoapSchema, readonly output?: SoapSchema, readonly headers?: SoapSchema, readonly faults?: Readonly<Record<string, SoapSchema>> } }
+type ContractSchemas = { readonly [name: string]: { readonly input?: SoapSchema, readonly output?: SoapSchema, readonly headers?: SoapSchema, readonly outputHeaders?: SoapSchema, readonly faults?: Readonly<Record<string, SoapSchema>> } }
 
-type HandlerOf<O> = O extends { readonly input?: infer I, readonly output?: infer Out, readonly headers?: infer H, readonly faults?: infer F }
+type HandlerOf<O> = O extends { readonly input?: infer I, readonly output?: infer Out, readonly headers?: infer H, readonly outputHeaders?: infer OH, readonly faults?: infer F }
   ? SoapOperation<
     I extends SoapSchema ? I : undefined,
     Out extends SoapSchema ? Out : undefined,
     H extends SoapSchema ? H : undefined,
-    F extends Readonly<Record<string, SoapSchema>> ? F : undefined
+    F extends Readonly<Record<string, SoapSchema>> ? F : undefined,
+    OH extends SoapSchema ? OH : undefined
   >['handler']
   : never
 
@@ -227,8 +241,8 @@ export type ContractOperations<S extends ContractSchemas> = {
   readonly [K in keyof S]: HandlerOf<S[K]> | { readonly handler: HandlerOf<S[K]>, readonly hooks?: SoapOperationHooks, readonly timeout?: number }
 }
 
-/** An existing WSDL served with your handlers (docs/contract-first.md). */
-export interface SoapContractDefinition<Operations = Record<string, unknown>> {
+/** What a contract definition says besides its handlers (docs/contract-first.md "Options"). */
+export interface SoapContractOptions {
   /** The URL path, under the prefix of the scope that declares it. */
   readonly path: string
   /** The WSDL's file (a path or a `file:` URL); its imports are read relative to it. */
@@ -243,8 +257,6 @@ export interface SoapContractDefinition<Operations = Record<string, unknown>> {
   readonly service?: string
   /** The wsdl:binding to serve, when the service's ports bind several portTypes or there is no service. */
   readonly binding?: string
-  /** A handler for every operation, by name. */
-  readonly operations: Operations
   /** The endpoint URL written in the served WSDL; by default the one each request came to. */
   readonly address?: string
   readonly understoodHeaders?: readonly string[]
@@ -305,3 +317,23 @@ export interface SoapSecurityOptions {
   /** Operations served without WS-Security (e.g. ONVIF's GetSystemDateAndTime): their Security header is not read. */
   readonly except?: readonly string[]
 }
+
+/**
+ * An existing WSDL served with your handlers (docs/contract-first.md): a
+ * handler for every operation, or, with `unimplemented: 'fault'`, for some,
+ * the others answered with a Receiver fault.
+ */
+export type SoapContractDefinition<Operations = Record<string, unknown>> = SoapContractOptions & (
+  | {
+    /** A handler for every operation, by name. */
+    readonly operations: Operations
+    /** Every operation has a handler: one left out is a startup error (the default). */
+    readonly unimplemented?: 'error'
+  }
+  | {
+    /** Handlers for some operations, by name. */
+    readonly operations: Partial<Operations>
+    /** The operations with no handler are served, each answering a Receiver fault that says it is not implemented. */
+    readonly unimplemented: 'fault'
+  }
+)

@@ -7,12 +7,13 @@
  * writes exactly that, in process and as the installed command runs it.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import { main, typeName } from '../lib/contract/cli'
-import { sharedFixture } from './helper'
+import type { FastifyInstance } from 'fastify'
+import { envelope, MEDIA, sharedFixture } from './helper'
 
 const ROOT = join(__dirname, '..', '..')
 const GENERATED = join(ROOT, 'test', 'types', 'contract-ocpp.ts')
@@ -80,4 +81,55 @@ test('docs/contract-first.md "Types": usage', async (t: TestContext) => {
   t.assert.strictEqual(help.status, 0)
   t.assert.match(help.out, /^usage: fastify-soap types/)
   t.assert.deepStrictEqual(['getCityForecast', 'x-y.z', '9lives', 'a__b'].map(typeName), ['GetCityForecast', 'XYZ', 'Op9lives', 'AB'])
+})
+
+test('docs/contract-first.md "Types": --stubs adds an operations object of typed handlers, each a Receiver fault saying it is not implemented: it type-checks against the package (noUnusedParameters too) and is served as it is', async (t: TestContext) => {
+  const vies = sharedFixture(t, 'wsdl', 'vies-checkvat')
+  if (vies === undefined) return
+  const wsdl = join(vies, 'checkVatService.wsdl')
+  // Inside the package (dist/ is the build's), so that 'fastify-soap' names this package, as in a project that installed it.
+  const dir = await mkdtemp(join(ROOT, 'dist', 'stubs-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  t.assert.deepStrictEqual(await run(['types', wsdl, '--stubs', '--out', join(dir, 'vies.ts')]), { status: 0, out: '', err: '' })
+  const written = await readFile(join(dir, 'vies.ts'), 'utf8')
+  t.assert.match(written, /^import \{ SoapFault, type ContractOperations, type Infer \} from 'fastify-soap'$/m)
+  t.assert.match(written, /^ {2}async checkVatApprox \(_input, _call\) \{\n {4}throw new SoapFault\(\{ code: 'Receiver', reason: 'The operation checkVatApprox is not implemented' \}\)\n {2}\}$/m)
+  t.assert.match(written, /^\} satisfies Operations$/m)
+  const withoutStubs = await run(['types', wsdl])
+  t.assert.strictEqual(written.startsWith(withoutStubs.out.replace("import type { ContractOperations, Infer } from 'fastify-soap'", "import { SoapFault, type ContractOperations, type Infer } from 'fastify-soap'")), true, 'the stubs come after the same types')
+  await writeFile(join(dir, 'server.ts'), `import Fastify from 'fastify'
+import soap from 'fastify-soap'
+import { operations, type Operations } from './vies'
+
+export async function build (wsdl: string) {
+  const app = Fastify()
+  await app.register(soap)
+  app.soap.contract<Operations>({ path: '/vies', wsdl, operations })
+  return app
+}
+`)
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'ES2022', strict: true, noUnusedLocals: true, noUnusedParameters: true, types: ['node'], outDir: '.', rootDir: '.' },
+    files: ['vies.ts', 'server.ts']
+  }))
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8', timeout: 120_000 })
+  t.assert.strictEqual(tsc.status, 0, tsc.stdout + tsc.stderr)
+  const { build } = require(join(dir, 'server.js')) as { build: (wsdl: string) => Promise<FastifyInstance> }
+  const app = await build(wsdl)
+  t.after(() => app.close())
+  for (const version of ['1.1', '1.2'] as const) {
+    const res = await app.inject({ method: 'POST', url: '/vies', headers: { 'content-type': MEDIA[version] }, payload: envelope(version, '<v:checkVat xmlns:v="urn:ec.europa.eu:taxud:vies:services:checkVat:types"><v:countryCode>DE</v:countryCode><v:vatNumber>123</v:vatNumber></v:checkVat>') })
+    t.assert.strictEqual(res.statusCode, 500, res.body)
+    t.assert.match(res.body, version === '1.1' ? /<faultcode>soap:Server<\/faultcode><faultstring>The operation checkVat is not implemented</ : /<soap:Value>soap:Receiver<\/soap:Value>.*The operation checkVat is not implemented/)
+  }
+})
+
+test('docs/contract-first.md "Types": an operation with output header blocks gets <Op>OutputHeaders; one whose output has no Body part no <Op>Output', async (t: TestContext) => {
+  const suite = sharedFixture(t, 'wsdl', 'soap12-testsuite')
+  if (suite === undefined) return
+  const { status, out, err } = await run(['types', join(suite, 'soap12-test.wsdl'), '--binding', 'Soap12TestDocBinding'])
+  t.assert.strictEqual(status, 0, err)
+  t.assert.match(out, /^export type EchoOkOutputHeaders = Infer<typeof schemas\["echoOk"\]\['outputHeaders'\]>$/m)
+  t.assert.match(out, /^export type EmptyBodyOutputHeaders = /m)
+  t.assert.doesNotMatch(out, /^export type (EchoOk|EmptyBody)Output = /m)
 })

@@ -350,6 +350,110 @@ test('docs/wsdl.md "The mapping", xmllint: every answer the demo writes (results
   }
 })
 
+/** A service whose replies carry header blocks: one beside a Body element, one with an empty Body. */
+const quotes: SoapServiceDefinition = {
+  path: '/quotes',
+  namespace: 'urn:test:quotes',
+  name: 'Quotes',
+  operations: {
+    GetQuote: {
+      input: { type: 'object', properties: { symbol: { type: 'string' } }, required: ['symbol'], additionalProperties: false },
+      output: { type: 'object', properties: { price: { type: 'number' } }, required: ['price'], additionalProperties: false },
+      outputHeaders: {
+        type: 'object',
+        properties: {
+          Quota: { type: 'object', properties: { left: { type: 'integer' } }, required: ['left'], additionalProperties: false },
+          Trace: { type: 'array', items: { type: 'string' }, xml: { namespace: 'urn:test:trace' } },
+          Stale: { type: 'boolean', nullable: true }
+        },
+        additionalProperties: false
+      },
+      handler (input, call) {
+        call.replyHeaders({ Quota: { left: 9 }, Trace: ['a', 'b'], Stale: (input as { symbol: string }).symbol === 'NIL' ? null : false })
+        return { price: 1.5 }
+      }
+    },
+    Touch: {
+      input: { type: 'object', properties: {}, additionalProperties: false },
+      outputHeaders: { type: 'object', properties: { Quota: { type: 'object', properties: { left: { type: 'integer' } }, required: ['left'], additionalProperties: false } }, additionalProperties: false },
+      handler (_input, call) {
+        call.replyHeaders({ Quota: { left: 0 } })
+      }
+    },
+    Plain: {
+      input: { type: 'object', properties: {}, additionalProperties: false },
+      output: { type: 'object', properties: {}, additionalProperties: false },
+      handler (_input, call) {
+        call.replyHeaders({} as never)
+        return {}
+      }
+    }
+  }
+}
+
+test('docs/services.md "Header blocks", xmllint: outputHeaders are soap:header parts of the output in both bindings; an output without Body element is a message with no part; the WSDL validates and so do the replies', async (t: TestContext) => {
+  const app = await build(t, quotes)
+  const text = (await get(app, '/quotes?wsdl')).body
+  const doc = parse(text)
+  const messages = new Map(all(doc, WSDL_NS, 'message').map((m) => [m.getAttribute('name'), all(m, WSDL_NS, 'part').map((p) => p.getAttribute('name'))]))
+  t.assert.deepStrictEqual(messages.get('GetQuoteResponse'), ['parameters'])
+  t.assert.deepStrictEqual(messages.get('GetQuoteResponseHeader'), ['Quota', 'Trace', 'Stale'])
+  t.assert.deepStrictEqual(messages.get('TouchResponse'), [])
+  t.assert.deepStrictEqual(messages.get('TouchResponseHeader'), ['Quota'])
+  t.assert.strictEqual(messages.has('PlainResponseHeader'), false)
+  for (const soapNs of ['http://schemas.xmlsoap.org/wsdl/soap/', 'http://schemas.xmlsoap.org/wsdl/soap12/']) {
+    const outputs = all(doc, WSDL_NS, 'binding').flatMap((b) => all(b, WSDL_NS, 'output'))
+    const headers = outputs.flatMap((o) => all(o, soapNs, 'header')).map((h) => `${h.getAttribute('message') as string} ${h.getAttribute('part') as string}`)
+    t.assert.deepStrictEqual(headers, ['tns:GetQuoteResponseHeader Quota', 'tns:GetQuoteResponseHeader Trace', 'tns:GetQuoteResponseHeader Stale', 'tns:TouchResponseHeader Quota'])
+  }
+  t.assert.strictEqual(all(all(doc, WSDL_NS, 'portType')[0], WSDL_NS, 'output').length, 3)
+  for (const version of ['1.1', '1.2'] as const) {
+    const quote = await post(app, version, envelope(version, '<q:GetQuote xmlns:q="urn:test:quotes"><q:symbol>X</q:symbol></q:GetQuote>'), { url: '/quotes' })
+    t.assert.strictEqual(quote.statusCode, 200, quote.body)
+    t.assert.match(quote.body, /<soap:Header><tns:Quota xmlns:tns="urn:test:quotes"><tns:left>9<\/tns:left><\/tns:Quota><tns:Trace xmlns:tns="urn:test:trace">a<\/tns:Trace><tns:Trace xmlns:tns="urn:test:trace">b<\/tns:Trace><tns:Stale xmlns:tns="urn:test:quotes">false<\/tns:Stale><\/soap:Header><soap:Body><tns:GetQuoteResponse/)
+    const nil = await post(app, version, envelope(version, '<q:GetQuote xmlns:q="urn:test:quotes"><q:symbol>NIL</q:symbol></q:GetQuote>'), { url: '/quotes' })
+    t.assert.match(nil.body, /<tns:Stale xmlns:tns="urn:test:quotes" xmlns:xsi="http:\/\/www\.w3\.org\/2001\/XMLSchema-instance" xsi:nil="true"\/>/)
+    const touch = await post(app, version, envelope(version, '<q:Touch xmlns:q="urn:test:quotes"/>'), { url: '/quotes' })
+    t.assert.strictEqual(touch.statusCode, 200, touch.body)
+    t.assert.match(touch.body, /<soap:Header><tns:Quota xmlns:tns="urn:test:quotes"><tns:left>0<\/tns:left><\/tns:Quota><\/soap:Header><soap:Body><\/soap:Body>/)
+  }
+  // An operation with no outputHeaders refuses call.replyHeaders(): a Receiver fault.
+  const plain = await post(app, '1.1', envelope('1.1', '<q:Plain xmlns:q="urn:test:quotes"/>'), { url: '/quotes' })
+  t.assert.strictEqual(plain.statusCode, 500)
+  t.assert.match(plain.body, /<faultcode>soap:Server<\/faultcode>/)
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
+  const dir = tempDir(t)
+  const file = join(dir, 'quotes.wsdl')
+  writeFileSync(file, text)
+  const result = lint(['--schema', wsdlDriver(schemas), file])
+  t.assert.strictEqual(result.status, 0, result.output)
+  for (const version of ['1.1', '1.2'] as const) {
+    const driver = await messageSchema(t, app, '/quotes', version, dir, schemas)
+    for (const [name, body] of [['GetQuote', '<q:GetQuote xmlns:q="urn:test:quotes"><q:symbol>NIL</q:symbol></q:GetQuote>'], ['Touch', '<q:Touch xmlns:q="urn:test:quotes"/>']]) {
+      const reply = await post(app, version, envelope(version, body), { url: '/quotes' })
+      const valid = validateMessage(driver, dir, reply.body, `${name}-${version}`)
+      t.assert.strictEqual(valid.status, 0, `${version} ${name}: ${valid.output}\n${reply.body}`)
+    }
+  }
+})
+
+test('docs/services.md "Header blocks": an outputHeaders property that is an attribute, text, a list or a wrapped array is SOAP_ERR_SERVICE_SCHEMA at ready()', async (t: TestContext) => {
+  const cases: Array<[Record<string, unknown>, RegExp]> = [
+    [{ at: { type: 'string', xml: { attribute: true } } }, /no property may be an attribute, text or raw elements/],
+    [{ v: { type: 'string', xml: { text: true } } }, /no property may be an attribute, text or raw elements/],
+    [{ l: { type: 'array', items: { type: 'string' }, xml: { list: true } } }, /cannot be an xs:list or a wrapped array/],
+    [{ w: { type: 'array', items: { type: 'string' }, xml: { wrapped: true } } }, /cannot be an xs:list or a wrapped array/]
+  ]
+  for (const [properties, message] of cases) {
+    const app = Fastify()
+    t.after(() => app.close())
+    await app.register(soap)
+    app.soap.service({ path: '/x', namespace: 'urn:x', name: 'X', operations: { Op: { input: { type: 'object', properties: {}, additionalProperties: false }, outputHeaders: { type: 'object', properties, additionalProperties: false }, handler () {} } } })
+    await t.assert.rejects(async () => { await app.ready() }, (err: { code: string, message: string }) => err.code === 'SOAP_ERR_SERVICE_SCHEMA' && message.test(err.message))
+  }
+})
+
 // ------------------------------------------------- every mapped construct ---
 
 const K = 'urn:test:kitchen'

@@ -9,10 +9,12 @@ import { writeFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { readContract } from './read'
 
-const USAGE = `usage: fastify-soap types <contract.wsdl> [--service <name>] [--binding <name>] [--out <file.ts>]
+const USAGE = `usage: fastify-soap types <contract.wsdl> [--service <name>] [--binding <name>] [--stubs] [--out <file.ts>]
 
 Writes the TypeScript types of the contract's handlers, for
-app.soap.contract<Operations>({ ... }). Without --out, to standard output.`
+app.soap.contract<Operations>({ ... }). With --stubs, also an \`operations\`
+object with a handler for every operation, each throwing a SoapFault that
+says it is not implemented, to fill in. Without --out, to standard output.`
 
 /** A TypeScript identifier made of an operation's name: letters and digits kept, the first letter upper case. */
 export function typeName (operation: string): string {
@@ -21,13 +23,19 @@ export function typeName (operation: string): string {
   return /^[0-9]/.test(name) || name === '' ? `Op${name}` : name
 }
 
-/** The module `types` writes for a contract. */
-export async function contractTypes (options: { wsdl: string, service?: string, binding?: string }): Promise<string> {
-  const contract = await readContract(options)
+/** A method name of an object literal: the operation's name, quoted unless it is an identifier. */
+function methodName (operation: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(operation) ? operation : JSON.stringify(operation)
+}
+
+/** The module `types` writes for a contract; with `stubs`, a handler skeleton too. */
+export async function contractTypes (options: { wsdl: string, service?: string, binding?: string, stubs?: boolean }): Promise<string> {
+  const { stubs = false, ...source } = options
+  const contract = await readContract(source)
   const lines = [
     `// Written by \`fastify-soap types\` from ${basename(options.wsdl).replace(/[\r\n]/g, ' ')}: the ${contract.name} service,`,
     `// binding${contract.bindings.length > 1 ? 's' : ''} ${contract.bindings.map((b) => `${b.name} (SOAP ${b.version})`).join(', ')}. Written again when the contract changes; not edited.`,
-    "import type { ContractOperations, Infer } from 'fastify-soap'",
+    stubs ? "import { SoapFault, type ContractOperations, type Infer } from 'fastify-soap'" : "import type { ContractOperations, Infer } from 'fastify-soap'",
     '',
     '/** The schemas each operation is read and written by. */',
     `export const schemas = ${JSON.stringify(Object.fromEntries(Object.entries(contract.operations).map(([name, op]) => {
@@ -48,6 +56,27 @@ export async function contractTypes (options: { wsdl: string, service?: string, 
     if (op.input !== undefined) lines.push(`export type ${base}Input = Infer<${ref}['input']>`)
     if (op.output !== undefined) lines.push(`export type ${base}Output = Infer<${ref}['output']>`)
     if (op.headers !== undefined) lines.push(`export type ${base}Headers = Infer<${ref}['headers']>`)
+    if (op.outputHeaders !== undefined) lines.push(`export type ${base}OutputHeaders = Infer<${ref}['outputHeaders']>`)
+  }
+  if (stubs) {
+    lines.push(
+      '',
+      '/**',
+      ' * A handler for every operation, each answering that it is not implemented:',
+      ' * a skeleton to fill in (copy it out of this file, which is written again',
+      ' * when the contract changes), for app.soap.contract<Operations>({ operations }).',
+      ' */',
+      'export const operations = {'
+    )
+    const names = Object.keys(contract.operations)
+    names.forEach((name, i) => {
+      lines.push(
+        `  async ${methodName(name)} (_input, _call) {`,
+        `    throw new SoapFault({ code: 'Receiver', reason: '${`The operation ${name} is not implemented`.replace(/[\\'\r\n]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}' })`,
+        `  }${i === names.length - 1 ? '' : ','}`
+      )
+    })
+    lines.push('} satisfies Operations')
   }
   return lines.join('\n') + '\n'
 }
@@ -63,11 +92,13 @@ export async function main (args: readonly string[], out: (text: string) => void
     err(USAGE)
     return 2
   }
-  const options: { wsdl?: string, service?: string, binding?: string, out?: string } = {}
+  const options: { wsdl?: string, service?: string, binding?: string, out?: string, stubs?: boolean } = {}
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]
     const flag = /^--(service|binding|out)$/.exec(arg)
-    if (flag !== null && rest[i + 1] !== undefined) {
+    if (arg === '--stubs') {
+      options.stubs = true
+    } else if (flag !== null && rest[i + 1] !== undefined) {
       options[flag[1] as 'service' | 'binding' | 'out'] = rest[++i]
     } else if (!arg.startsWith('-') && options.wsdl === undefined) {
       options.wsdl = arg
@@ -82,7 +113,7 @@ export async function main (args: readonly string[], out: (text: string) => void
   }
   let text: string
   try {
-    text = await contractTypes({ wsdl: options.wsdl, service: options.service, binding: options.binding })
+    text = await contractTypes({ wsdl: options.wsdl, service: options.service, binding: options.binding, stubs: options.stubs })
   } catch (e) {
     err((e as Error).message)
     return 1

@@ -12,6 +12,7 @@ import { ContractDocuments, type ContractResolver } from './documents'
 import { attr, childElements } from './dom'
 import { SchemaModel, type QName } from './xsd'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
+import { SoapFault } from '../soap/fault'
 import type { SoapOperationHooks } from '../types'
 import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../service/declaration'
 import { KnownKeys } from '../service/keys'
@@ -27,6 +28,12 @@ export interface ContractOperation {
   readonly input?: JsonSchema
   readonly output?: JsonSchema
   readonly headers?: JsonSchema
+  /**
+   * The reply's header blocks (`soap:header` parts of the output), given by
+   * `call.replyHeaders()`. Present, maybe with no properties, when the output
+   * message has no Body part: the reply is then an empty Body.
+   */
+  readonly outputHeaders?: JsonSchema
   readonly faults?: Readonly<Record<string, JsonSchema>>
   readonly action: string
   /** The output's and the faults' actions, as the WSDL states them or WS-Addressing's default pattern gives them. */
@@ -262,8 +269,8 @@ function patternAction (tns: string, ...names: string[]): string {
   return (tns.endsWith('/') ? tns.slice(0, -1) : tns) + names.map((n) => delimiter + n).join('')
 }
 
-function headersSchema (schemas: SchemaModel, headers: Map<string, Schema>): JsonSchema | undefined {
-  if (headers.size === 0) return undefined
+function headersSchema (schemas: SchemaModel, headers: Map<string, Schema>, empty = false): JsonSchema | undefined {
+  if (headers.size === 0 && !empty) return undefined
   // Header blocks are optional: a contract rarely says a client must send one, and clients leave them out.
   return schemas.withDefs({ type: 'object', properties: Object.fromEntries(headers), additionalProperties: false })
 }
@@ -305,7 +312,6 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     const style = (soapOperation === undefined ? undefined : attr(soapOperation, 'style')) ?? main.style
     const inputs = direction(model, main, style, name, schemas.qname(input, attr(input, 'message') as string), children(bound, WSDL_NS, 'input')[0], false, at)
     const outputs = output === undefined ? undefined : direction(model, main, style, name, schemas.qname(output, attr(output, 'message') as string), children(bound, WSDL_NS, 'output')[0], true, at)
-    if (outputs !== undefined && outputs.schema === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED('an output message with no Body part (the codec answers a request-response operation with an element)', at)
     const faults: Record<string, JsonSchema> = {}
     const faultActions: Record<string, string> = {}
     for (const fault of children(op, WSDL_NS, 'fault')) {
@@ -327,6 +333,8 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       input: inputs.schema,
       output: outputs?.schema,
       headers: headersSchema(schemas, inputs.headers),
+      // An output with no Body part still answers (an empty Body): its header blocks' schema, with no properties when there are none, says so.
+      outputHeaders: outputs === undefined ? undefined : headersSchema(schemas, outputs.headers) ?? (outputs.schema === undefined ? headersSchema(schemas, new Map(), true) : undefined),
       faults: Object.keys(faults).length === 0 ? undefined : faults,
       action: action ?? statedAction(input) ?? defaultAction(tns, name),
       outputAction: output === undefined ? undefined : statedAction(output) ?? patternAction(tns, main.portType[1], attr(output, 'name') ?? `${name}Response`),
@@ -370,8 +378,10 @@ export type ContractHandler = ((input: never, call: never) => unknown) | {
 
 export interface ContractDefinition extends ContractSource {
   readonly path: string
-  /** A handler for every operation of the binding, by operation name. */
+  /** A handler for every operation of the binding, by operation name (with `unimplemented: 'fault'`, for some). */
   readonly operations: Readonly<Record<string, ContractHandler>>
+  /** What an operation with no handler is: `'error'` (the default), a startup error; `'fault'`, served with a Receiver fault. */
+  readonly unimplemented?: 'error' | 'fault'
   /** The endpoint URL written in the served WSDL's ports; by default the one each request came to. */
   readonly address?: string
   readonly understoodHeaders?: readonly string[]
@@ -384,7 +394,7 @@ export interface ContractDefinition extends ContractSource {
   readonly security?: unknown
 }
 
-const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security'])
+const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented'])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
 
@@ -393,6 +403,18 @@ export function checkDefinition (definition: ContractDefinition): void {
   if (typeof definition !== 'object' || definition === null) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', 'must be an object')
   const unknown = DEFINITION_KEYS.unknownIn(definition)
   if (unknown !== undefined) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', `unknown key "${unknown}" (one of ${DEFINITION_KEYS.list})`)
+  const mode: unknown = definition.unimplemented
+  if (mode !== undefined && mode !== 'error' && mode !== 'fault') throw new SOAP_ERR_CONTRACT_INVALID('(definition)', '"unimplemented" must be "error" (the default) or "fault"')
+}
+
+/** The operations of the contract the definition gives no handler for. */
+export function unimplementedOf (contract: Contract, definition: ContractDefinition): string[] {
+  return Object.keys(contract.operations).filter((name) => !Object.hasOwn(definition.operations, name))
+}
+
+/** The handler of an operation left unimplemented (`unimplemented: 'fault'`): a Receiver fault that says so. */
+function notImplemented (name: string): () => never {
+  return () => { throw new SoapFault({ code: 'Receiver', reason: `The operation ${name} is not implemented` }) }
 }
 
 /** The service declaration of a contract, its operations bound to the user's handlers. */
@@ -402,17 +424,17 @@ export function bindContract (contract: Contract, definition: ContractDefinition
   if (typeof given !== 'object' || given === null) throw new SOAP_ERR_CONTRACT_INVALID(where, '"operations" must map operation names to handlers')
   const unknown = Object.keys(given).filter((name) => !Object.hasOwn(contract.operations, name))
   if (unknown.length > 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `the contract has no operation ${unknown.join(', ')} (it has ${Object.keys(contract.operations).join(', ')})`)
-  const missing = Object.keys(contract.operations).filter((name) => !Object.hasOwn(given, name))
-  if (missing.length > 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `no handler for ${missing.join(', ')}: every operation of the binding needs one`)
+  const missing = unimplementedOf(contract, definition)
+  if (missing.length > 0 && definition.unimplemented !== 'fault') throw new SOAP_ERR_CONTRACT_INVALID(where, `no handler for ${missing.join(', ')}: every operation of the binding needs one, unless "unimplemented" is "fault"`)
   const operations: Record<string, OperationDeclaration> = {}
   for (const [name, op] of Object.entries(contract.operations)) {
-    const bound = (given as Record<string, unknown>)[name]
+    const bound = Object.hasOwn(given, name) ? (given as Record<string, unknown>)[name] : notImplemented(name)
     const own = typeof bound === 'function' ? { handler: bound } : bound
     if (typeof own !== 'object' || own === null || HANDLER_KEYS.unknownIn(own) !== undefined) {
       throw new SOAP_ERR_CONTRACT_INVALID(where, `operation ${name} must be a handler, or { handler, hooks, timeout }`)
     }
     const declared: Record<string, unknown> = { ...own, action: op.action }
-    for (const k of ['input', 'output', 'headers', 'faults', 'outputAction', 'faultActions'] as const) if (op[k] !== undefined) declared[k] = op[k]
+    for (const k of ['input', 'output', 'headers', 'outputHeaders', 'faults', 'outputAction', 'faultActions'] as const) if (op[k] !== undefined) declared[k] = op[k]
     operations[name] = declared as unknown as OperationDeclaration
   }
   const declaration: Record<string, unknown> = {

@@ -3,7 +3,7 @@
  * (contract/read.ts), then served as a declared service is.
  */
 import type { FastifyInstance } from 'fastify'
-import { bindContract, checkDefinition, readContract, type ContractDefinition } from '../contract/read'
+import { bindContract, checkDefinition, readContract, unimplementedOf, type ContractDefinition } from '../contract/read'
 import { endpoint } from './endpoint'
 import { describePolicy } from '../ws/security/policy'
 
@@ -18,5 +18,8 @@ export async function contractEndpoint (instance: FastifyInstance, { definition 
   if (contract.security !== undefined) {
     instance.log.info({ contract: contract.name, security: contract.security }, `fastify-soap: contract ${contract.name}: ${describePolicy(contract.security)}`)
   }
-  await endpoint(instance, { service: bindContract(contract, definition) })
+  const service = bindContract(contract, definition)
+  const unimplemented = unimplementedOf(contract, definition)
+  if (unimplemented.length > 0) instance.log.info({ service: contract.name, path: definition.path, unimplemented }, `fastify-soap: contract ${contract.name}: ${unimplemented.join(', ')} not implemented, answered with a Receiver fault`)
+  await endpoint(instance, { service })
 }

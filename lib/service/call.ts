@@ -54,6 +54,16 @@ export class Call implements SoapCall {
   }
 
   /**
+   * The values of the reply's header blocks, by property of the operation's
+   * `outputHeaders` schema: checked against it and written into the reply's
+   * Header when the reply is (a later call replaces them).
+   */
+  replyHeaders (values: unknown): void {
+    if (this.#op.replyHeaders === undefined) throw new SOAP_ERR_OUTPUT_INVALID('(reply headers)', `cannot be given: operation ${this.#op.info.name} declares no output header blocks`)
+    this.soap.replyHeaderValues = values
+  }
+
+  /**
    * A fault the operation declares under `faults`, with `detail` written by
    * that fault's schema (checked against it first). Throw what it returns.
    */

@@ -24,6 +24,7 @@ import { defaultAction, wsdlOptions, type JsonSchema, type OperationDeclaration,
 import { qnameKey, isQNameKey } from '../namespaces'
 import { addressingAssertion, addressingPolicy, type AddressingPolicy } from '../ws/addressing/policy'
 import { ADDRESSING_HEADERS } from '../ws/addressing/read'
+import { compileReplyHeaders, type ReplyHeaders } from './reply-headers'
 import { compileSecurity, type ServiceSecurity } from '../ws/security/declaration'
 import { SECURITY_HEADER } from '../ws/security/verify'
 
@@ -40,6 +41,8 @@ export interface OperationDescription {
   readonly output: ElementDescription | undefined
   /** The header blocks: an object schema whose properties are the blocks. */
   readonly headers: { readonly shape: ObjectShape, readonly schema: JsonSchema } | undefined
+  /** The header blocks of the reply, likewise. */
+  readonly outputHeaders: { readonly shape: ObjectShape, readonly schema: JsonSchema } | undefined
   readonly faults: ReadonlyMap<string, ElementDescription>
 }
 
@@ -58,6 +61,8 @@ export interface Operation {
   readonly validateHeaders: ValidateFunction | undefined
   readonly writeOutput: ((value: unknown) => string) | undefined
   readonly validateOutput: ValidateFunction | undefined
+  /** The reply's header blocks (`outputHeaders`), written from `call.replyHeaders()`; undefined when it has none. */
+  readonly replyHeaders: ReplyHeaders | undefined
   readonly faults: ReadonlyMap<string, FaultWriter>
   /** The action of the operation's reply: the WS-Addressing `wsa:Action` of its output, and its `wsam:Action` in the WSDL. */
   readonly outputAction: string
@@ -102,7 +107,7 @@ export interface Service {
 }
 
 const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl', 'addressing', 'security'])
-const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler', 'outputAction', 'faultActions'])
+const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'outputHeaders', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler', 'outputAction', 'faultActions'])
 
 function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -189,6 +194,10 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     validateHeaders = compile(ajv, op.headers, `${where}.headers`)
   }
 
+  const replyHeaders = op.outputHeaders === undefined
+    ? undefined
+    : compileReplyHeaders(ajv, op.outputHeaders, objectShape(op.outputHeaders, `${where}.outputHeaders`, tns), validateOutputs, `${where}.outputHeaders`)
+
   const faults = new Map<string, FaultWriter>()
   const faultElements = new Map<string, ElementDescription>()
   if (op.faults !== undefined) {
@@ -217,7 +226,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   if (op.get !== undefined && typeof op.get !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "get" must be a boolean`)
 
   return {
-    info: Object.freeze({ name, service, action, element: localName === undefined ? undefined : qnameKey(namespace, localName), oneWay: writeOutput === undefined }),
+    info: Object.freeze({ name, service, action, element: localName === undefined ? undefined : qnameKey(namespace, localName), oneWay: writeOutput === undefined && replyHeaders === undefined }),
     namespace,
     localName,
     input,
@@ -226,6 +235,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     validateHeaders,
     writeOutput,
     validateOutput,
+    replyHeaders,
     faults,
     outputAction,
     faultActions,
@@ -237,6 +247,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
       input: input === undefined ? undefined : { name: localName as string, namespace, shape: input, schema: op.input as JsonSchema },
       output,
       headers: headers === undefined ? undefined : { shape: headers, schema: op.headers as JsonSchema },
+      outputHeaders: replyHeaders,
       faults: faultElements
     },
     redact

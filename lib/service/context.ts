@@ -74,6 +74,8 @@ export class SoapContext {
   headerValues: unknown = undefined
   /** What the handler returned. */
   result: unknown = undefined
+  /** The values of the reply's header blocks, as the handler gave them to `call.replyHeaders()`; written by the operation's `outputHeaders` schema. */
+  replyHeaderValues: unknown = undefined
   /** Serialised header blocks for the response's Header, in order. */
   readonly responseHeaders: string[] = []
 

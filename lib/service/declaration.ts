@@ -18,6 +18,7 @@ export interface OperationDeclaration {
   readonly input?: JsonSchema
   readonly output?: JsonSchema
   readonly headers?: JsonSchema
+  readonly outputHeaders?: JsonSchema
   readonly faults?: Readonly<Record<string, JsonSchema>>
   readonly action?: string
   readonly get?: boolean

@@ -25,6 +25,7 @@ import { writeEnvelope } from '../soap/writer'
 import { problemsOf } from './validation'
 import { readAddressing } from '../ws/addressing/read'
 import { replyHeaders } from '../ws/addressing/reply'
+import { writeReplyHeaders } from './reply-headers'
 import { verifySecurity } from '../ws/security/verify'
 
 type InputReader = (op: Operation, request: FastifyRequest) => unknown
@@ -143,14 +144,16 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
     : await invokeTimed(op, request, reply, soap.input)
   if (answered(soap.result, reply)) return reply
   if (hooks.onResult !== null && await runHooks(hooks.onResult, request, reply)) return reply
-  if (op.writeOutput === undefined) return reply.code(202).header('content-length', '0').send()
+  if (op.info.oneWay) return reply.code(202).header('content-length', '0').send()
   if (op.validateOutput !== undefined && !op.validateOutput(soap.result)) {
     const problem = problemsOf(op.validateOutput.errors)[0]
     throw new SOAP_ERR_OUTPUT_INVALID(problem.path, problem.message)
   }
   const version = versionInfo(soap.version)
-  const body = op.writeOutput(soap.result)
-  let headers = soap.responseHeaders.length === 0 ? undefined : soap.responseHeaders.join('')
+  // An output with no Body part (only header blocks, or nothing) is an empty Body.
+  const body = op.writeOutput === undefined ? '' : op.writeOutput(soap.result)
+  const blocks = op.replyHeaders === undefined ? '' : writeReplyHeaders(op.replyHeaders, soap.replyHeaderValues)
+  let headers = soap.responseHeaders.length === 0 && blocks === '' ? undefined : blocks + soap.responseHeaders.join('')
   if (soap.addressing !== undefined) {
     soap.replyAction = op.outputAction
     headers = replyHeaders(soap.addressing, op.outputAction, false) + (headers ?? '')

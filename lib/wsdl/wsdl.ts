@@ -35,16 +35,20 @@ function messages (service: Service, schemas: SchemaSet, faultMessage: FaultMess
   const written = new Set<string>()
   const part = (name: string, element: string): XmlNode => node('wsdl:part', { name, element })
   for (const op of service.operations) {
-    const { input, output, headers } = op.description
+    const { input, output, headers, outputHeaders } = op.description
     const where = `${service.name}.${op.info.name}`
     out.push(node('wsdl:message', { name: `${op.info.name}Request` }, input === undefined ? [] : [part('parameters', schemas.topElement(input.name, input.namespace, input.shape, input.schema, `${where}.input`))]))
-    if (output !== undefined) out.push(node('wsdl:message', { name: `${op.info.name}Response` }, [part('parameters', schemas.topElement(output.name, output.namespace, output.shape, output.schema, `${where}.output`))]))
-    if (headers !== undefined) {
-      const properties = headers.schema.properties as Record<string, Readonly<Record<string, unknown>>>
-      const parts = headers.shape.elements.map((field) =>
-        part(headerPart(headers.shape, field), schemas.topField(field, properties[field.property], headers.schema, `${where}.headers/properties/${field.property}`)))
-      out.push(node('wsdl:message', { name: `${op.info.name}Headers` }, parts))
+    // An output with no Body element (only header blocks) is a message with no part: an empty Body.
+    if (!op.info.oneWay) out.push(node('wsdl:message', { name: `${op.info.name}Response` }, output === undefined ? [] : [part('parameters', schemas.topElement(output.name, output.namespace, output.shape, output.schema, `${where}.output`))]))
+    const blocks = (of: { readonly shape: ObjectShape, readonly schema: Readonly<Record<string, unknown>> }, name: string, key: string): void => {
+      const properties = of.schema.properties as Record<string, Readonly<Record<string, unknown>>>
+      const parts = of.shape.elements.map((field) =>
+        part(headerPart(of.shape, field), schemas.topField(field, properties[field.property], of.schema, `${where}.${key}/properties/${field.property}`)))
+      out.push(node('wsdl:message', { name }, parts))
     }
+    if (headers !== undefined) blocks(headers, `${op.info.name}Headers`, 'headers')
+    // "ResponseHeader": no other message name ends so, whatever the operations are named.
+    if (outputHeaders !== undefined && outputHeaders.shape.elements.length > 0) blocks(outputHeaders, `${op.info.name}ResponseHeader`, 'outputHeaders')
     for (const [name, fault] of faultsOf(op)) {
       const element = schemas.topElement(fault.name, fault.namespace, fault.shape, fault.schema, `${where}.faults.${name}`)
       const message = faultMessage(op, name)
@@ -98,12 +102,12 @@ function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
   const name = `${service.name}${soap === 'soap' ? 'Soap11' : 'Soap12'}`
   const body = node(`${soap}:body`, { use: 'literal' })
   const operation = (op: Operation): XmlNode => {
-    const shape = op.description.headers?.shape
-    const headers = shape?.elements.map((field) => node(`${soap}:header`, { message: `tns:${op.info.name}Headers`, part: headerPart(shape, field), use: 'literal' })) ?? []
+    const header = (shape: ObjectShape | undefined, message: string): XmlNode[] => shape?.elements.map((field) => node(`${soap}:header`, { message: `tns:${message}`, part: headerPart(shape, field), use: 'literal' })) ?? []
+    const headers = header(op.description.headers?.shape, `${op.info.name}Headers`)
     return node('wsdl:operation', { name: op.info.name }, [
       node(`${soap}:operation`, { soapAction: op.info.action, soapActionRequired: soap === 'soap12' ? 'false' : undefined, style: 'document' }),
       node('wsdl:input', {}, [body, ...headers]),
-      ...(op.info.oneWay ? [] : [node('wsdl:output', {}, [body])]),
+      ...(op.info.oneWay ? [] : [node('wsdl:output', {}, [body, ...header(op.description.outputHeaders?.shape, `${op.info.name}ResponseHeader`)])]),
       ...[...faultsOf(op).keys()].map((fault) => node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
     ])
   }

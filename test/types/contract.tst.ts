@@ -7,7 +7,7 @@
  */
 import Fastify from 'fastify'
 import { describe, expect, test } from 'tstyche'
-import soap from 'fastify-soap'
+import soap, { type ContractOperations } from 'fastify-soap'
 import type { AuthorizeHeaders, AuthorizeInput, AuthorizeOutput, Operations } from './contract-ocpp'
 
 const app = Fastify()
@@ -49,5 +49,65 @@ describe('fastify-soap types', () => {
     const { Authorize, ...others } = {} as Operations
     expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', operations: others })).type.toRaiseError()
     expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', operations: { ...others, Authorize, Unknown: async () => ({}) } })).type.toRaiseError()
+  })
+})
+
+describe('docs/contract-first.md "Options": unimplemented', () => {
+  test('with unimplemented: "fault", handlers for some operations are enough, and stay typed', () => {
+    expect(app.soap.contract<Operations>({
+      path: '/ocpp',
+      wsdl: 'OCPP_CentralSystemService_1.6.wsdl',
+      unimplemented: 'fault',
+      operations: {
+        Heartbeat: async (input, call) => {
+          expect(call.headers.chargeBoxIdentity).type.toBe<string | undefined>()
+          return { currentTime: new Date().toISOString() }
+        }
+      }
+    })).type.not.toRaiseError()
+  })
+
+  test('with unimplemented: "fault", a wrong result or an unknown operation still does not compile', () => {
+    expect(app.soap.contract<Operations>({
+      path: '/ocpp',
+      wsdl: 'x.wsdl',
+      unimplemented: 'fault',
+      operations: { Authorize: async () => ({ idTagInfo: { status: 'Maybe' as const } }) }
+    })).type.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'fault', operations: { Unknown: async () => ({}) } })).type.toRaiseError()
+  })
+
+  test('without it, or with unimplemented: "error", every operation needs a handler; no other value compiles', () => {
+    const { Authorize, ...others } = {} as Operations
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'error', operations: others })).type.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'error', operations: { ...others, Authorize } })).type.not.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'stub', operations: { ...others, Authorize } })).type.toRaiseError()
+  })
+})
+
+describe('docs/contract-first.md "What is served": output header blocks', () => {
+  type Schemas = {
+    readonly Ack: {
+      readonly input: { type: 'object', properties: { id: { type: 'integer' } }, required: readonly ['id'], additionalProperties: false, xml: { name: 'Ack', namespace: 'urn:r' } }
+      readonly outputHeaders: { type: 'object', properties: { Receipt: { type: 'object', properties: { at: { type: 'string' } }, required: readonly ['at'], additionalProperties: false, xml: { namespace: 'urn:r' } } }, additionalProperties: false }
+    }
+  }
+
+  test('a contract operation\'s call.replyHeaders() is typed from its outputHeaders; with no output, the handler returns nothing', () => {
+    expect(app.soap.contract<ContractOperations<Schemas>>({
+      path: '/r',
+      wsdl: 'r.wsdl',
+      operations: {
+        Ack: async (input, call) => {
+          expect(input.id).type.toBe<number>()
+          call.replyHeaders({ Receipt: { at: '2026-11-25T03:00:00Z' } })
+        }
+      }
+    })).type.not.toRaiseError()
+    expect(app.soap.contract<ContractOperations<Schemas>>({
+      path: '/r',
+      wsdl: 'r.wsdl',
+      operations: { Ack: async (_input, call) => { call.replyHeaders({ Receipt: { at: 1 } }) } }
+    })).type.toRaiseError()
   })
 })

@@ -193,6 +193,55 @@ describe('results', () => {
   })
 })
 
+describe('docs/services.md "Header blocks": outputHeaders', () => {
+  const quota = { type: 'object', properties: { Quota: { type: 'object', properties: { left: { type: 'integer' } }, required: ['left'], additionalProperties: false }, Trace: { type: 'array', items: { type: 'string' } } }, additionalProperties: false } as const
+
+  test('call.replyHeaders() takes the outputHeaders schema\'s values', () => {
+    defineOperation({
+      input: pair,
+      output: pair,
+      outputHeaders: quota,
+      handler (input, call) {
+        expect(call.replyHeaders).type.toBe<(values: { readonly Quota?: { readonly left: number }, readonly Trace?: readonly string[] }) => void>()
+        call.replyHeaders({ Quota: { left: 1 }, Trace: ['a'] })
+        return input
+      }
+    })
+  })
+
+  test('a wrong value, or replyHeaders() on an operation without outputHeaders, does not compile', () => {
+    defineOperation({
+      input: pair,
+      output: pair,
+      outputHeaders: quota,
+      handler (input, call) {
+        expect(call.replyHeaders).type.not.toBeCallableWith({ Quota: { left: 'many' } })
+        expect(call.replyHeaders).type.not.toBeCallableWith({ Other: 1 })
+        return input
+      }
+    })
+    defineOperation({
+      input: pair,
+      output: pair,
+      handler (input, call) {
+        expect(call.replyHeaders).type.not.toBeCallableWith({})
+        return input
+      }
+    })
+  })
+
+  test('with outputHeaders and no output, the handler returns nothing', () => {
+    defineOperation({
+      input: pair,
+      outputHeaders: quota,
+      handler (_input, call) {
+        call.replyHeaders({ Quota: { left: 0 } })
+      }
+    })
+    expect(defineOperation).type.not.toBeCallableWith({ input: pair, outputHeaders: quota, handler: () => ({ a: 1 }) })
+  })
+})
+
 describe('WS-Security', () => {
   test('the authenticated user is call.soap.username; `security` is typed', () => {
     defineService({
