@@ -1238,6 +1238,47 @@ const salesforceCategories: Case = {
   }
 }
 
+const BING_HEADERS = { AuthenticationToken: 'token-1', DeveloperToken: 'dev-1', CustomerId: '42' }
+const bingFault: Case = {
+  id: 'bingads-reporting-fault',
+  wsdl: ['bingads-reporting', 'reporting_service.wsdl'],
+  operation: 'PollGenerateReport',
+  what: 'a WCF service: message contract header blocks, and a declared fault whose detail element is nillable (as WCF marks every FaultContract)',
+  fault: { name: 'AdApiFaultDetailFault', detail: { TrackingId: 'trk-7', Errors: { AdApiError: [{ Code: 105, ErrorCode: 'InvalidCredentials', Message: 'Authentication failed.' }] } }, options: { code: 'Sender', reason: 'Invalid client data. Check the SOAP fault details for more information.' } },
+  zeep: {
+    spec: { service: 'ReportingService', port: 'BasicHttpBinding_IReportingService', operation: 'PollGenerateReport', args: { ReportRequestId: 'rq-1' }, headers: BING_HEADERS },
+    version: '1.1',
+    action: 'PollGenerateReport',
+    handler: { input: { ReportRequestId: 'rq-1' }, headers: BING_HEADERS },
+    expect: {
+      fault: {
+        code: 'soap:Client',
+        message: 'Invalid client data. Check the SOAP fault details for more information.',
+        detail: '<detail xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><tns:AdApiFaultDetail xmlns:tns="https://adapi.microsoft.com" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><tns:TrackingId>trk-7</tns:TrackingId><tns:Errors><tns:AdApiError><tns:Code>105</tns:Code><tns:ErrorCode>InvalidCredentials</tns:ErrorCode><tns:Message>Authentication failed.</tns:Message></tns:AdApiError></tns:Errors></tns:AdApiFaultDetail></detail>'
+      },
+      status: 500
+    }
+  },
+  nodeSoap: {
+    spec: { service: 'ReportingService', port: 'BasicHttpBinding_IReportingService', operation: 'PollGenerateReport', args: { ReportRequestId: 'rq-1' }, headers: [{ value: BING_HEADERS, namespace: 'https://bingads.microsoft.com/Reporting/v13' }] },
+    version: '1.1',
+    action: 'PollGenerateReport',
+    handler: { input: { ReportRequestId: 'rq-1' }, headers: BING_HEADERS },
+    // node-soap reads a fault's detail without its schema: the numbers stay text, one item is no array
+    expect: {
+      fault: {
+        fault: {
+          faultcode: 'soap:Client',
+          faultstring: 'Invalid client data. Check the SOAP fault details for more information.',
+          detail: { AdApiFaultDetail: { TrackingId: 'trk-7', Errors: { AdApiError: { Code: '105', ErrorCode: 'InvalidCredentials', Message: 'Authentication failed.' } } } }
+        },
+        message: 'soap:Client: Invalid client data. Check the SOAP fault details for more information.: {"AdApiFaultDetail":{"TrackingId":"trk-7","Errors":{"AdApiError":{"Code":"105","ErrorCode":"InvalidCredentials","Message":"Authentication failed."}}}}'
+      },
+      status: 500
+    }
+  }
+}
+
 /** Cases whose zeep result is compared by present(). */
 const ZEEP_PRESENT_ONLY = new Set(['cybersource'])
 
@@ -1246,7 +1287,7 @@ const CASES: readonly Case[] = [
   onvifPullMessages, onvifCreatePullPoint, onvifNotify, sdiRiceviFile, sdiTrasmissione, sdiRicezione, sdiRicezioneOneWay,
   ochp, ochpDirect, cxfNillable, cxfOneWay, cxfFault, cxfBare, cxfSoap12, cxfSoap12Fault, cxfRpcLit, cxfRpcLitStruct,
   wsiRetailer, wsiWarehouse, wsiLogEvent, wsiGetEvents, nfe, afip, cybersource,
-  onvifZeroConfiguration, onvifStreamUri, salesforceCategories
+  onvifZeroConfiguration, onvifStreamUri, salesforceCategories, bingFault
 ]
 
 // ---------------------------------------------------------------- server ---
