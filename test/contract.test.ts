@@ -693,3 +693,31 @@ test('docs/contract-first.md "The mapping": choices hold as the XSD says (one br
   t.assert.strictEqual(refused.statusCode, 500)
   t.assert.match(refused.body, /<faultcode>soap:Server<\/faultcode><faultstring>The server could not process the request<\/faultstring>/)
 })
+
+test('docs/contract-first.md "The mapping": xs:anyType and mixed="true" carry text (a time, a number), child elements, or both: the text is $value, written back first', async (t: TestContext) => {
+  const types = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified" xmlns:k="${K}">
+    <xs:complexType name="Note" mixed="true"><xs:sequence><xs:element name="b" type="xs:string" minOccurs="0" maxOccurs="unbounded"/></xs:sequence><xs:attribute name="lang" type="xs:string"/></xs:complexType>
+    <xs:element name="Op"><xs:complexType><xs:sequence>
+      <xs:element name="value" type="xs:anyType" maxOccurs="unbounded"/>
+      <xs:element name="untyped" minOccurs="0"/>
+      <xs:element name="note" type="k:Note" minOccurs="0"/>
+    </xs:sequence></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="value" type="xs:anyType" maxOccurs="unbounded"/><xs:element name="note" type="k:Note" minOccurs="0"/></xs:sequence></xs:complexType></xs:element>
+  </xs:schema>`
+  let got: { value: unknown[], note?: unknown, untyped?: unknown } | undefined
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/m', document: wsdl({ types }), operations: { Op: async (input: { value: unknown[], note?: unknown }) => { got = input; return { value: input.value, note: input.note } } } })
+  const body = `<k:Op xmlns:k="${K}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xs="http://www.w3.org/2001/XMLSchema">` +
+    '<k:value xsi:type="xs:dateTime">2030-01-15T09:30:00Z</k:value><k:value>42</k:value><k:value><k:x>1</k:x></k:value><k:value>a <k:y>b</k:y> c</k:value><k:value/>' +
+    '<k:untyped>free text</k:untyped><k:note lang="en">Hello <k:b>bold</k:b> world</k:note></k:Op>'
+  const response = await post(app, '1.1', envelope('1.1', body), { url: '/m' })
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  const value = got?.value as Array<{ $value?: string, $any: Array<{ localName: string }> }>
+  t.assert.deepStrictEqual(value.map((v) => [v.$value, v.$any.map((e) => e.localName)]), [['2030-01-15T09:30:00Z', []], ['42', []], [undefined, ['x']], ['a  c', ['y']], [undefined, []]])
+  t.assert.deepStrictEqual(got?.untyped, { $value: 'free text', $any: [] })
+  t.assert.deepStrictEqual(got?.note, { lang: 'en', $value: 'Hello  world', b: ['bold'] })
+  t.assert.match(response.body, /<tns:value>2030-01-15T09:30:00Z<\/tns:value><tns:value>42<\/tns:value><tns:value><k:x xmlns:k="urn:k">1<\/k:x><\/tns:value><tns:value>a {2}c<k:y xmlns:k="urn:k">b<\/k:y><\/tns:value><tns:value\/>/)
+  t.assert.match(response.body, /<tns:note lang="en">Hello {2}world<tns:b>bold<\/tns:b><\/tns:note>/)
+})

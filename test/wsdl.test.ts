@@ -1010,3 +1010,26 @@ test('docs/addressing.md "Description", xmllint: a service with WS-Addressing an
   const result = lint(['--schema', wsdlDriver(schemas), file])
   t.assert.strictEqual(result.status, 0, result.output)
 })
+
+test('docs/wsdl.md "The mapping", xmllint: an object with xml.mixed is a mixed="true" complex type; the text and elements the codec writes validate', async (t: TestContext) => {
+  const note = { type: 'object', properties: { $value: { type: 'string', xml: { text: true } }, b: { type: 'array', items: { type: 'string' } }, lang: { type: 'string', xml: { attribute: true } } }, xml: { mixed: true }, additionalProperties: false }
+  const app = await build(t, {
+    path: '/mixed',
+    name: 'Mixed',
+    namespace: 'urn:example:mixed',
+    operations: { Echo: { input: { type: 'object', properties: { note }, required: ['note'] }, output: { type: 'object', properties: { note }, required: ['note'] }, handler: (input: unknown) => input } }
+  } as unknown as SoapServiceDefinition)
+  const wsdl = (await get(app, '/mixed?wsdl')).body
+  t.assert.match(wsdl, /<xs:element name="note">\s*<xs:complexType mixed="true">/)
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
+  const dir = tempDir(t)
+  const driver = await messageSchema(t, app, '/mixed', '1.2', dir, schemas)
+  const request = envelope('1.2', '<m:Echo xmlns:m="urn:example:mixed"><m:note lang="en">Hello <m:b>bold</m:b> world</m:note></m:Echo>')
+  t.assert.strictEqual(validateMessage(driver, dir, request, 'mixed-request').status, 0)
+  const response = await post(app, '1.2', request, { url: '/mixed' })
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  t.assert.match(response.body, /<tns:note lang="en">Hello {2}world<tns:b>bold<\/tns:b><\/tns:note>/)
+  const answered = validateMessage(driver, dir, response.body, 'mixed-response')
+  t.assert.strictEqual(answered.status, 0, answered.output)
+})

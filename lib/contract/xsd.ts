@@ -11,7 +11,8 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../err
 import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '../namespaces'
 import { attr, childElements } from './dom'
 import { builtin, lexical, listCounts, restrict, type Simple } from './simple-types'
-import { addImplies, NOTHING, presenceOf, type Reach, type Rule } from './choices'
+import { addImplies, NOTHING, type Reach } from './choices'
+import { Content, objectSchema, TEXT, withoutXml } from './content'
 
 type Schema = Record<string, unknown>
 
@@ -43,28 +44,6 @@ function xs (node: DomElement, localName: string): DomElement[] {
 
 const KINDS = ['element', 'complexType', 'simpleType', 'group', 'attributeGroup', 'attribute'] as const
 type Kind = typeof KINDS[number]
-
-/** The content of a complex type, gathered before it becomes an object schema. */
-class Content {
-  readonly properties = new Map<string, Schema>()
-  readonly required: string[] = []
-  /** Property → `{namespace}localName` (elements) or `@{namespace}localName` (attributes). */
-  readonly names = new Map<string, string>()
-  /** What the content model says of which elements appear together (xs:choice, optional groups), rendered once the properties are known. */
-  readonly rules: Rule[] = []
-  any = false
-  anyAttribute = false
-  text: Simple | undefined
-
-  /** The property of an XML name, or a new one: the local name, numbered when taken by another name. */
-  property (xmlKey: string, localName: string): { property: string, known: boolean } {
-    for (const [property, name] of this.names) if (name === xmlKey) return { property, known: true }
-    let property = localName
-    for (let n = 2; this.properties.has(property) || property === '$value' || property === '$any'; n++) property = `${localName}${n}`
-    this.names.set(property, xmlKey)
-    return { property, known: false }
-  }
-}
 
 /** The global components of every schema a contract loads, and their translation. */
 export class SchemaModel {
@@ -244,7 +223,8 @@ export class SchemaModel {
 
   /** xs:anyType: any attributes, any child elements (kept raw). */
   private anyContent (): Schema {
-    return { type: 'object', properties: { $any: { type: 'array', items: { type: 'object' }, xml: { any: true } } }, additionalProperties: false, xml: { anyAttribute: true } }
+    // Mixed: a time or a number as text, child elements, or both (XML Schema 1.0 Part 1 §3.4.7, the ur-type).
+    return { type: 'object', properties: { $value: TEXT, $any: { type: 'array', items: { type: 'object' }, xml: { any: true } } }, additionalProperties: false, xml: { anyAttribute: true, mixed: true } }
   }
 
   private typeByName (name: QName, where: string): { schema: Schema, simple: boolean } {
@@ -283,6 +263,8 @@ export class SchemaModel {
   /** An object schema from a complex type. Every element names its namespace, so the schema is the same wherever it is used. */
   private complexType (node: DomElement, context: SchemaContext, where: string): Schema {
     const content = new Content()
+    const complex = xs(node, 'complexContent')[0]
+    content.mixed = attr(node, 'mixed') === 'true' || (complex !== undefined && attr(complex, 'mixed') === 'true')
     this.complexContent(node, context, content, where)
     return objectSchema(content)
   }
@@ -571,28 +553,6 @@ export class SchemaModel {
     const { node, context } = this.find('simpleType', name, where)
     return this.simpleType(node, context, `${where} > type ${key(...name)}`)
   }
-}
-
-function withoutXml (schema: Schema): Schema {
-  const out = { ...schema }
-  delete out.xml
-  return out
-}
-
-function objectSchema (content: Content): Schema {
-  const properties: Schema = {}
-  for (const [property, schema] of content.properties) properties[property] = schema
-  if (content.text !== undefined) properties.$value = { ...content.text.schema, xml: { text: true } }
-  if (content.any) properties.$any = { type: 'array', items: { type: 'object' }, xml: { any: true } }
-  const schema: Schema = { type: 'object', properties, additionalProperties: false }
-  const required = content.text !== undefined ? [...content.required, '$value'] : content.required
-  if (required.length > 0) schema.required = [...new Set(required)]
-  if (content.anyAttribute) schema.xml = { anyAttribute: true }
-  // Several rules all hold, said without allOf (which the codec does not take) as not-any-not.
-  const rules = content.rules.map((rule) => presenceOf(rule, content.properties))
-  if (rules.length === 1) Object.assign(schema, rules[0])
-  else if (rules.length > 1) schema.not = { anyOf: rules.map((rule) => ({ not: rule })) }
-  return schema
 }
 
 /** A built-in XML Schema simple type. */

@@ -178,6 +178,18 @@ function readContent (shape: Shape, tree: XmlTree, p: number): unknown {
     for (let q = p + 4; q < end; q = tree.next(q)) readChild(shape, tree, q, out, false, name)
     return out
   }
+  if (shape.mixed) {
+    // Mixed content: the text between the children, joined, is the text property; white space alone is no text.
+    const name = tree.name(p).name
+    const end = tree.end(p)
+    let joined = ''
+    startChildren(shape, out)
+    for (let q = p + 4; q < end; q = tree.next(q)) {
+      if (tree.isText(q)) joined += tree.text(q); else readChild(shape, tree, q, out, false, name)
+    }
+    if (!isWhitespace(joined)) out[text.property] = joined
+    return out
+  }
   try {
     out[text.property] = readScalar((text.shape as ScalarShape).type, textOnly(tree, p))
   } catch (err) {

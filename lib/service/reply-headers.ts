@@ -44,7 +44,8 @@ function blockWriter (field: Field, schema: JsonSchema, where: string): (value: 
         attributesByName: NO_FIELDS,
         text: { ...field, property: '$value', array: false },
         any: undefined,
-        anyAttribute: false
+        anyAttribute: false,
+        mixed: false
       }
   const prefixes = prefixesFor(shape, field.namespace, field.array ? schema.items : schema, where)
   const write = compileElement(shape, field.name, field.namespace, prefixes, hasNullable(shape))

@@ -34,6 +34,8 @@ export interface ObjectShape {
   readonly any: Field | undefined
   /** Whether attributes without a namespace that no field names are passed over (`xml.anyAttribute`) rather than refused. */
   readonly anyAttribute: boolean
+  /** Mixed content (`xml.mixed`): the text between child elements is read into `text`, beside the elements. */
+  readonly mixed: boolean
 }
 
 /** Fields by namespace URI, then local name. */
@@ -78,13 +80,15 @@ export interface XmlKeyword {
   readonly anyAttribute?: boolean
   /** The property (an array of scalars) is one element or attribute holding its items separated by spaces. */
   readonly list?: boolean
+  /** On an object: its text (the `xml.text` property, a string) comes with child elements (XML Schema's mixed content). */
+  readonly mixed?: boolean
 }
 
 /** Keywords that change the XML the codec must read or write, and which it does not support. */
 const UNSUPPORTED = ['allOf', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
 /** Combinators the codec accepts when they only say which properties are present (an XSD choice): they change no XML. */
 const PRESENCE = ['anyOf', 'oneOf', 'not']
-const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list'])
+const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed'])
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean'])
 const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([XML_NS, XMLNS_NS, XSI_NS])
 
@@ -113,7 +117,7 @@ export function xmlOf (schema: Schema, where: string): XmlKeyword {
   // xsi is the prefix the writer binds for xsi:nil.
   if (xml.prefix !== undefined && (typeof xml.prefix !== 'string' || !isNCName(xml.prefix) || /^xml/i.test(xml.prefix) || xml.prefix === 'xsi')) fail(where, '"xml.prefix" must be an NCName other than "xsi", not starting with "xml"')
   if (xml.prefix !== undefined && xml.namespace === '') fail(where, '"xml.prefix" cannot go with no namespace')
-  for (const flag of ['attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list'] as const) {
+  for (const flag of ['attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed'] as const) {
     if (xml[flag] !== undefined && typeof xml[flag] !== 'boolean') fail(where, `"xml.${flag}" must be a boolean`)
   }
   return xml as XmlKeyword
@@ -184,8 +188,8 @@ type MutableObjectShape = Omit<{ -readonly [K in keyof ObjectShape]: ObjectShape
   attributesByName: Map<string, Map<string, Field>>
 }
 
-function emptyObject (nullable: boolean, anyAttribute: boolean): MutableObjectShape {
-  return { kind: 'object', nullable, elements: [], attributes: [], elementsByName: new Map(), attributesByName: new Map(), text: undefined, any: undefined, anyAttribute }
+function emptyObject (nullable: boolean, xml: XmlKeyword): MutableObjectShape {
+  return { kind: 'object', nullable, elements: [], attributes: [], elementsByName: new Map(), attributesByName: new Map(), text: undefined, any: undefined, anyAttribute: xml.anyAttribute === true, mixed: xml.mixed === true }
 }
 
 /** Reads the schemas of one top-level element: its named schemas are shared by all their uses. */
@@ -221,7 +225,7 @@ class ShapeBuilder {
     if (SCALARS.has(type)) return { kind: 'scalar', type: type as ScalarType, nullable }
     if (type === 'array') fail(where, 'an array must be the value of a property (it becomes repeated elements)')
     if (type !== 'object') fail(where, `type "${type}" is not supported`)
-    const shape = emptyObject(nullable, xmlOf(schema, where).anyAttribute === true)
+    const shape = emptyObject(nullable, xmlOf(schema, where))
     this.fill(shape, schema, where, inherited)
     return shape
   }
@@ -238,7 +242,7 @@ class ShapeBuilder {
       this.named.set(id, shape)
       return shape
     }
-    const shape = emptyObject(nullable, xmlOf(schema, where).anyAttribute === true)
+    const shape = emptyObject(nullable, xmlOf(schema, where))
     this.named.set(id, shape)
     this.fill(shape, schema, where, inherited)
     return shape
@@ -273,7 +277,8 @@ class ShapeBuilder {
       byName.set(field.namespace, named);
       (field.attribute ? attributes : elements).push(field)
     }
-    if (text !== undefined && (elements.length !== 0 || any !== undefined)) fail(where, `property ${text.property} is the element's text ("xml.text"): the element can have no child elements`)
+    if (shape.mixed && (text === undefined || (text.shape as ScalarShape).type !== 'string')) fail(where, '"xml.mixed" needs a property of type string with "xml.text": the text between the child elements')
+    if (!shape.mixed && text !== undefined && (elements.length !== 0 || any !== undefined)) fail(where, `property ${text.property} is the element's text ("xml.text"): the element can have no child elements, unless the object says "xml.mixed"`)
     shape.text = text
     shape.any = any
   }
@@ -304,6 +309,7 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
   const { type, nullable } = typeOf(schema, where)
   if (xml.text !== true && xml.any !== true && !isNCName(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)
   if (xml.anyAttribute === true && type !== 'object') fail(where, '"xml.anyAttribute" applies to objects only')
+  if (xml.mixed === true && type !== 'object') fail(where, '"xml.mixed" applies to objects only')
   if ([xml.attribute, xml.text, xml.any].filter((flag) => flag === true).length > 1) fail(where, '"xml.attribute", "xml.text" and "xml.any" exclude one another')
   if (xml.text === true) {
     if (!SCALARS.has(type) || nullable) fail(where, 'the text ("xml.text") must be a string, integer, number or boolean, and cannot be null')

@@ -209,7 +209,8 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
   const text = shape.text
   if (text !== undefined) {
     const type = (text.shape as ScalarShape).type
-    elements.push({ property: text.property, write: (value) => writeScalar(type, value, false) })
+    // Mixed content is written text first, then the child elements.
+    elements[shape.mixed ? 'unshift' : 'push']({ property: text.property, write: (value) => writeScalar(type, value, false) })
   }
   return {
     attributes (value) {

@@ -309,14 +309,14 @@ export class SchemaSet {
     const attributes = shape.attributes.map((field) => this.attribute(context, field, properties[field.property], required.has(field.property) && !shape.nullable, `${where}/properties/${field.property}`))
     // Attributes the schema does not name are passed over by the codec, as lax wildcards are.
     if (shape.anyAttribute) attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
-    if (shape.text !== undefined) {
+    if (shape.text !== undefined && !shape.mixed) {
       // Simple content: the text's built-in type (its facets stay Ajv's to check).
       const base = BUILT_IN[(shape.text.shape as ScalarShape).type]
       return node('xs:complexType', {}, [node('xs:simpleContent', {}, [node('xs:extension', { base }, attributes)])])
     }
     // Elements the schema does not name: of other namespaces only, so that the content model stays deterministic (UPA).
     if (shape.any !== undefined) sequence.push(node('xs:any', { namespace: shape.elements.length === 0 ? '##any' : '##other', processContents: 'lax', minOccurs: '0', maxOccurs: 'unbounded' }))
-    return node('xs:complexType', {}, [node('xs:sequence', {}, sequence), ...attributes])
+    return node('xs:complexType', { mixed: shape.mixed ? 'true' : undefined }, [node('xs:sequence', {}, sequence), ...attributes])
   }
 
   /** An xs:list of the items' built-in type. */

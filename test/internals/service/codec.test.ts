@@ -615,6 +615,17 @@ test('schema: a nullable xml.list element is xsi:nil for null, read and written;
   assertSchemaRefusal(t, object({ a: { type: 'array', nullable: true, items: int, xml: { list: true, attribute: true } } }), '#/properties/a', /an attribute must be a string, integer, number or boolean, and cannot be null/)
 })
 
+test('docs/services.md "The mapping": xml.mixed reads the text between child elements into the xml.text string, and writes it first', (t: TestContext) => {
+  const schema = object({ $value: { type: 'string', xml: { text: true } }, b: { type: 'array', items: str } }, { xml: { mixed: true } })
+  t.assert.deepStrictEqual(read(schema, R('one <t:b>two</t:b> three')), { $value: 'one  three', b: ['two'] })
+  t.assert.deepStrictEqual(read(schema, R('\n  <t:b>x</t:b>\n')), { b: ['x'] })
+  t.assert.strictEqual(writerOf(schema)({ $value: 'a<', b: ['c'] }), `<tns:R xmlns:tns="${TNS}">a&lt;<tns:b>c</tns:b></tns:R>`)
+  assertSchemaRefusal(t, object({ b: str }, { xml: { mixed: true } }), '#', /"xml.mixed" needs a property of type string with "xml.text"/)
+  assertSchemaRefusal(t, object({ $value: { type: 'integer', xml: { text: true } }, b: str }, { xml: { mixed: true } }), '#', /"xml.mixed" needs a property of type string/)
+  assertSchemaRefusal(t, object({ $value: { type: 'string', xml: { text: true } }, b: str }), '#', /unless the object says "xml.mixed"/)
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { mixed: true } } }), '#/properties/a', /"xml.mixed" applies to objects only/)
+})
+
 test('schema: an array of arrays has no XML form (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
   assertSchemaRefusal(t, object({ m: { type: 'array', items: { type: 'array', items: int } } }), '#/properties/m/items', /an array of arrays has no XML form/)
   assertSchemaRefusal(t, object({ m: { type: 'array', xml: { wrapped: true }, items: { type: 'array', xml: { wrapped: true }, items: int } } }), '#/properties/m/items', /an array of arrays/)

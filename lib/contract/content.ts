@@ -1,0 +1,60 @@
+/**
+ * Contract first: a complex type's content as the XML Schema translation
+ * gathers it (lib/contract/xsd.ts), and the object schema it becomes.
+ */
+import type { Simple } from './simple-types'
+import { presenceOf, type Rule } from './choices'
+
+type Schema = Record<string, unknown>
+
+/** The content of a complex type, gathered before it becomes an object schema. */
+export class Content {
+  readonly properties = new Map<string, Schema>()
+  readonly required: string[] = []
+  /** Property → `{namespace}localName` (elements) or `@{namespace}localName` (attributes). */
+  readonly names = new Map<string, string>()
+  /** What the content model says of which elements appear together (xs:choice, optional groups), rendered once the properties are known. */
+  readonly rules: Rule[] = []
+  any = false
+  anyAttribute = false
+  text: Simple | undefined
+  /** Mixed content (`mixed="true"`): text between the child elements, read into `$value`. */
+  mixed = false
+
+  /** The property of an XML name, or a new one: the local name, numbered when taken by another name. */
+  property (xmlKey: string, localName: string): { property: string, known: boolean } {
+    for (const [property, name] of this.names) if (name === xmlKey) return { property, known: true }
+    let property = localName
+    for (let n = 2; this.properties.has(property) || property === '$value' || property === '$any'; n++) property = `${localName}${n}`
+    this.names.set(property, xmlKey)
+    return { property, known: false }
+  }
+}
+
+/** The text of mixed content. */
+export const TEXT: Schema = { type: 'string', xml: { text: true } }
+
+/** An array's items: the element's name and namespace are the array's; what the object says of its own content (`anyAttribute`, `mixed`) stays. */
+export function withoutXml (schema: Schema): Schema {
+  const { xml, ...out } = schema
+  const { anyAttribute, mixed } = (xml ?? {}) as { anyAttribute?: boolean, mixed?: boolean }
+  if (anyAttribute === true || mixed === true) out.xml = { ...(anyAttribute === true ? { anyAttribute } : {}), ...(mixed === true ? { mixed } : {}) }
+  return out
+}
+
+export function objectSchema (content: Content): Schema {
+  const properties: Schema = {}
+  for (const [property, schema] of content.properties) properties[property] = schema
+  if (content.text !== undefined) properties.$value = { ...content.text.schema, xml: { text: true } }
+  else if (content.mixed) properties.$value = TEXT
+  if (content.any) properties.$any = { type: 'array', items: { type: 'object' }, xml: { any: true } }
+  const schema: Schema = { type: 'object', properties, additionalProperties: false }
+  const required = content.text !== undefined ? [...content.required, '$value'] : content.required
+  if (required.length > 0) schema.required = [...new Set(required)]
+  if (content.anyAttribute || (content.mixed && content.text === undefined)) schema.xml = { ...(content.anyAttribute ? { anyAttribute: true } : {}), ...(content.mixed && content.text === undefined ? { mixed: true } : {}) }
+  // Several rules all hold, said without allOf (which the codec does not take) as not-any-not.
+  const rules = content.rules.map((rule) => presenceOf(rule, content.properties))
+  if (rules.length === 1) Object.assign(schema, rules[0])
+  else if (rules.length > 1) schema.not = { anyOf: rules.map((rule) => ({ not: rule })) }
+  return schema
+}
