@@ -70,7 +70,12 @@ function lint (args: readonly string[]): { status: number | null, output: string
 
 /** Asserts that a WSDL validates against WSDL 1.1, both SOAP binding schemas and the schema for schemas (xmllint); nothing when xmllint or the schemas are not there (the test skipped, failed under CI). */
 function assertValidWsdl (t: TestContext, wsdl: string): void {
-  assertValidWsdl(t, wsdl)
+  const schemas = xmllint(t)
+  if (schemas === undefined) return
+  const file = join(tempDir(t), 'service.wsdl')
+  writeFileSync(file, wsdl)
+  const result = lint(['--schema', wsdlDriver(schemas), file])
+  t.assert.strictEqual(result.status, 0, result.output)
 }
 
 function tempDir (t: TestContext): string {
