@@ -721,3 +721,34 @@ test('docs/contract-first.md "The mapping": xs:anyType and mixed="true" carry te
   t.assert.match(response.body, /<tns:value>2030-01-15T09:30:00Z<\/tns:value><tns:value>42<\/tns:value><tns:value><k:x xmlns:k="urn:k">1<\/k:x><\/tns:value><tns:value>a {2}c<k:y xmlns:k="urn:k">b<\/k:y><\/tns:value><tns:value\/>/)
   t.assert.match(response.body, /<tns:note lang="en">Hello {2}world<tns:b>bold<\/tns:b><\/tns:note>/)
 })
+
+test('docs/contract-first.md "The mapping": xs:any admits what its namespace says (##other, ##targetNamespace, ##local, a list; two wildcards admit what either does), and the rest is refused', async (t: TestContext) => {
+  const types = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified" xmlns:k="${K}">
+    <xs:element name="Op"><xs:complexType><xs:sequence>
+      <xs:element name="other"><xs:complexType><xs:sequence><xs:any namespace="##other" processContents="lax" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="local"><xs:complexType><xs:sequence><xs:any namespace="##targetNamespace ##local" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="two"><xs:complexType><xs:sequence><xs:any namespace="urn:a" minOccurs="0" maxOccurs="unbounded"/><xs:element name="mid" type="xs:int"/><xs:any namespace="##other" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="lists" minOccurs="0"><xs:complexType><xs:sequence><xs:any namespace="urn:a" minOccurs="0"/><xs:element name="mid" type="xs:int"/><xs:any namespace="urn:b ##local" minOccurs="0"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="others" minOccurs="0"><xs:complexType><xs:sequence><xs:any namespace="##other" minOccurs="0"/><xs:element name="mid" type="xs:int"/><xs:any namespace="##other" minOccurs="0"/><xs:any minOccurs="0"/></xs:sequence></xs:complexType></xs:element>
+    </xs:sequence></xs:complexType></xs:element>
+  </xs:schema>`
+  const contract = await readContract({ document: wsdl({ types: types.replace('</xs:schema>', '<xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element></xs:schema>') }) })
+  const props = (contract.operations.Op.input as { properties: Record<string, { properties: { $any: { xml: unknown } } }> }).properties
+  t.assert.deepStrictEqual(props.other.properties.$any.xml, { any: true, anyExcept: [K, ''] })
+  t.assert.deepStrictEqual(props.local.properties.$any.xml, { any: true, anyNamespaces: [K, ''] })
+  t.assert.deepStrictEqual(props.two.properties.$any.xml, { any: true, anyExcept: [K, ''] }, 'urn:a, or anything but the target namespace and none: the second holds the first')
+  t.assert.deepStrictEqual(props.lists.properties.$any.xml, { any: true, anyNamespaces: ['urn:a', 'urn:b', ''] })
+  t.assert.deepStrictEqual(props.others.properties.$any.xml, { any: true }, '##other twice is ##other; then ##any admits all')
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/w', document: wsdl({ types: types.replace('</xs:schema>', '<xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element></xs:schema>') }), operations: { Op: async () => ({}) } })
+  const call = async (other: string, local: string, two = '<k:mid>1</k:mid>'): Promise<number> => (await post(app, '1.1', envelope('1.1', `<k:Op xmlns:k="${K}" xmlns:o="urn:o"><k:other>${other}</k:other><k:local>${local}</k:local><k:two>${two}</k:two></k:Op>`), { url: '/w' })).statusCode
+  t.assert.strictEqual(await call('<o:x/>', '<k:y/><z/>'), 200)
+  t.assert.strictEqual(await call('<k:x/>', ''), 500, '##other refuses the target namespace')
+  t.assert.strictEqual(await call('<x/>', ''), 500, '##other refuses no namespace')
+  t.assert.strictEqual(await call('', '<o:y/>'), 500, '##targetNamespace ##local refuses another namespace')
+  t.assert.strictEqual(await call('', '', '<k:mid>1</k:mid><o:q/><a:q xmlns:a="urn:a"/>'), 200, 'another namespace, and urn:a')
+  t.assert.strictEqual(await call('', '', '<k:mid>1</k:mid><k:q/>'), 500, 'the target namespace: admitted by neither wildcard')
+  t.assert.strictEqual(await call('', '', '<k:mid>1</k:mid><q/>'), 500, 'no namespace: admitted by neither')
+})

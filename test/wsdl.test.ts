@@ -1028,3 +1028,17 @@ test('docs/wsdl.md "The mapping", xmllint: an object with xml.mixed is a mixed="
   const answered = validateMessage(driver, dir, response.body, 'mixed-response')
   t.assert.strictEqual(answered.status, 0, answered.output)
 })
+
+test('docs/wsdl.md "The mapping": xml.anyNamespaces is the xs:any\'s namespace list (##local for none), xml.anyExcept ##other; the WSDL validates', async (t: TestContext) => {
+  const any = (xml: Record<string, unknown>): Record<string, unknown> => ({ type: 'object', properties: { $any: { type: 'array', items: { type: 'object' }, xml: { any: true, ...xml } } }, additionalProperties: false })
+  const app = await build(t, {
+    path: '/wild',
+    name: 'Wild',
+    namespace: 'urn:example:wild',
+    operations: { Put: { input: { type: 'object', properties: { listed: any({ anyNamespaces: ['urn:a', ''] }), except: any({ anyExcept: ['urn:example:wild', ''] }) } }, handler: () => undefined } }
+  } as unknown as SoapServiceDefinition)
+  const wsdl = (await get(app, '/wild?wsdl')).body
+  t.assert.match(wsdl, /<xs:element name="listed"[^]*?<xs:any namespace="urn:a ##local" processContents="lax"/)
+  t.assert.match(wsdl, /<xs:element name="except"[^]*?<xs:any namespace="##other" processContents="lax"/)
+  assertValidWsdl(t, wsdl)
+})

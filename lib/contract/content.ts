@@ -16,6 +16,26 @@ export class Content {
   /** What the content model says of which elements appear together (xs:choice, optional groups), rendered once the properties are known. */
   readonly rules: Rule[] = []
   any = false
+  /** What the content's wildcards (xs:any) admit together: undefined for any namespace ('' is none). */
+  wildcard: { allow: boolean, namespaces: Set<string> } | undefined
+
+  /**
+   * One more xs:any (XML Schema 1.0 Part 1 §3.10.2): `##any`, `##other` (not
+   * the target namespace, nor none), or a list of URIs, `##targetNamespace`
+   * and `##local`. Two wildcards of one content admit what either does.
+   */
+  addWildcard (namespace: string | undefined, target: string): void {
+    const value = (namespace ?? '##any').trim()
+    const next = value === '##any'
+      ? undefined
+      : value === '##other'
+        ? { allow: false, namespaces: new Set([target, '']) }
+        : { allow: true, namespaces: new Set(value.split(/\s+/).filter((t) => t !== '').map((t) => t === '##targetNamespace' ? target : t === '##local' ? '' : t)) }
+    if (!this.any) this.wildcard = next
+    else if (this.wildcard !== undefined) this.wildcard = next === undefined ? undefined : union(this.wildcard, next)
+    this.any = true
+  }
+
   anyAttribute = false
   text: Simple | undefined
   /** Mixed content (`mixed="true"`): text between the child elements, read into `$value`. */
@@ -47,7 +67,8 @@ export function objectSchema (content: Content): Schema {
   for (const [property, schema] of content.properties) properties[property] = schema
   if (content.text !== undefined) properties.$value = { ...content.text.schema, xml: { text: true } }
   else if (content.mixed) properties.$value = TEXT
-  if (content.any) properties.$any = { type: 'array', items: { type: 'object' }, xml: { any: true } }
+  const wildcard = content.wildcard
+  if (content.any) properties.$any = { type: 'array', items: { type: 'object' }, xml: { any: true, ...(wildcard === undefined ? {} : { [wildcard.allow ? 'anyNamespaces' : 'anyExcept']: [...wildcard.namespaces] }) } }
   const schema: Schema = { type: 'object', properties, additionalProperties: false }
   const required = content.text !== undefined ? [...content.required, '$value'] : content.required
   if (required.length > 0) schema.required = [...new Set(required)]
@@ -57,4 +78,12 @@ export function objectSchema (content: Content): Schema {
   if (rules.length === 1) Object.assign(schema, rules[0])
   else if (rules.length > 1) schema.not = { anyOf: rules.map((rule) => ({ not: rule })) }
   return schema
+}
+
+/** What two wildcards admit together. */
+function union (a: { allow: boolean, namespaces: Set<string> }, b: { allow: boolean, namespaces: Set<string> }): { allow: boolean, namespaces: Set<string> } {
+  if (a.allow && b.allow) return { allow: true, namespaces: new Set([...a.namespaces, ...b.namespaces]) }
+  if (!a.allow && !b.allow) return { allow: false, namespaces: new Set([...a.namespaces].filter((n) => b.namespaces.has(n))) }
+  const [listed, except] = a.allow ? [a, b] : [b, a]
+  return { allow: false, namespaces: new Set([...except.namespaces].filter((n) => !listed.namespaces.has(n))) }
 }

@@ -360,7 +360,7 @@ export class SchemaModel {
         return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0' }
       }
       case 'any':
-        content.any = true
+        content.addWildcard(attr(node, 'namespace'), context.targetNamespace)
         return NOTHING
       case 'group': {
         const group = this.find('group', this.qname(node, attr(node, 'ref') as string, context), where)

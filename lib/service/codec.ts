@@ -271,6 +271,12 @@ function findField (shape: ObjectShape, child: TreeName): Field | undefined {
   return found
 }
 
+/** Whether an `xml.any` field (xs:any) admits an element of this namespace. */
+export function admits (any: Field, namespace: string): boolean {
+  const wildcard = any.wildcard
+  return wildcard === undefined || wildcard.namespaces.has(namespace) === wildcard.allow
+}
+
 /** Prepares `out` for an object's child elements: its arrays start empty. */
 export function startChildren (shape: ObjectShape, out: Record<string, unknown>): void {
   for (const field of shape.elements) {
@@ -295,7 +301,8 @@ export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Re
   const field = findField(shape, child)
   if (field === undefined) {
     const any = shape.any
-    if (any !== undefined) (out[any.property] as XmlElement[]).push(elementAt(tree, q))
+    // An element the wildcard's namespaces do not admit is no more expected than one of no field.
+    if (any !== undefined && admits(any, child.namespace)) (out[any.property] as XmlElement[]).push(elementAt(tree, q))
     else if (!lenient) throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${parent}`)
     return
   }

@@ -55,6 +55,8 @@ export interface Field {
   readonly namespace: string
   readonly attribute: boolean
   readonly array: boolean
+  /** For `xml.any`: the namespaces its elements may be in, or may not be in ('' for none); undefined for any. */
+  readonly wildcard?: { readonly allow: boolean, readonly namespaces: ReadonlySet<string> }
   /** A wrapped array: one element named after the property, holding one `item` element per entry. */
   readonly wrapped: boolean
   readonly itemName: string
@@ -82,13 +84,17 @@ export interface XmlKeyword {
   readonly list?: boolean
   /** On an object: its text (the `xml.text` property, a string) comes with child elements (XML Schema's mixed content). */
   readonly mixed?: boolean
+  /** With `xml.any`: the namespaces its elements may be in ('' for none), as xs:any's `namespace` lists them. */
+  readonly anyNamespaces?: readonly string[]
+  /** With `xml.any`: the namespaces its elements may not be in ('' for none), as xs:any's `##other` says. */
+  readonly anyExcept?: readonly string[]
 }
 
 /** Keywords that change the XML the codec must read or write, and which it does not support. */
 const UNSUPPORTED = ['allOf', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
 /** Combinators the codec accepts when they only say which properties are present (an XSD choice): they change no XML. */
 const PRESENCE = ['anyOf', 'oneOf', 'not']
-const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed'])
+const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'anyNamespaces', 'anyExcept'])
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean'])
 const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([XML_NS, XMLNS_NS, XSI_NS])
 
@@ -120,6 +126,13 @@ export function xmlOf (schema: Schema, where: string): XmlKeyword {
   for (const flag of ['attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed'] as const) {
     if (xml[flag] !== undefined && typeof xml[flag] !== 'boolean') fail(where, `"xml.${flag}" must be a boolean`)
   }
+  for (const list of ['anyNamespaces', 'anyExcept'] as const) {
+    const value = xml[list]
+    if (value === undefined) continue
+    if (xml.any !== true) fail(where, `"xml.${list}" goes with "xml.any"`)
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && (v === '' || isXmlText(v)))) fail(where, `"xml.${list}" must list namespace URIs ("" for no namespace)`)
+  }
+  if (xml.anyNamespaces !== undefined && xml.anyExcept !== undefined) fail(where, '"xml.anyNamespaces" and "xml.anyExcept" exclude one another')
   return xml as XmlKeyword
 }
 
@@ -320,7 +333,9 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
     const items = schema.items
     if (type !== 'array' || nullable || !isObject(items) || items.type !== 'object' || Object.keys(items).some((key) => key !== 'type')) fail(where, '"xml.any" goes on an array of { "type": "object" } (raw elements)')
     if (xml.name !== undefined || xml.namespace !== undefined || xml.prefix !== undefined || xml.wrapped !== undefined || xml.list !== undefined) fail(where, '"xml.any" elements keep their own names')
-    return { property, name, namespace: '', attribute: false, array: true, wrapped: false, itemName: name, itemNamespace: '', list: false, shape: { kind: 'scalar', type: 'string', nullable: false } }
+    const listed = xml.anyNamespaces ?? xml.anyExcept
+    const wildcard = listed === undefined ? undefined : { allow: xml.anyNamespaces !== undefined, namespaces: new Set(listed) }
+    return { property, name, namespace: '', attribute: false, array: true, wrapped: false, itemName: name, itemNamespace: '', list: false, wildcard, shape: { kind: 'scalar', type: 'string', nullable: false } }
   }
   if (xml.list === true) {
     const items = schema.items

@@ -10,7 +10,7 @@ import type { Field, ObjectShape, ScalarShape, ScalarType, Shape } from './schem
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
 import { isNCName } from '../xml/chars'
-import { InputProblem, locate } from './codec'
+import { admits, InputProblem, locate } from './codec'
 
 // Characters XML 1.0 cannot carry (see lib/soap/writer.ts): a value holding one is refused, never mangled.
 // eslint-disable-next-line no-control-regex -- matching those characters is the point
@@ -113,12 +113,14 @@ function writeList (type: ScalarType, value: unknown, attribute: boolean): strin
 }
 
 /** Raw elements (`xml.any`), each declaring the namespaces its own names use. */
-function writeRaw (value: unknown): string {
+function writeRaw (field: Field, value: unknown): string {
   if (!Array.isArray(value)) throw new OutputProblem('must be an array')
   let out = ''
   for (let i = 0; i < value.length; i++) {
     try {
-      out += rawElement(value[i], new Map())
+      const item: unknown = value[i]
+      if (isRawElement(item) && !admits(field, item.namespace)) throw new OutputProblem(`is in namespace "${item.namespace}", which the wildcard (xs:any) does not admit`)
+      out += rawElement(item, new Map())
     } catch (err) {
       throw locate(err, i)
     }
@@ -205,7 +207,8 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
     list: field.list
   }))
   const elements = shape.elements.map((field) => ({ property: field.property, write: compileField(field, prefixes, contents) }))
-  if (shape.any !== undefined) elements.push({ property: shape.any.property, write: writeRaw })
+  const any = shape.any
+  if (any !== undefined) elements.push({ property: any.property, write: (value) => writeRaw(any, value) })
   const text = shape.text
   if (text !== undefined) {
     const type = (text.shape as ScalarShape).type

@@ -182,6 +182,19 @@ function occurs (min: string | undefined, max: string | undefined): Record<strin
   return { minOccurs: min === '1' ? undefined : min, maxOccurs: max === '1' ? undefined : max }
 }
 
+/**
+ * The `namespace` of an xs:any: the namespaces it admits when it lists them
+ * (`##local` for none), else `##other` (which XSD 1.0 says as "not the
+ * target namespace, nor none": what a list of exceptions can be said as), or
+ * `##any`; `##other` too beside named elements, so that the content model
+ * stays deterministic (UPA).
+ */
+function wildcardNamespace (any: Field, named: boolean): string {
+  const wildcard = any.wildcard
+  if (wildcard !== undefined && wildcard.allow) return [...wildcard.namespaces].map((ns) => ns === '' ? '##local' : ns).join(' ')
+  return wildcard !== undefined || named ? '##other' : '##any'
+}
+
 /** The `$defs` (or `definitions`) of a schema. */
 function defsOf (schema: Schema): Readonly<Record<string, Schema>> {
   const defs = schema.$defs ?? schema.definitions
@@ -315,7 +328,7 @@ export class SchemaSet {
       return node('xs:complexType', {}, [node('xs:simpleContent', {}, [node('xs:extension', { base }, attributes)])])
     }
     // Elements the schema does not name: of other namespaces only, so that the content model stays deterministic (UPA).
-    if (shape.any !== undefined) sequence.push(node('xs:any', { namespace: shape.elements.length === 0 ? '##any' : '##other', processContents: 'lax', minOccurs: '0', maxOccurs: 'unbounded' }))
+    if (shape.any !== undefined) sequence.push(node('xs:any', { namespace: wildcardNamespace(shape.any, shape.elements.length > 0), processContents: 'lax', minOccurs: '0', maxOccurs: 'unbounded' }))
     return node('xs:complexType', { mixed: shape.mixed ? 'true' : undefined }, [node('xs:sequence', {}, sequence), ...attributes])
   }
 

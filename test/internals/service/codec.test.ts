@@ -626,6 +626,22 @@ test('docs/services.md "The mapping": xml.mixed reads the text between child ele
   assertSchemaRefusal(t, object({ a: { type: 'string', xml: { mixed: true } } }), '#/properties/a', /"xml.mixed" applies to objects only/)
 })
 
+test('docs/services.md "The mapping": xml.anyNamespaces and xml.anyExcept admit raw elements by namespace, as xs:any\'s namespace does, reading and writing', (t: TestContext) => {
+  const raw = (namespace: string, localName: string): XmlElement => ({ name: localName, prefix: namespace === '' ? '' : 'x', localName, namespace, attributes: [], children: ['v'] })
+  const listed = object({ a: int, $any: { type: 'array', items: { type: 'object' }, xml: { any: true, anyNamespaces: [OTHER, ''] } } })
+  const read1 = read(listed, R('<t:a>1</t:a><o:x>v</o:x><y>v</y>')) as { $any: XmlElement[] }
+  t.assert.deepStrictEqual(read1.$any.map((e) => `{${e.namespace}}${e.localName}`), [`{${OTHER}}x`, '{}y'])
+  t.assert.match(problem(listed, R('<t:a>1</t:a><t:b>2</t:b>')).message, /unexpected element \{urn:t\}b/)
+  t.assert.match(outputError(listed, { a: 1, $any: [raw('urn:third', 'z')] }).message, /"\/\$any\/0" is in namespace "urn:third", which the wildcard \(xs:any\) does not admit/)
+  const except = object({ a: int, $any: { type: 'array', items: { type: 'object' }, xml: { any: true, anyExcept: [TNS, ''] } } })
+  t.assert.deepStrictEqual((read(except, R('<t:a>1</t:a><o:x>v</o:x>')) as { $any: XmlElement[] }).$any.length, 1)
+  t.assert.match(problem(except, R('<t:a>1</t:a><y>v</y>')).message, /unexpected element \{\}y/)
+  t.assert.ok(writerOf(except)({ a: 1, $any: [raw(OTHER, 'x')] }).includes(`<x:x xmlns:x="${OTHER}">v</x:x>`))
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { anyNamespaces: [TNS] } } }), '#/properties/a', /"xml.anyNamespaces" goes with "xml.any"/)
+  assertSchemaRefusal(t, object({ $any: { type: 'array', items: { type: 'object' }, xml: { any: true, anyNamespaces: 'x' } } }), '#/properties/$any', /"xml.anyNamespaces" must list namespace URIs/)
+  assertSchemaRefusal(t, object({ $any: { type: 'array', items: { type: 'object' }, xml: { any: true, anyNamespaces: [], anyExcept: [] } } }), '#/properties/$any', /exclude one another/)
+})
+
 test('schema: an array of arrays has no XML form (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
   assertSchemaRefusal(t, object({ m: { type: 'array', items: { type: 'array', items: int } } }), '#/properties/m/items', /an array of arrays has no XML form/)
   assertSchemaRefusal(t, object({ m: { type: 'array', xml: { wrapped: true }, items: { type: 'array', xml: { wrapped: true }, items: int } } }), '#/properties/m/items', /an array of arrays/)
