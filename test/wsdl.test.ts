@@ -68,14 +68,21 @@ function lint (args: readonly string[]): { status: number | null, output: string
   return { status: result.status, output: result.stderr }
 }
 
-/** Asserts that a WSDL validates against WSDL 1.1, both SOAP binding schemas and the schema for schemas (xmllint); nothing when xmllint or the schemas are not there (the test skipped, failed under CI). */
-function assertValidWsdl (t: TestContext, wsdl: string): void {
+/**
+ * Asserts that a WSDL validates against WSDL 1.1, both SOAP binding schemas
+ * and the schema for schemas (xmllint). Returns the schemas' folder and a
+ * temporary folder for the messages to validate next; undefined when xmllint
+ * or the schemas are not there (the test skipped, failed under CI).
+ */
+function assertValidWsdl (t: TestContext, wsdl: string): { schemas: string, dir: string } | undefined {
   const schemas = xmllint(t)
-  if (schemas === undefined) return
-  const file = join(tempDir(t), 'service.wsdl')
+  if (schemas === undefined) return undefined
+  const dir = tempDir(t)
+  const file = join(dir, 'service.wsdl')
   writeFileSync(file, wsdl)
   const result = lint(['--schema', wsdlDriver(schemas), file])
   t.assert.strictEqual(result.status, 0, result.output)
+  return { schemas, dir }
 }
 
 function tempDir (t: TestContext): string {
@@ -780,13 +787,9 @@ test('docs/wsdl.md: a wrapped array among the header blocks is declared as its w
   t.assert.deepStrictEqual(messages.filter(([name]) => String(name).endsWith('EFault')), [['AEFault', 'ns1:E'], ['BEFault', 'ns2:E']])
   t.assert.deepStrictEqual(all(all(doc, WSDL_NS, 'portType')[0], WSDL_NS, 'fault').map((f) => f.getAttribute('message')), ['tns:AEFault', 'tns:BEFault'])
   t.assert.match(wsdl.replace(/\n\s*/g, ''), /<xs:element name="Tags"><xs:complexType><xs:sequence><xs:element name="Tag" minOccurs="0" maxOccurs="unbounded" type="xs:string"\/><\/xs:sequence><\/xs:complexType><\/xs:element>/)
-  const schemas = xmllint(t)
-  if (schemas === undefined) return
-  const dir = tempDir(t)
-  const file = join(dir, 'w.wsdl')
-  writeFileSync(file, wsdl)
-  const structure = lint(['--schema', wsdlDriver(schemas), file])
-  t.assert.strictEqual(structure.status, 0, structure.output)
+  const linted = assertValidWsdl(t, wsdl)
+  if (linted === undefined) return
+  const { schemas, dir } = linted
   const driver = await messageSchema(t, app, '/w', '1.2', dir, schemas)
   const request = envelope('1.2', `<k:A xmlns:k="${K}"/>`, `<k:Tags xmlns:k="${K}"><k:Tag>a</k:Tag><k:Tag>b</k:Tag></k:Tags>`)
   t.assert.strictEqual((await post(app, '1.2', request, { url: '/w' })).statusCode, 200)
@@ -886,13 +889,9 @@ test('docs/wsdl.md "The mapping", xmllint: named schemas that contain themselves
   t.assert.match(wsdl, /<xs:element name="kids" minOccurs="0" maxOccurs="unbounded" type="tns:Node"\/>/)
   t.assert.match(wsdl, /<xs:element name="about" minOccurs="0" nillable="true" type="tns:Node\.nil"\/>/)
   t.assert.match(wsdl, /<xs:element name="mirrored" type="tns:Node"\/>/)
-  const schemas = xmllint(t)
-  if (schemas === undefined) return
-  const dir = tempDir(t)
-  const file = join(dir, 'tree.wsdl')
-  writeFileSync(file, wsdl)
-  const structure = lint(['--schema', wsdlDriver(schemas), file])
-  t.assert.strictEqual(structure.status, 0, structure.output)
+  const linted = assertValidWsdl(t, wsdl)
+  if (linted === undefined) return
+  const { schemas, dir } = linted
   const driver = await messageSchema(t, app, '/tree', '1.1', dir, schemas)
   const deep = (depth: number): string => depth === 0 ? '<t:label>leaf</t:label>' : `<t:label>d${depth}</t:label><t:kids>${deep(depth - 1)}</t:kids><t:note><t:text>n</t:text><t:about${depth % 2 === 0 ? ' xsi:nil="true"/>' : `><t:label>a</t:label><t:kids>${deep(0)}</t:kids></t:about>`}</t:note>`
   const request = envelope('1.1', `<t:Mirror xmlns:t="urn:example:tree" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><t:root>${deep(30)}</t:root></t:Mirror>`)
