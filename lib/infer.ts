@@ -3,7 +3,8 @@
  * supports (docs/typescript.md). Write schemas inline in `defineOperation()`
  * (its type parameters are `const`) or `as const`. A `$ref` to the schema's
  * own `$defs` is the value of the schema it names, so a schema that contains
- * itself is a type that contains itself.
+ * itself is a type that contains itself. A "oneOf" of types is the union of
+ * their values.
  */
 import type { XmlElement } from './xml/element'
 
@@ -48,8 +49,15 @@ type DefsOf<S> = S extends { readonly $defs: infer D } ? D : S extends { readonl
 /** A `$ref` to `#/$defs/Name` (or `#/definitions/Name`): the named schema's value. */
 type Named<Ref, D> = Ref extends `#/${'$defs' | 'definitions'}/${infer Name}` ? (Name extends keyof D ? Value<D[Name], D> : unknown) : unknown
 
+/** A "oneOf" of types (an element that may carry `xsi:type`): one of their values, told apart by `$type`. */
+type OneOf<S, D> = S extends { readonly oneOf: ReadonlyArray<infer B> } ? (B extends unknown ? Value<B, D> : never) : never
+
 /** The value of a schema inside a root whose `$defs` are `D`. */
-type Value<S, D> = S extends { readonly static: infer T } ? T : S extends { readonly $ref: infer Ref } ? Named<Ref, D> : OfSchema<S, D>
+type Value<S, D> = S extends { readonly static: infer T } ? T
+  : S extends { readonly $ref: infer Ref } ? Named<Ref, D>
+    : S extends { readonly type: unknown } ? OfSchema<S, D>
+      : S extends { readonly oneOf: ReadonlyArray<unknown> } ? OneOf<S, D>
+        : OfSchema<S, D>
 
 /**
  * The value a schema describes; `nullable: true` adds `null`. A TypeBox

@@ -455,6 +455,67 @@ test('docs/services.md "Header blocks", xmllint: outputHeaders are soap:header p
   }
 })
 
+test('docs/wsdl.md "The mapping", xmllint: the types of an element that may carry xsi:type are declared as extensions of one another, abstract as declared, and every answer naming them validates, in both versions', async (t: TestContext) => {
+  const Z = 'urn:test:zoo'
+  const animal = (tag: string, extra: Record<string, unknown>, required: string[], xml: Record<string, unknown> = {}): Record<string, unknown> => ({
+    type: 'object',
+    xml,
+    properties: { $type: { const: tag }, id: { type: 'string', xml: { attribute: true } }, name: { type: 'string' }, ...extra },
+    required: ['$type', 'name', ...required],
+    additionalProperties: false
+  })
+  const $defs = {
+    Animal: animal('Animal', {}, [], { abstract: true }),
+    Dog: animal('Dog', { breed: { type: 'string' } }, ['breed']),
+    Puppy: animal('Puppy', { breed: { type: 'string' }, weeks: { type: 'integer' }, chip: { type: 'string', xml: { attribute: true } } }, ['breed', 'weeks']),
+    Cat: animal('Cat', { lives: { type: 'integer' } }, [])
+  }
+  const ANIMAL = { oneOf: ['Animal', 'Dog', 'Puppy', 'Cat'].map((name) => ({ $ref: `#/$defs/${name}` })) }
+  const zoo = { type: 'object', properties: { star: ANIMAL, pen: { type: 'array', items: ANIMAL, xml: { wrapped: true } } }, required: ['star'], additionalProperties: false, $defs }
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service({ path: '/zoo', namespace: Z, name: 'Zoo', operations: { Visit: { input: { type: 'object', properties: {}, additionalProperties: false }, output: zoo, handler: () => ({ star: { $type: 'Puppy', id: 'p1', chip: 'c9', name: 'Rex', breed: 'beagle', weeks: 9 }, pen: [{ $type: 'Dog', name: 'Ada', breed: 'collie' }, { $type: 'Cat', name: 'Tom' }, { $type: 'Cat', id: 'c', name: 'Kit', lives: 9 }] }) } } } as never)
+  await app.ready()
+  const text = (await get(app, '/zoo?wsdl')).body
+  const types = Object.fromEntries(all(parse(text), XS_NS, 'complexType').filter((c) => c.hasAttribute('name')).map((c) => [c.getAttribute('name'), all(c, XS_NS, 'extension')[0]?.getAttribute('base') ?? (c.getAttribute('abstract') === 'true' ? 'abstract' : 'none')]))
+  t.assert.deepStrictEqual(types, { Animal: 'abstract', Dog: 'tns:Animal', Puppy: 'tns:Dog', Cat: 'tns:Animal' })
+  const checked = assertValidWsdl(t, text)
+  if (checked === undefined) return
+  for (const version of ['1.1', '1.2'] as const) {
+    const driver = await messageSchema(t, app, '/zoo', version, checked.dir, checked.schemas)
+    const reply = await post(app, version, envelope(version, `<z:Visit xmlns:z="${Z}"/>`), { url: '/zoo' })
+    t.assert.match(reply.body, /<tns:star xsi:type="tns:Puppy" id="p1" chip="c9">/)
+    const valid = validateMessage(driver, checked.dir, reply.body, `zoo-${version}`)
+    t.assert.strictEqual(valid.status, 0, `${valid.output}\n${reply.body}`)
+  }
+})
+
+test('docs/services.md "Derived types": a type that extends none of the element\'s others, or has text, cannot be written in the WSDL (SOAP_ERR_WSDL_CONFLICT); a header block of derived types is SOAP_ERR_SERVICE_SCHEMA', async (t: TestContext) => {
+  const typed = (tag: string, properties: Record<string, unknown>): Record<string, unknown> => ({ type: 'object', properties: { $type: { const: tag }, ...properties }, required: ['$type'], additionalProperties: false })
+  const cases: Array<[unknown[], RegExp]> = [
+    [[typed('A', { a: { type: 'string' } }), typed('B', { b: { type: 'string' } })], /the type B at Y\.Op\.output\/properties\/p\/oneOf\/1 extends none of the element's other types/],
+    [[typed('A', { v: { type: 'string', xml: { text: true } } })], /the type A at .* has text or raw elements/]
+  ]
+  for (const [oneOf, message] of cases) {
+    const logs: string[] = []
+    const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => { logs.push(line) } } } })
+    t.after(() => app.close())
+    await app.register(soap)
+    app.soap.service({ path: '/y', namespace: 'urn:y', name: 'Y', operations: { Op: { input: { type: 'object', properties: {}, additionalProperties: false }, output: { type: 'object', properties: { p: { oneOf } }, additionalProperties: false }, handler () {} } } } as never)
+    await app.ready()
+    assertEmpty(t, await get(app, '/y?wsdl'), 500)
+    const errors = logs.map((l) => JSON.parse(l) as { err?: { code?: string, message?: string } }).filter((l) => l.err?.code === 'SOAP_ERR_WSDL_CONFLICT')
+    t.assert.strictEqual(errors.length, 1, logs.join('\n'))
+    t.assert.match(errors[0].err?.message as string, message)
+  }
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service({ path: '/h', namespace: 'urn:h', name: 'H', operations: { Op: { input: { type: 'object', properties: {}, additionalProperties: false }, outputHeaders: { type: 'object', properties: { h: { oneOf: [typed('A', {})] } }, additionalProperties: false }, handler () {} } } } as never)
+  await t.assert.rejects(async () => { await app.ready() }, (err: { code: string, message: string }) => err.code === 'SOAP_ERR_SERVICE_SCHEMA' && /a header block written in a reply has one type/.test(err.message))
+})
+
 test('docs/services.md "Header blocks": an outputHeaders property that is an attribute, text, a list or a wrapped array is SOAP_ERR_SERVICE_SCHEMA at ready()', async (t: TestContext) => {
   const cases: Array<[Record<string, unknown>, RegExp]> = [
     [{ at: { type: 'string', xml: { attribute: true } } }, /no property may be an attribute, text or raw elements/],

@@ -6,7 +6,7 @@
  */
 import { compileElement } from '../../lib/service/write'
 import { versionInfo } from '../../lib/namespaces'
-import { hasNullable, prefixesFor, shapeOf, type ObjectShape } from '../../lib/service/schema'
+import { usesXsi, prefixesFor, shapeOf, type ObjectShape } from '../../lib/service/schema'
 import { writeEnvelope } from '../../lib/soap/writer'
 import { LIST_NS } from '../fixtures'
 import { listService } from '../http/services'
@@ -14,7 +14,7 @@ import { measure } from './measure'
 
 const schema = listService.operations.EchoList.output as unknown as Record<string, unknown>
 const shape = shapeOf(schema, 'EchoList.output', LIST_NS) as ObjectShape
-const write = compileElement(shape, 'EchoListResponse', LIST_NS, prefixesFor(shape, LIST_NS, schema, 'EchoList.output'), hasNullable(shape))
+const write = compileElement(shape, 'EchoListResponse', LIST_NS, prefixesFor(shape, LIST_NS, schema, 'EchoList.output'), usesXsi(shape))
 const version = versionInfo('1.2')
 
 function records (count: number): { item: Array<{ id: number, name: string, price: number, tags: string }> } {

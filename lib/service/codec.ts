@@ -8,7 +8,7 @@
  * real clients add (`xsi:type`, foreign attributes, element order).
  */
 import { XML_NS, XSI_NS, qnameKey } from '../namespaces'
-import { fieldNamed, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './schema'
+import { fieldNamed, TYPE_PROPERTY, type Alternatives, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './schema'
 import { elementAt, type TreeName, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
 import { isWhitespace, trimXmlSpace } from '../xml/chars'
@@ -143,9 +143,10 @@ export function locate (err: unknown, ...segments: Array<string | number>): unkn
   return err
 }
 
-function readValue (shape: Shape, tree: XmlTree, p: number): unknown {
+/** Reads an element of a shape; of one of `alternatives`' when given, as its `xsi:type` says. */
+function readValue (shape: Shape, tree: XmlTree, p: number, alternatives?: Alternatives): unknown {
   try {
-    return readContent(shape, tree, p)
+    return alternatives === undefined ? readContent(shape, tree, p, shape.nullable) : readContent(typeOfElement(alternatives, tree, p), tree, p, alternatives.nullable)
   } catch (err) {
     if (err instanceof InputProblem) {
       const { namespace, localName } = tree.name(p)
@@ -155,9 +156,30 @@ function readValue (shape: Shape, tree: XmlTree, p: number): unknown {
   }
 }
 
-function readContent (shape: Shape, tree: XmlTree, p: number): unknown {
+/**
+ * The type of an element that may carry `xsi:type` (XML Schema 1.0 Part 1
+ * §3.3.4 clause 4.3): the one it names, which must be the declared type or
+ * one derived from it, and not abstract; the declared type when it names none.
+ */
+function typeOfElement (alternatives: Alternatives, tree: XmlTree, p: number): ObjectShape {
+  const named = tree.xsiType(p)
+  const declared = alternatives.declared
+  let shape = declared
+  if (named === null) throw new InputProblem(`the xsi:type of element ${tree.name(p).name} is not a QName whose prefix is declared`)
+  if (named !== undefined) {
+    const found = alternatives.byType.get(named.namespace)?.get(named.localName)
+    const type = declared.xsiType as { name: string, namespace: string }
+    if (found === undefined) throw new InputProblem(`xsi:type {${named.namespace}}${named.localName} of element ${tree.name(p).name} is not {${type.namespace}}${type.name} or a type derived from it`)
+    shape = found
+  }
+  const type = shape.xsiType as { name: string, namespace: string, abstract: boolean }
+  if (type.abstract && !isNil(tree, p)) throw new InputProblem(`element ${tree.name(p).name} is of the abstract type {${type.namespace}}${type.name}: its xsi:type must name a type derived from it`)
+  return shape
+}
+
+function readContent (shape: Shape, tree: XmlTree, p: number, nullable: boolean): unknown {
   if (isNil(tree, p)) {
-    if (!shape.nullable) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but cannot be null`)
+    if (!nullable) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but cannot be null`)
     const end = tree.end(p)
     for (let q = p + 4; q < end; q = tree.next(q)) {
       if (!tree.isText(q) || !isWhitespace(tree.text(q))) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but not empty`)
@@ -168,7 +190,7 @@ function readContent (shape: Shape, tree: XmlTree, p: number): unknown {
     noPlainAttributes(tree, p)
     return readScalar(shape.type, textOnly(tree, p))
   }
-  const out: Record<string, unknown> = {}
+  const out: Record<string, unknown> = shape.xsiType === undefined ? {} : { [TYPE_PROPERTY]: shape.xsiType.tag }
   readAttributes(shape, tree, p, out)
   const text = shape.text
   if (text === undefined) {
@@ -310,7 +332,7 @@ export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Re
   if (field.array && !field.wrapped && !field.list) {
     const list = out[property] as unknown[]
     try {
-      list.push(readValue(field.shape, tree, q))
+      list.push(readValue(field.shape, tree, q, field.alternatives))
     } catch (err) {
       throw locate(err, property, list.length)
     }
@@ -318,7 +340,7 @@ export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Re
   }
   if (Object.hasOwn(out, property)) throw new InputProblem(`element ${child.name} appears more than once in ${parent}`)
   try {
-    out[property] = field.wrapped ? readWrapped(field, tree, q) : field.list ? readListElement(field, tree, q) : readValue(field.shape, tree, q)
+    out[property] = field.wrapped ? readWrapped(field, tree, q) : field.list ? readListElement(field, tree, q) : readValue(field.shape, tree, q, field.alternatives)
   } catch (err) {
     throw locate(err, property)
   }
@@ -350,7 +372,7 @@ function readWrapped (field: Field, tree: XmlTree, p: number): unknown[] {
       throw new InputProblem(`unexpected element {${child.namespace}}${child.localName} in ${wrapper}`)
     }
     try {
-      list.push(readValue(field.shape, tree, q))
+      list.push(readValue(field.shape, tree, q, field.alternatives))
     } catch (err) {
       throw locate(err, list.length)
     }

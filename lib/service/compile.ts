@@ -14,7 +14,7 @@ import {
   SOAP_ERR_HOOK_INVALID
 } from '../errors'
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapScope } from './hooks'
-import { fail, hasNullable, prefixesFor, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
+import { fail, usesXsi, prefixesFor, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
 import { KnownKeys } from './keys'
 import { compile } from './validation'
 import { isXmlText } from '../xml/chars'
@@ -126,7 +126,7 @@ function writer (ajv: Ajv, schema: JsonSchema, name: string, tns: string, where:
   const shape = objectShape(schema, where, namespace)
   const validate = compile(ajv, schema, where)
   const element = { name: xml.name ?? name, namespace, shape, schema }
-  const write = compileElement(shape, element.name, namespace, prefixesFor(shape, namespace, schema, where), hasNullable(shape))
+  const write = compileElement(shape, element.name, namespace, prefixesFor(shape, namespace, schema, where), usesXsi(shape))
   return { write, validate, element }
 }
 

@@ -11,7 +11,7 @@ import { compileElement } from './write'
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XSI_NS } from '../namespaces'
 import { escapeAttribute } from '../xml/escape'
-import { fail, hasNullable, prefixesFor, type Field, type ObjectShape } from './schema'
+import { fail, usesXsi, prefixesFor, type Field, type ObjectShape } from './schema'
 import type { JsonSchema } from './declaration'
 import { compile, problemsOf } from './validation'
 
@@ -31,6 +31,7 @@ const NO_FIELDS = new Map()
 /** The writer of one block (one item of a repeated block): an element of the block's shape, or xsi:nil. */
 function blockWriter (field: Field, schema: JsonSchema, where: string): (value: unknown) => string {
   if (field.list || field.wrapped) fail(where, 'a header block is one element: it cannot be an xs:list or a wrapped array')
+  if (field.alternatives !== undefined) fail(where, 'a header block written in a reply has one type: it cannot be a "oneOf" of types')
   // A block of simple type is written as an element whose text is the value.
   const simple = field.shape.kind === 'scalar'
   const shape: ObjectShape = field.shape.kind === 'object'
@@ -43,12 +44,13 @@ function blockWriter (field: Field, schema: JsonSchema, where: string): (value: 
         elementsByName: NO_FIELDS,
         attributesByName: NO_FIELDS,
         text: { ...field, property: '$value', array: false },
+        xsiType: undefined,
         any: undefined,
         anyAttribute: false,
         mixed: false
       }
   const prefixes = prefixesFor(shape, field.namespace, field.array ? schema.items : schema, where)
-  const write = compileElement(shape, field.name, field.namespace, prefixes, hasNullable(shape))
+  const write = compileElement(shape, field.name, field.namespace, prefixes, usesXsi(shape))
   const prefix = prefixes.get(field.namespace)
   const nil = prefix === undefined
     ? `<${field.name} xmlns:xsi="${XSI_NS}" xsi:nil="true"/>`

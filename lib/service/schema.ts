@@ -36,7 +36,40 @@ export interface ObjectShape {
   readonly anyAttribute: boolean
   /** Mixed content (`xml.mixed`): the text between child elements is read into `text`, beside the elements. */
   readonly mixed: boolean
+  /** The XML Schema type the object is, when its `$type` property names it: an alternative of a derived-type element. */
+  readonly xsiType: XsiTypeName | undefined
 }
+
+/**
+ * An object's type (the `$type` property and `xml.typeName`,
+ * `xml.typeNamespace`, `xml.abstract`): what `xsi:type` names it by.
+ */
+export interface XsiTypeName {
+  /** The value of `$type`: how a handler tells the types apart. */
+  readonly tag: string
+  readonly name: string
+  readonly namespace: string
+  /** An abstract type is never an element's own: one derived from it stands in. */
+  readonly abstract: boolean
+}
+
+/**
+ * An element of a type that others derive from (XML Schema 1.0 Part 1
+ * §3.3.4, `xsi:type`): the declared type and the types that may stand in for
+ * it, each an object shape whose `$type` names it.
+ */
+export interface Alternatives {
+  /** The element's own type, read when it names no other. */
+  readonly declared: ObjectShape
+  readonly byTag: ReadonlyMap<string, ObjectShape>
+  /** By namespace, then local name. */
+  readonly byType: ReadonlyMap<string, ReadonlyMap<string, ObjectShape>>
+  /** Whether the element may be `xsi:nil` (`{ type: 'null' }` is one of the alternatives). */
+  readonly nullable: boolean
+}
+
+/** The discriminator property of an object that is an alternative. */
+export const TYPE_PROPERTY = '$type'
 
 /** Fields by namespace URI, then local name. */
 export type NamedFields = ReadonlyMap<string, ReadonlyMap<string, Field>>
@@ -63,8 +96,10 @@ export interface Field {
   readonly itemNamespace: string
   /** An array written as one element (or attribute) holding its items separated by spaces (`xml.list`, xs:list). */
   readonly list: boolean
-  /** For an array, the items' shape. */
+  /** For an array, the items' shape. With `alternatives`, the declared type's. */
   readonly shape: Shape
+  /** The element's type and those derived from it, when it may carry `xsi:type`. */
+  readonly alternatives?: Alternatives
 }
 
 /** The `xml` keyword of OpenAPI, as far as the codec reads it. */
@@ -88,13 +123,19 @@ export interface XmlKeyword {
   readonly anyNamespaces?: readonly string[]
   /** With `xml.any`: the namespaces its elements may not be in ('' for none), as xs:any's `##other` says. */
   readonly anyExcept?: readonly string[]
+  /** On an object with a `$type`: the name of its XML Schema type (default: the `$type` value). */
+  readonly typeName?: string
+  /** On an object with a `$type`: its type's namespace (default: that of the element it is the content of). */
+  readonly typeNamespace?: string
+  /** On an object with a `$type`: the type is abstract, and an element must name a type derived from it. */
+  readonly abstract?: boolean
 }
 
 /** Keywords that change the XML the codec must read or write, and which it does not support. */
 const UNSUPPORTED = ['allOf', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
 /** Combinators the codec accepts when they only say which properties are present (an XSD choice): they change no XML. */
 const PRESENCE = ['anyOf', 'oneOf', 'not']
-const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'anyNamespaces', 'anyExcept'])
+const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'anyNamespaces', 'anyExcept', 'typeName', 'typeNamespace', 'abstract'])
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean'])
 const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([XML_NS, XMLNS_NS, XSI_NS])
 
@@ -123,7 +164,9 @@ export function xmlOf (schema: Schema, where: string): XmlKeyword {
   // xsi is the prefix the writer binds for xsi:nil.
   if (xml.prefix !== undefined && (typeof xml.prefix !== 'string' || !isNCName(xml.prefix) || /^xml/i.test(xml.prefix) || xml.prefix === 'xsi')) fail(where, '"xml.prefix" must be an NCName other than "xsi", not starting with "xml"')
   if (xml.prefix !== undefined && xml.namespace === '') fail(where, '"xml.prefix" cannot go with no namespace')
-  for (const flag of ['attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed'] as const) {
+  if (xml.typeName !== undefined && (typeof xml.typeName !== 'string' || !isNCName(xml.typeName))) fail(where, '"xml.typeName" must be an XML NCName')
+  if (xml.typeNamespace !== undefined && (typeof xml.typeNamespace !== 'string' || xml.typeNamespace === '' || !isXmlText(xml.typeNamespace))) fail(where, '"xml.typeNamespace" must be a URI')
+  for (const flag of ['attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'abstract'] as const) {
     if (xml[flag] !== undefined && typeof xml[flag] !== 'boolean') fail(where, `"xml.${flag}" must be a boolean`)
   }
   for (const list of ['anyNamespaces', 'anyExcept'] as const) {
@@ -202,7 +245,7 @@ type MutableObjectShape = Omit<{ -readonly [K in keyof ObjectShape]: ObjectShape
 }
 
 function emptyObject (nullable: boolean, xml: XmlKeyword): MutableObjectShape {
-  return { kind: 'object', nullable, elements: [], attributes: [], elementsByName: new Map(), attributesByName: new Map(), text: undefined, any: undefined, anyAttribute: xml.anyAttribute === true, mixed: xml.mixed === true }
+  return { kind: 'object', nullable, elements: [], attributes: [], elementsByName: new Map(), attributesByName: new Map(), text: undefined, any: undefined, anyAttribute: xml.anyAttribute === true, mixed: xml.mixed === true, xsiType: undefined }
 }
 
 /** Reads the schemas of one top-level element: its named schemas are shared by all their uses. */
@@ -270,7 +313,11 @@ class ShapeBuilder {
     const { elements, attributes, elementsByName, attributesByName } = shape
     let text: Field | undefined
     let any: Field | undefined
+    const xml = xmlOf(schema, where)
+    if (Object.hasOwn(properties, TYPE_PROPERTY)) shape.xsiType = typeNameOf(properties[TYPE_PROPERTY], xml, schema, where, inherited)
+    else if (xml.typeName !== undefined || xml.typeNamespace !== undefined || xml.abstract !== undefined) fail(where, '"xml.typeName", "xml.typeNamespace" and "xml.abstract" go on an object with a "$type" property')
     for (const property of Object.keys(properties)) {
+      if (property === TYPE_PROPERTY) continue
       const field = this.field(property, properties[property], `${where}/properties/${property}`, inherited)
       const xml = xmlOf(properties[property] as Schema, where)
       if (xml.text === true) {
@@ -296,8 +343,55 @@ class ShapeBuilder {
     shape.any = any
   }
 
+  /**
+   * The alternatives of a `oneOf` whose schemas are objects (or `$ref`s to
+   * them) each with a `$type`, the declared type first, and perhaps
+   * `{ type: 'null' }`: undefined for any other schema.
+   */
+  alternatives (schema: Schema, where: string, namespace: string): Alternatives | undefined {
+    const branches = schema.oneOf
+    if (!Array.isArray(branches) || !branches.some((b) => isObject(b) && (b.$ref !== undefined || b.type !== undefined))) return undefined
+    for (const key of Object.keys(schema)) {
+      if (!BESIDE_REF.has(key) && key !== 'oneOf') fail(where, `"${key}" cannot go beside a "oneOf" of types: only "xml" can (the element's name and namespace)`)
+    }
+    let nullable = false
+    const byTag = new Map<string, ObjectShape>()
+    const byType = new Map<string, Map<string, ObjectShape>>()
+    const shapes: ObjectShape[] = []
+    branches.forEach((branch: unknown, i) => {
+      const at = `${where}/oneOf/${i}`
+      if (isObject(branch) && branch.type === 'null' && Object.keys(branch).length === 1) {
+        nullable = true
+        return
+      }
+      const shape = this.shape(branch, at, namespace)
+      if (shape.kind !== 'object' || shape.xsiType === undefined) fail(at, 'each schema of a "oneOf" of types is an object whose "$type" property is one "const" string, the type\'s name')
+      if (shape.nullable) fail(at, 'a type of a "oneOf" cannot be nullable: add { type: \'null\' } to the "oneOf" instead')
+      const { tag, name, namespace: typeNamespace } = shape.xsiType
+      if (byTag.has(tag)) fail(at, `two types of the "oneOf" have the "$type" ${tag}`)
+      const named = byType.get(typeNamespace) ?? new Map<string, ObjectShape>()
+      if (named.has(name)) fail(at, `two types of the "oneOf" are both the XML Schema type {${typeNamespace}}${name}`)
+      named.set(name, shape)
+      byType.set(typeNamespace, named)
+      byTag.set(tag, shape)
+      shapes.push(shape)
+    })
+    if (shapes.length === 0) fail(where, 'a "oneOf" of types needs one type at least')
+    return { declared: shapes[0], byTag, byType, nullable }
+  }
+
   field (property: string, schema: unknown, where: string, inherited: string): Field {
     if (!isObject(schema)) fail(where, 'a schema must be an object')
+    const alternatives = this.alternatives(schema, where, (isObject(schema.xml) && typeof schema.xml.namespace === 'string') ? schema.xml.namespace : inherited)
+    if (alternatives !== undefined) {
+      const xml = xmlOf(schema, where)
+      const name = xml.name ?? property
+      if (property === '__proto__') fail(where, 'a property cannot be named "__proto__": name it otherwise, with "xml": { "name": "__proto__" }')
+      if (!isNCName(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)
+      if (xml.attribute === true || xml.text === true || xml.any === true || xml.list === true || xml.wrapped === true) fail(where, 'a "oneOf" of types is an element: its "xml" gives its name, namespace and prefix only')
+      const namespace = xml.namespace ?? inherited
+      return { property, name, namespace, attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: namespace, list: false, shape: alternatives.declared, alternatives }
+    }
     const ref = this.target(schema, where)
     if (ref === undefined) return fieldOf(this, property, schema, where, inherited)
     // A named schema in a property: the property's own `xml` names the element, the named schema gives its content.
@@ -310,6 +404,19 @@ class ShapeBuilder {
     const namespace = xml.namespace ?? inherited
     return { property, name, namespace, attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: namespace, list: false, shape: this.shape(schema, where, namespace) }
   }
+}
+
+/** An object's type, from its `$type` property (one `const` string, required) and its `xml`. */
+function typeNameOf (property: unknown, xml: XmlKeyword, schema: Schema, where: string, inherited: string): XsiTypeName {
+  const at = `${where}/properties/${TYPE_PROPERTY}`
+  const tag = isObject(property) ? property.const ?? (Array.isArray(property.enum) && property.enum.length === 1 ? property.enum[0] : undefined) : undefined
+  if (typeof tag !== 'string' || tag === '' || Object.keys(property as Schema).some((key) => key !== 'const' && key !== 'enum' && key !== 'type' && key !== 'description')) fail(at, '"$type" names the object\'s type: a schema of one "const" string')
+  if (!Array.isArray(schema.required) || !schema.required.includes(TYPE_PROPERTY)) fail(where, '"$type" must be required: it says which type the value is')
+  const name = xml.typeName ?? tag
+  if (!isNCName(name)) fail(where, `"$type" ${tag} is not an XML name: give the type's name in "xml.typeName"`)
+  const namespace = xml.typeNamespace ?? inherited
+  if (namespace === '') fail(where, 'the type of an element in no namespace needs "xml.typeNamespace"')
+  return { tag, name, namespace, abstract: xml.abstract === true }
 }
 
 function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where: string, inherited: string): Field {
@@ -370,9 +477,11 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
   const wrapped = xml.wrapped === true
   const itemNamespace = itemXml.namespace ?? namespace
   const itemName = itemXml.name ?? name
+  if (!wrapped && (itemName !== name || itemNamespace !== namespace)) fail(`${where}/items`, '"xml.name" and "xml.namespace" on items apply to wrapped arrays only: set them on the property instead')
+  const alternatives = builder.alternatives(items, `${where}/items`, itemNamespace)
+  if (alternatives !== undefined) return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, list: false, shape: alternatives.declared, alternatives }
   const itemType = typeOf(builder.target(items, `${where}/items`)?.schema ?? items, `${where}/items`).type
   if (itemType === 'array') fail(`${where}/items`, 'an array of arrays has no XML form: wrap the inner array in an object')
-  if (!wrapped && (itemName !== name || itemNamespace !== namespace)) fail(`${where}/items`, '"xml.name" and "xml.namespace" on items apply to wrapped arrays only: set them on the property instead')
   return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, list: false, shape: builder.shape(items, `${where}/items`, itemNamespace) }
 }
 
@@ -383,16 +492,26 @@ export function collectNamespaces (shape: Shape, into: Map<string, string | unde
   for (const field of [...shape.elements, ...shape.attributes]) {
     if (field.namespace !== '') into.set(field.namespace, into.get(field.namespace) ?? schemaPrefixes.get(field.namespace))
     if (field.array && field.wrapped) into.set(field.itemNamespace, into.get(field.itemNamespace) ?? schemaPrefixes.get(field.itemNamespace))
-    collectNamespaces(field.shape, into, schemaPrefixes, seen)
+    for (const type of typesOf(field)) {
+      // xsi:type names a type by a prefix the writer declares.
+      const xsiType = type.kind === 'object' ? type.xsiType : undefined
+      if (xsiType !== undefined && type !== field.alternatives?.declared) into.set(xsiType.namespace, into.get(xsiType.namespace) ?? schemaPrefixes.get(xsiType.namespace))
+      collectNamespaces(type, into, schemaPrefixes, seen)
+    }
   }
 }
 
-/** Whether any element of the tree may be written as `xsi:nil`. */
-export function hasNullable (shape: Shape, seen = new Set<Shape>()): boolean {
+/** The shapes a field's elements may have: its own, or each of its alternatives. */
+export function typesOf (field: Field): Iterable<Shape> {
+  return field.alternatives === undefined ? [field.shape] : field.alternatives.byTag.values()
+}
+
+/** Whether any element of the tree may be written with an xsi attribute: `xsi:nil`, or `xsi:type`. */
+export function usesXsi (shape: Shape, seen = new Set<Shape>()): boolean {
   if (shape.nullable) return true
   if (shape.kind !== 'object' || seen.has(shape)) return false
   seen.add(shape)
-  return shape.elements.some((field) => hasNullable(field.shape, seen))
+  return shape.elements.some((field) => field.alternatives !== undefined || usesXsi(field.shape, seen))
 }
 
 /** The `xml.prefix` values a schema tree asks for, by namespace. */
@@ -412,6 +531,7 @@ export function prefixesOf (schema: unknown, inherited: string, into: Map<string
     for (const [property, child] of Object.entries(schema.properties)) prefixesOf(child, namespace, into, `${where}/properties/${property}`)
   }
   if (isObject(schema.items)) prefixesOf(schema.items, namespace, into, `${where}/items`)
+  if (Array.isArray(schema.oneOf)) schema.oneOf.forEach((branch, i) => { prefixesOf(branch, namespace, into, `${where}/oneOf/${i}`) })
   // Named schemas ask for their prefixes wherever they are used.
   const defs = isObject(schema.$defs) ? schema.$defs : isObject(schema.definitions) ? schema.definitions : {}
   for (const [name, def] of Object.entries(defs)) prefixesOf(def, namespace, into, `${where}/$defs/${name}`)

@@ -10,6 +10,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import type { Problem } from '../soap/fault'
+import { TYPE_PROPERTY } from './schema'
 
 /** At most this many problems are listed in a fault's Detail. */
 export const MAX_PROBLEMS = 20
@@ -25,7 +26,9 @@ export function createAjv (): Ajv {
     useDefaults: false,
     // Error messages go into faults; the schema itself does not.
     messages: true,
-    verbose: false
+    verbose: false,
+    // A "oneOf" of types is validated as the type its `$type` names (forAjv()).
+    discriminator: true
   })
   addFormats(ajv)
   ajv.addVocabulary(['xml'])
@@ -35,10 +38,28 @@ export function createAjv (): Ajv {
 /** Compiles a schema, turning Ajv's complaint about an invalid one into SOAP_ERR_SERVICE_SCHEMA. */
 export function compile (ajv: Ajv, schema: object, where: string): ValidateFunction {
   try {
-    return ajv.compile(schema)
+    return ajv.compile(forAjv(schema) as object)
   } catch (err) {
     throw new SOAP_ERR_SERVICE_SCHEMA(where, (err as Error).message)
   }
+}
+
+/**
+ * The schema as Ajv is given it: a "oneOf" of types (lib/service/schema.ts,
+ * `alternatives`) becomes an object validated as the one its `$type` names
+ * (OpenAPI's discriminator), so that a value's problems are those of its own
+ * type; `{ type: 'null' }` among them becomes a type of null. The codec has
+ * already made every value an object or null.
+ */
+function forAjv (schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(forAjv)
+  if (typeof schema !== 'object' || schema === null) return schema
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) out[key] = key === 'const' || key === 'enum' || key === 'default' || key === 'examples' ? value : forAjv(value)
+  const branches = out.oneOf
+  if (!Array.isArray(branches) || out.type !== undefined || !branches.some((b) => typeof b === 'object' && b !== null && (b.$ref !== undefined || b.type !== undefined))) return out
+  const types = branches.filter((b) => !(b.type === 'null' && Object.keys(b).length === 1))
+  return { ...out, type: types.length < branches.length ? ['object', 'null'] : 'object', oneOf: types, discriminator: { propertyName: TYPE_PROPERTY } }
 }
 
 /** The keywords that only say which properties are present together (an XSD choice: lib/service/schema.ts). */
@@ -60,6 +81,10 @@ export function problemsOf (errors: readonly ErrorObject[] | null | undefined, b
     if (inRule && !PRESENCE.has(error.keyword)) continue
     if (PRESENCE.has(error.keyword) && problems.some((p) => p.message === PRESENCE_MESSAGE && p.path === base + error.instancePath)) continue
     let path = base + error.instancePath
+    if (error.keyword === 'discriminator') {
+      problems.push({ path: `${path}/${TYPE_PROPERTY}`, message: 'must name the element\'s type or one derived from it' })
+      continue
+    }
     const property = error.keyword === 'required' ? error.params.missingProperty : error.keyword === 'additionalProperties' ? error.params.additionalProperty : undefined
     if (property !== undefined) path += '/' + String(property).replace(/~/g, '~0').replace(/\//g, '~1')
     problems.push({ path, message: PRESENCE.has(error.keyword) ? PRESENCE_MESSAGE : String(error.message) })

@@ -6,7 +6,7 @@
  */
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XSI_NS } from '../namespaces'
-import type { Field, ObjectShape, ScalarShape, ScalarType, Shape } from './schema'
+import { TYPE_PROPERTY, type Alternatives, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape, type XsiTypeName } from './schema'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
 import { isNCName } from '../xml/chars'
@@ -81,6 +81,34 @@ function compileValue (shape: Shape, tag: string, prefixes: Prefixes, contents: 
       throw new OutputProblem('cannot be null')
     }
     return element(start, attributes, children, close, value)
+  }
+}
+
+/**
+ * An element that may carry `xsi:type`: the value's `$type` chooses its
+ * type, and any other than the declared one is named by `xsi:type`.
+ */
+function compileTyped (alternatives: Alternatives, tag: string, prefixes: Prefixes, contents: Contents): Writer {
+  const close = `</${tag}>`
+  const nil = `<${tag} xsi:nil="true"/>`
+  const writers = new Map<string, { start: string, content: Content, type: XsiTypeName }>()
+  for (const [name, shape] of alternatives.byTag) {
+    const type = shape.xsiType as XsiTypeName
+    const start = shape === alternatives.declared ? `<${tag}` : `<${tag} xsi:type="${qualified(type.namespace, type.name, prefixes)}"`
+    writers.set(name, { start, content: compileContent(shape, prefixes, contents), type })
+  }
+  const names = [...writers.keys()].join(', ')
+  return (value) => {
+    if (value === null) {
+      if (alternatives.nullable) return nil
+      throw new OutputProblem('cannot be null')
+    }
+    if (typeof value !== 'object' || Array.isArray(value)) throw new OutputProblem('must be an object')
+    const name = (value as Record<string, unknown>)[TYPE_PROPERTY]
+    const writer = typeof name === 'string' ? writers.get(name) : undefined
+    if (writer === undefined) throw locate(new OutputProblem(`must name the element's type or one derived from it (${names})`), TYPE_PROPERTY)
+    if (writer.type.abstract) throw locate(new OutputProblem(`names the abstract type ${writer.type.name}: a type derived from it must stand in`), TYPE_PROPERTY)
+    return element(writer.start, writer.content.attributes, writer.content.children, close, value)
   }
 }
 
@@ -169,8 +197,10 @@ function compileField (field: Field, prefixes: Prefixes, contents: Contents): Wr
     const nil = field.shape.nullable ? `<${tag} xsi:nil="true"/>` : undefined
     return (value) => value === null && nil !== undefined ? nil : `<${tag}>${writeList(type, value, false)}</${tag}>`
   }
-  if (!field.array) return compileValue(field.shape, tag, prefixes, contents)
-  const item = compileValue(field.shape, qualified(field.itemNamespace, field.itemName, prefixes), prefixes, contents)
+  const alternatives = field.alternatives
+  if (!field.array) return alternatives === undefined ? compileValue(field.shape, tag, prefixes, contents) : compileTyped(alternatives, tag, prefixes, contents)
+  const itemTag = qualified(field.itemNamespace, field.itemName, prefixes)
+  const item = alternatives === undefined ? compileValue(field.shape, itemTag, prefixes, contents) : compileTyped(alternatives, itemTag, prefixes, contents)
   const open = field.wrapped ? `<${tag}>` : ''
   const close = field.wrapped ? `</${tag}>` : ''
   return (value) => {

@@ -16,7 +16,7 @@ import {
 import { SOAP12_ENV } from '../namespaces'
 import type { SoapLimits } from './limits'
 import { MediaTypes } from './content-type'
-import { NameMemory } from '../xml/names'
+import { NameMemory, type Namespaces } from '../xml/names'
 import { TreeBuilder, type XmlTree } from '../xml/tree'
 import { XmlReader, XmlReadError, type XmlAttributeEvent, type XmlHandler } from '../xml/reader'
 import { Markup } from '../xml/markup'
@@ -133,6 +133,8 @@ function hasEncodingStyle (attributes: readonly XmlAttributeEvent[], env: string
 export class EnvelopeDecoder implements XmlHandler {
   readonly #limits: SoapLimits
   readonly #reader: XmlReader
+  /** The namespaces in scope as the reader goes: what an `xsi:type` means where it is written. */
+  readonly #scope: Namespaces
   readonly #tree: TreeBuilder
 
   // The state of the decode in progress, reset by `decode()`.
@@ -164,6 +166,7 @@ export class EnvelopeDecoder implements XmlHandler {
   constructor (limits: SoapLimits, readonly shapes = true, memory = new DecoderMemory()) {
     this.#limits = limits
     this.#reader = new XmlReader(this, memory.names)
+    this.#scope = memory.names.scope
     this.#tree = memory.tree
     this.#shapes = memory.shapes
   }
@@ -336,7 +339,7 @@ export class EnvelopeDecoder implements XmlHandler {
       }
       return
     }
-    const p = this.#tree.open(name, prefix, local, uri, attributes)
+    const p = this.#tree.open(name, prefix, local, uri, attributes, this.#scope)
     if (depth === 3) (this.#section === IN_HEADER ? this.#headerNodes : this.#bodyNodes).push(p)
   }
 

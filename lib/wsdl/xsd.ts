@@ -13,7 +13,7 @@
 import { SOAP_ERR_WSDL_CONFLICT } from '../errors'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import { replaceInvalidXmlChars } from '../xml/chars'
-import type { Field, ObjectShape, ScalarShape, ScalarType, Shape } from '../service/schema'
+import type { Alternatives, Field, ObjectShape, ScalarShape, ScalarType, Shape, XsiTypeName } from '../service/schema'
 import { XSD_NS } from '../namespaces'
 
 type Schema = Readonly<Record<string, unknown>>
@@ -298,8 +298,12 @@ export class SchemaSet {
     return node('xs:element', { ref: this.prefixes.qname(namespace, name), ...occurs(min, max) })
   }
 
-  private elementBody (name: string, namespace: string, shape: Shape, schema: Schema, occurrence: Record<string, string | undefined> | undefined, where: string): XmlNode {
+  private elementBody (name: string, namespace: string, shape: Shape, schema: Schema, occurrence: Record<string, string | undefined> | undefined, where: string, alternatives?: Alternatives): XmlNode {
     const children = annotation(schema)
+    if (alternatives !== undefined) {
+      const type = this.derivedTypes(alternatives, schema, where)
+      return node('xs:element', { name, ...occurrence, nillable: alternatives.nullable ? 'true' : undefined, type }, children)
+    }
     let type: string | undefined
     const ref = refName(schema)
     const content = ref === undefined ? schema : this.defs[ref]
@@ -312,6 +316,67 @@ export class SchemaSet {
       children.push(this.complexType(namespace, shape, schema, where))
     }
     return node('xs:element', { name, ...occurrence, nillable: shape.nullable ? 'true' : undefined, type }, children)
+  }
+
+  /**
+   * The types of an element that may carry `xsi:type`, each a global complex
+   * type in its own namespace: the declared one as any object, every other
+   * an extension (XML Schema 1.0 Part 1 §3.4.2) of the alternative whose
+   * properties it begins with, the most of them. Returns the declared type's QName.
+   */
+  private derivedTypes (alternatives: Alternatives, schema: Schema, where: string): string {
+    const branches = (schema.oneOf as Schema[]).filter((b) => !(b.type === 'null' && Object.keys(b).length === 1))
+    const shapes = [...alternatives.byTag.values()]
+    shapes.forEach((shape, i) => {
+      const ref = refName(branches[i])
+      const content = ref === undefined ? branches[i] : this.defs[ref]
+      const at = `${where}/oneOf/${i}`
+      const base = shape === alternatives.declared ? undefined : this.baseOf(shape, shapes, at)
+      this.derivedType(shape, base, content, at)
+    })
+    const declared = alternatives.declared.xsiType as XsiTypeName
+    return this.prefixes.qname(declared.namespace, declared.name)
+  }
+
+  /** The alternative a type extends: the one whose elements begin its own and whose attributes it has, the most of them. */
+  private baseOf (shape: ObjectShape, shapes: readonly ObjectShape[], where: string): ObjectShape {
+    // Scalars are compared by type (each property has its own shape); objects are the same named schema.
+    const sameShape = (a: Shape, b: Shape): boolean => a === b || (a.kind === 'scalar' && b.kind === 'scalar' && a.type === b.type && a.nullable === b.nullable)
+    const same = (a: Field, b: Field): boolean => a.property === b.property && a.name === b.name && a.namespace === b.namespace && sameShape(a.shape, b.shape) && a.array === b.array && a.list === b.list && a.wrapped === b.wrapped
+    let found: ObjectShape | undefined
+    for (const other of shapes) {
+      if (other === shape || other.elements.length + other.attributes.length >= shape.elements.length + shape.attributes.length) continue
+      if (!other.elements.every((field, i) => shape.elements[i] !== undefined && same(field, shape.elements[i]))) continue
+      if (!other.attributes.every((field) => shape.attributes.some((own) => same(field, own)))) continue
+      if (found === undefined || other.elements.length + other.attributes.length > found.elements.length + found.attributes.length) found = other
+    }
+    const type = shape.xsiType as XsiTypeName
+    if (found === undefined) throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the type ${type.name} at ${where} extends none of the element's other types: a type derived by extension begins with its base's elements, and has its attributes`)
+    return found
+  }
+
+  /** One type of an element that may carry `xsi:type`, declared globally: its base's content is not repeated. */
+  private derivedType (shape: ObjectShape, base: ObjectShape | undefined, content: Schema, where: string): void {
+    const type = shape.xsiType as XsiTypeName
+    const id = `{${type.namespace}}${type.name}`
+    if (this.declaring.has(id)) return
+    if (shape.text !== undefined || shape.any !== undefined) throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the type ${type.name} at ${where} has text or raw elements ("xml.text", "xml.any"): the types of an element that may carry xsi:type have element and attribute content only`)
+    this.declaring.add(id)
+    try {
+      const properties = (content.properties ?? {}) as Record<string, Schema>
+      const required = new Set(Array.isArray(content.required) ? content.required as string[] : [])
+      const sequence = shape.elements.slice(base?.elements.length ?? 0).map((field) => this.field(type.namespace, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
+      const attributes = shape.attributes.filter((field) => base?.attributes.some((inherited) => inherited.property === field.property) !== true)
+        .map((field) => this.attribute(type.namespace, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
+      if (shape.anyAttribute && base?.anyAttribute !== true) attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
+      const particles = [node('xs:sequence', {}, sequence), ...attributes]
+      const body = base === undefined
+        ? particles
+        : [node('xs:complexContent', {}, [node('xs:extension', { base: this.prefixes.qname((base.xsiType as XsiTypeName).namespace, (base.xsiType as XsiTypeName).name) }, particles)])]
+      this.global('complexType', type.namespace, type.name, node('xs:complexType', { name: type.name, abstract: type.abstract ? 'true' : undefined }, body), where)
+    } finally {
+      this.declaring.delete(id)
+    }
   }
 
   private complexType (context: string, shape: ObjectShape, schema: Schema, where: string): XmlNode {
@@ -342,17 +407,17 @@ export class SchemaSet {
       return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => node('xs:element', { name: field.name, ...o, nillable: field.shape.nullable ? 'true' : undefined }, [...annotation(schema), this.list(field)]), where)
     }
     if (!field.array) {
-      return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => this.elementBody(field.name, field.namespace, field.shape, schema, o, where), where)
+      return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => this.elementBody(field.name, field.namespace, field.shape, schema, o, where, field.alternatives), where)
     }
     // An absent unwrapped array reads as [], so only minItems makes its element required.
     const items = schema.items as Schema
     const min = String(numberOf(schema, 'minItems') ?? 0)
     const max = String(numberOf(schema, 'maxItems') ?? 'unbounded')
     if (!field.wrapped) {
-      return this.element(context, field.name, field.namespace, min, max, (o) => this.elementBody(field.name, field.namespace, field.shape, items, o, `${where}/items`), where)
+      return this.element(context, field.name, field.namespace, min, max, (o) => this.elementBody(field.name, field.namespace, field.shape, items, o, `${where}/items`, field.alternatives), where)
     }
     return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => {
-      const item = this.element(field.namespace, field.itemName, field.itemNamespace, min, max, (io) => this.elementBody(field.itemName, field.itemNamespace, field.shape, items, io, `${where}/items`), `${where}/items`)
+      const item = this.element(field.namespace, field.itemName, field.itemNamespace, min, max, (io) => this.elementBody(field.itemName, field.itemNamespace, field.shape, items, io, `${where}/items`, field.alternatives), `${where}/items`)
       return node('xs:element', { name: field.name, ...o }, [...annotation(schema), node('xs:complexType', {}, [node('xs:sequence', {}, [item])])])
     }, where)
   }

@@ -11,8 +11,10 @@
  * header blocks, and `xml.any` content.
  */
 import type { XmlAttributeEvent } from './reader'
-import { XMLNS_NS } from '../namespaces'
+import { XMLNS_NS, XSI_NS } from '../namespaces'
 import type { XmlAttribute, XmlElement } from './element'
+import type { Namespaces } from './names'
+import { isNCName, trimXmlSpace } from './chars'
 
 /** A name as written, with its namespace: one entry per distinct pair in a message. */
 export interface TreeName {
@@ -39,6 +41,14 @@ export interface TreeName {
 export const TEXT = -1
 const STRIDE = 4
 
+/**
+ * The type an element names with `xsi:type` (XML Schema 1.0 Part 1 §2.6.1),
+ * resolved where it was written: its prefix means what it meant there, which
+ * the tree keeps no declarations to say later. `null`: not a QName, or its
+ * prefix is not declared.
+ */
+export type XsiType = { readonly namespace: string, readonly localName: string } | null
+
 export class XmlTree {
   constructor (
     readonly source: string,
@@ -47,8 +57,15 @@ export class XmlTree {
     readonly names: readonly TreeName[],
     readonly strings: readonly string[],
     readonly nodesBase = 0,
-    readonly attributesBase = 0
+    readonly attributesBase = 0,
+    /** The `xsi:type` of each element that has one, by offset; undefined when none has. */
+    readonly types: ReadonlyMap<number, XsiType> | undefined = undefined
   ) {}
+
+  /** The type an element names with `xsi:type`: undefined when it names none. */
+  xsiType (p: number): XsiType | undefined {
+    return this.types?.get(p)
+  }
 
   #node (p: number): number {
     return this.nodes[this.nodesBase + p]
@@ -206,6 +223,8 @@ export class TreeBuilder {
   readonly #attributes = new Slab()
   #names = NO_NAMES
   #strings = NO_STRINGS
+  /** Per message: the `xsi:type` of each element that has one (made at the first). */
+  #types: Map<number, XsiType> | undefined
   /** Per message: a name as written → the id of its latest entry. */
   readonly #byName = new Map<string, number>()
   /** Per message: an entry's id → the id of an earlier entry with the same name in another namespace, or -1 (written before it is read). */
@@ -222,12 +241,17 @@ export class TreeBuilder {
     this.#attributes.discard()
     this.#names = []
     this.#strings = []
+    this.#types = undefined
     this.#depth = 0
     this.#joinable = -1
   }
 
-  /** Opens an element, returning its offset; its namespace declarations are not kept as attributes. */
-  open (name: string, prefix: string, local: string, uri: string, tagAttributes: readonly XmlAttributeEvent[]): number {
+  /**
+   * Opens an element, returning its offset; its namespace declarations are
+   * not kept as attributes. `scope` is the namespaces in scope at its start
+   * tag, which an `xsi:type` value is resolved against.
+   */
+  open (name: string, prefix: string, local: string, uri: string, tagAttributes: readonly XmlAttributeEvent[], scope: Namespaces): number {
     const nodes = this.#nodes
     const attributes = this.#attributes
     const p = nodes.add(STRIDE)
@@ -239,6 +263,7 @@ export class TreeBuilder {
       const at = attributes.add(2)
       attributes.set(at, this.#name(a.name, a.prefix, a.local, a.uri))
       attributes.set(at + 1, this.#strings.push(a.value) - 1)
+      if (a.uri === XSI_NS && a.local === 'type') (this.#types ??= new Map()).set(p, resolveType(a.value, scope))
       count++
     }
     nodes.set(p + 3, count)
@@ -313,7 +338,8 @@ export class TreeBuilder {
       nodes.set(p + 1, runs[2 * k])
       nodes.set(p + 2, runs[2 * k + 1])
     }
-    const tree = new XmlTree(source, nodes.slab, like.attributes, like.names, like.strings, nodes.base, like.attributesBase)
+    // The same markup declares the same namespaces: its types are resolved alike.
+    const tree = new XmlTree(source, nodes.slab, like.attributes, like.names, like.strings, nodes.base, like.attributesBase, like.types)
     nodes.take()
     return tree
   }
@@ -321,7 +347,7 @@ export class TreeBuilder {
   finish (): XmlTree {
     const nodes = this.#nodes
     const attributes = this.#attributes
-    const tree = new XmlTree(this.#source, nodes.slab, attributes.slab, this.#names, this.#strings, nodes.base, attributes.base)
+    const tree = new XmlTree(this.#source, nodes.slab, attributes.slab, this.#names, this.#strings, nodes.base, attributes.base, this.#types)
     nodes.take()
     attributes.take()
     this.release()
@@ -333,6 +359,7 @@ export class TreeBuilder {
     this.#source = ''
     this.#names = NO_NAMES
     this.#strings = NO_STRINGS
+    this.#types = undefined
     if (this.#byName.size !== 0) this.#byName.clear()
   }
 
@@ -361,4 +388,17 @@ export class TreeBuilder {
     this.#sameName[id] = this.#byName.get(name) ?? -1
     this.#byName.set(name, id)
   }
+}
+
+/** An `xsi:type` value (an xs:QName, white space collapsed) resolved in `scope`; null when it is none. */
+function resolveType (value: string, scope: Namespaces): XsiType {
+  const qname = trimXmlSpace(value)
+  const colon = qname.indexOf(':')
+  const prefix = colon === -1 ? '' : qname.slice(0, colon)
+  const localName = qname.slice(colon + 1)
+  if (!isNCName(localName) || (colon !== -1 && !isNCName(prefix))) return null
+  const namespace = prefix === 'xml' ? null : scope.resolve(prefix)
+  // An unprefixed name is in the default namespace, or in none.
+  if (namespace === undefined || namespace === null) return prefix === '' ? { namespace: '', localName } : null
+  return { namespace, localName }
 }

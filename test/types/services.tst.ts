@@ -48,6 +48,34 @@ describe('Infer, named schemas', () => {
   })
 })
 
+describe('Infer, derived types (xsi:type)', () => {
+  const shapes = {
+    type: 'object',
+    properties: { shape: { oneOf: [{ $ref: '#/$defs/Shape' }, { $ref: '#/$defs/Circle' }, { type: 'null' }] } },
+    required: ['shape'],
+    $defs: {
+      Shape: { type: 'object', xml: { abstract: true }, properties: { $type: { const: 'Shape' }, name: { type: 'string' } }, required: ['$type', 'name'] },
+      Circle: { type: 'object', properties: { $type: { const: 'Circle' }, name: { type: 'string' }, radius: { type: 'number' } }, required: ['$type', 'name', 'radius'] }
+    }
+  } as const
+
+  test('a "oneOf" of types is the union of their values, told apart by $type', () => {
+    expect<Infer<typeof shapes>['shape']>().type.toBe<{ $type: 'Shape', name: string } | { $type: 'Circle', name: string, radius: number } | null>()
+  })
+
+  test('a handler narrows on $type, and a value of no listed type is refused', () => {
+    defineOperation({
+      input: shapes,
+      output: shapes,
+      handler (input) {
+        if (input.shape?.$type === 'Circle') expect(input.shape.radius).type.toBe<number>()
+        return { shape: { $type: 'Circle', name: 'c', radius: 1 } }
+      }
+    })
+    expect(defineOperation).type.not.toBeCallableWith({ output: shapes, handler: () => ({ shape: { $type: 'Square', name: 's' } }) })
+  })
+})
+
 describe('defineOperation', () => {
   test('the handler\'s input is typed from the input schema', () => {
     defineOperation({

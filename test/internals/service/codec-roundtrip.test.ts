@@ -14,7 +14,7 @@ import { EnvelopeDecoder } from '../../../lib/soap/envelope'
 import { errorCodes } from '../../../lib/errors'
 import { SOAP12, SOAP12_ENV } from '../../../lib/namespaces'
 import { normalizeOptions } from '../../../lib/options'
-import { hasNullable, prefixesFor, shapeOf, type ObjectShape, type ScalarType } from '../../../lib/service/schema'
+import { usesXsi, prefixesFor, shapeOf, type ObjectShape, type ScalarType } from '../../../lib/service/schema'
 import { writeEnvelope } from '../../../lib/soap/writer'
 
 const RUNS = 300
@@ -33,7 +33,7 @@ function codecOf (schema: Schema, name: string, tns: string): Codec {
   const shape = shapeOf(schema, '#', namespace)
   if (shape.kind !== 'object' || shape.nullable) throw new Error('not an object schema')
   const element = xml.name ?? name
-  return { shape, name: element, namespace, write: compileElement(shape, element, namespace, prefixesFor(shape, namespace, schema, '#'), hasNullable(shape)) }
+  return { shape, name: element, namespace, write: compileElement(shape, element, namespace, prefixesFor(shape, namespace, schema, '#'), usesXsi(shape)) }
 }
 
 /** Throws on anything saxes (XML 1.0 and Namespaces in XML) finds wrong. */

@@ -11,7 +11,7 @@ import { EnvelopeDecoder } from '../../../lib/soap/envelope'
 import { errorCodes } from '../../../lib/errors'
 import { SOAP12, SOAP12_ENV, XML_NS, XMLNS_NS, XSI_NS } from '../../../lib/namespaces'
 import { normalizeOptions } from '../../../lib/options'
-import { hasNullable, prefixesFor, shapeOf, type ObjectShape } from '../../../lib/service/schema'
+import { usesXsi, prefixesFor, shapeOf, type ObjectShape } from '../../../lib/service/schema'
 import { writeEnvelope } from '../../../lib/soap/writer'
 import type { XmlTree } from '../../../lib/xml/tree'
 import type { XmlElement } from '../../../lib/types'
@@ -71,7 +71,7 @@ function refusedScalar (type: 'integer' | 'number' | 'boolean', text: string): I
 /** The writer of `<R>` in TNS, compiled as lib/service/compile.ts compiles an output's. */
 function writerOf (schema: Schema): (value: unknown) => string {
   const shape = shapeFor(schema)
-  return compileElement(shape, 'R', TNS, prefixesFor(shape, TNS, schema, '#'), hasNullable(shape))
+  return compileElement(shape, 'R', TNS, prefixesFor(shape, TNS, schema, '#'), usesXsi(shape))
 }
 
 function outputError (schema: Schema, value: unknown): Coded {
@@ -513,14 +513,16 @@ test('docs/services.md "Named schemas": a schema that contains itself is read an
   const shape = shapeFor(schema)
   const root = shape.elements[0].shape as ObjectShape
   t.assert.strictEqual((root.elements[1].shape as ObjectShape), root, 'the named schema is one shape, which contains itself')
-  t.assert.ok(hasNullable(shape), 'a nullable element found inside the cycle')
+  t.assert.ok(usesXsi(shape), 'a nullable element found inside the cycle')
   t.assert.match(problem(schema, R('<t:root><t:v>1</t:v><t:kids><t:kids><t:v>x</t:v></t:kids></t:kids></t:root>')).path, /^\/root\/kids\/0\/kids\/0\/v$/)
 })
 
 test('schema: "allOf" is refused, and "oneOf", "anyOf" and "not" unless they only say which properties are present (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
   assertSchemaRefusal(t, object({ a: { allOf: [int, str] } }), '#/properties/a', /"allOf" is not supported/)
+  assertSchemaRefusal(t, object({ a: { anyOf: [int, str] } }), '#/properties/a', /"anyOf" is supported only to say which properties are present/)
+  // A "oneOf" of typed schemas is one of derived types, whose schemas are objects with a $type.
+  assertSchemaRefusal(t, object({ a: { oneOf: [int, str] } }), '#/properties/a/oneOf/0', /each schema of a "oneOf" of types is an object whose "\$type" property is one "const" string/)
   for (const keyword of ['oneOf', 'anyOf']) {
-    assertSchemaRefusal(t, object({ a: { [keyword]: [int, str] } }), '#/properties/a', new RegExp(`"${keyword}" is supported only to say which properties are present`))
     assertSchemaRefusal(t, object({ a: int }, { [keyword]: [] }), '#', new RegExp(`"${keyword}" is supported only`))
     assertSchemaRefusal(t, object({ a: int }, { [keyword]: [{ required: ['a'], properties: { a: int } }] }), '#', new RegExp(`"${keyword}" is supported only`))
   }
