@@ -28,21 +28,22 @@ const drawing = {
   $defs
 } as const
 
-function service (handler: (input: any) => unknown): SoapServiceDefinition {
-  return { path: '/draw', namespace: NS, name: 'Draw', operations: { Draw: { input: drawing, output: drawing, handler } } } as unknown as SoapServiceDefinition
+function service (handler: (input: any) => unknown, validateOutput: boolean): SoapServiceDefinition {
+  return { path: '/draw', namespace: NS, name: 'Draw', validateOutput, operations: { Draw: { input: drawing, output: drawing, handler } } } as unknown as SoapServiceDefinition
 }
 
-async function build (t: TestContext, handler: (input: any) => unknown = (input) => input): Promise<{ app: FastifyInstance, seen: unknown[] }> {
+async function build (t: TestContext, handler: (input: any) => unknown = (input) => input, validateOutput = true): Promise<{ app: FastifyInstance, seen: unknown[] }> {
   const seen: unknown[] = []
   const app = Fastify()
   t.after(() => app.close())
   await app.register(soap)
-  app.soap.service(service((input) => { seen.push(input); return handler(input) }))
+  app.soap.service(service((input) => { seen.push(input); return handler(input) }, validateOutput))
   await app.ready()
   return { app, seen }
 }
 
 const draw = (inner: string): string => envelope('1.2', `<d:Draw xmlns:d="${NS}" xmlns:xsi="${XSI}">${inner}</d:Draw>`)
+const main1 = (): object => ({ $type: 'Circle', name: 'c', radius: 1 })
 const CIRCLE = '<d:main xsi:type="d:Circle"><d:name>c</d:name><d:radius>2</d:radius></d:main>'
 
 test('XML Schema 1.0 Part 1 §3.3.4: an element names a type derived from its own with xsi:type, and the handler gets it as $type', async (t: TestContext) => {
@@ -100,24 +101,26 @@ test('XML Schema 1.0 Part 1 §3.3.4 clause 4.3: an xsi:type that is not the decl
   t.assert.deepStrictEqual(seen, [])
 })
 
-test('docs/services.md "Derived types": the type a handler returns is written with xsi:type unless it is the declared one; an unknown or abstract $type is a Receiver fault', async (t: TestContext) => {
-  let reply: unknown
-  const { app } = await build(t, () => reply)
-  reply = { main: { $type: 'Ring', name: 'r', radius: 2, inner: 1 }, shape: [{ $type: 'Polygon', name: 'p', corner: [3] }, null, { $type: 'Circle', name: 'c', radius: 1 }] }
-  const ok = await post(app, '1.2', draw(CIRCLE), { url: '/draw' })
-  t.assert.strictEqual(ok.statusCode, 200, ok.body)
-  t.assert.match(ok.body, new RegExp(`<tns:DrawResponse xmlns:tns="${NS}" xmlns:ns1="${OTHER}" xmlns:xsi="${XSI}">` +
+for (const validateOutput of [true, false]) {
+  test(`docs/services.md "Derived types": the type a handler returns is written with xsi:type unless it is the declared one; an unknown or abstract $type is a Receiver fault (validateOutput ${String(validateOutput)})`, async (t: TestContext) => {
+    let reply: unknown
+    const { app } = await build(t, () => reply, validateOutput)
+    reply = { main: { $type: 'Ring', name: 'r', radius: 2, inner: 1 }, shape: [{ $type: 'Polygon', name: 'p', corner: [3] }, null, { $type: 'Circle', name: 'c', radius: 1 }] }
+    const ok = await post(app, '1.2', draw(CIRCLE), { url: '/draw' })
+    t.assert.strictEqual(ok.statusCode, 200, ok.body)
+    t.assert.match(ok.body, new RegExp(`<tns:DrawResponse xmlns:tns="${NS}" xmlns:ns1="${OTHER}" xmlns:xsi="${XSI}">` +
     '<tns:main xsi:type="tns:Ring"><tns:name>r</tns:name><tns:radius>2</tns:radius><tns:inner>1</tns:inner></tns:main>' +
     '<tns:shape xsi:type="ns1:Polygon"><tns:name>p</tns:name><tns:corner>3</tns:corner></tns:shape><tns:shape xsi:nil="true"/>' +
     '<tns:shape xsi:type="tns:Circle"><tns:name>c</tns:name><tns:radius>1</tns:radius></tns:shape></tns:DrawResponse>'))
-  for (const main of [{ $type: 'Square', name: 's' }, { $type: 'Shape', name: 's' }, { name: 's', radius: 1 }, null]) {
-    reply = { main }
-    const response = await post(app, '1.2', draw(CIRCLE), { url: '/draw' })
-    t.assert.strictEqual(response.statusCode, 500, JSON.stringify(main))
-    t.assert.match(response.body, /<soap:Value>soap:Receiver<\/soap:Value>/)
-    t.assert.doesNotMatch(response.body, /Square|radius/, 'the fault does not echo the value')
-  }
-})
+    for (const main of [{ $type: 'Square', name: 's' }, { $type: 'Shape', name: 's' }, { name: 's', radius: 1 }, null, 'circle', [main1()]]) {
+      reply = { main }
+      const response = await post(app, '1.2', draw(CIRCLE), { url: '/draw' })
+      t.assert.strictEqual(response.statusCode, 500, JSON.stringify(main))
+      t.assert.match(response.body, /<soap:Value>soap:Receiver<\/soap:Value>/)
+      t.assert.doesNotMatch(response.body, /Square|radius/, 'the fault does not echo the value')
+    }
+  })
+}
 
 test('docs/services.md "Derived types": a "oneOf" of types that cannot be read is SOAP_ERR_SERVICE_SCHEMA at ready(), naming the schema', async (t: TestContext) => {
   const cases: Array<[Record<string, unknown>, RegExp]> = [

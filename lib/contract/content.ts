@@ -87,3 +87,14 @@ function union (a: { allow: boolean, namespaces: Set<string> }, b: { allow: bool
   const [listed, except] = a.allow ? [a, b] : [b, a]
   return { allow: false, namespaces: new Set([...except.namespaces].filter((n) => !listed.namespaces.has(n))) }
 }
+
+/** xs:anyType: any attributes, any child elements (kept raw). */
+export function anyContent (): Schema {
+  // Mixed: a time or a number as text, child elements, or both (XML Schema 1.0 Part 1 §3.4.7, the ur-type).
+  return { type: 'object', properties: { $value: TEXT, $any: { type: 'array', items: { type: 'object' }, xml: { any: true } } }, additionalProperties: false, xml: { anyAttribute: true, mixed: true } }
+}
+
+/** A simple type's schema as an element's: a list is an array of its items (`xml.list`). */
+export function simpleResult (simple: Simple): { schema: Schema, simple: boolean } {
+  return { schema: simple.list ? { type: 'array', items: simple.schema, ...simple.counts, xml: { list: true } } : simple.schema, simple: true }
+}

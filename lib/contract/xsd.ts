@@ -12,7 +12,8 @@ import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '
 import { attr, childElements } from './dom'
 import { builtin, lexical, listCounts, restrict, type Simple } from './simple-types'
 import { addImplies, NOTHING, type Reach } from './choices'
-import { Content, objectSchema, TEXT, withoutXml } from './content'
+import { anyContent, Content, objectSchema, simpleResult, withoutXml } from './content'
+import { alternative, blocked, derivationOf, Derivations } from './derivation'
 
 type Schema = Record<string, unknown>
 
@@ -51,6 +52,8 @@ export class SchemaModel {
     element: new Map(), complexType: new Map(), simpleType: new Map(), group: new Map(), attributeGroup: new Map(), attribute: new Map()
   }
 
+  /** Which complex types derive from which: an element of a type others derive from takes them all (xsi:type). */
+  private readonly derivations = new Derivations()
   /** Heads of substitution groups: their members may stand in for them, which the codec cannot read. */
   private readonly heads = new Set<string>()
   /** Named types being translated, to find a recursive one. */
@@ -112,6 +115,8 @@ export class SchemaModel {
   }
 
   private readonly translated = new Map<string, Schema>()
+  /** Alternatives waiting for a type being translated, by `{namespace}localName`. */
+  private readonly translating = new Map<string, Array<(schema: Schema) => void>>()
   readonly namespaces = new Set<string>()
 
   /** Adds the global declarations of one `xs:schema` element. */
@@ -125,6 +130,8 @@ export class SchemaModel {
       if (!(KINDS as readonly string[]).includes(child.localName as string)) continue
       const name = attr(child, 'name') as string
       this.components[child.localName as Kind].set(key(context.targetNamespace, name), { node: child, context })
+      const derivation = child.localName === 'complexType' ? derivationOf(child) : undefined
+      if (derivation !== undefined) this.derivations.add([context.targetNamespace, name], this.qname(derivation.step, derivation.base, context), derivation.method)
       const head = attr(child, 'substitutionGroup')
       if (head !== undefined) this.heads.add(key(...this.qname(child, head, context)))
     }
@@ -155,7 +162,7 @@ export class SchemaModel {
   topElement (name: QName, where: string): { schema: Schema, simple: boolean } {
     const { node, context } = this.find('element', name, where)
     this.checkElement(node, name, where)
-    const { schema, simple } = this.elementType(node, context, `${where} > element ${key(...name)}`)
+    const { schema, simple } = this.elementType(node, context, `${where} > element ${key(...name)}`, true)
     return { schema: { ...schema, xml: { ...(schema.xml as object), name: name[1], namespace: name[0] } }, simple }
   }
 
@@ -169,10 +176,19 @@ export class SchemaModel {
     if (attr(node, 'abstract') === 'true') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)}`, where)
   }
 
-  /** The value schema of an element declaration: its type, named or anonymous, and nillable. */
-  private elementType (node: DomElement, context: SchemaContext, where: string): { schema: Schema, simple: boolean } {
+  /**
+   * The value schema of an element declaration: its type, named or
+   * anonymous, and nillable; a `oneOf` of the types derived from it too,
+   * unless it is an operation's own element (`top`).
+   */
+  private elementType (node: DomElement, context: SchemaContext, where: string, top = false): { schema: Schema, simple: boolean } {
     const typeName = attr(node, 'type')
     let result: { schema: Schema, simple: boolean }
+    const typed = typeName === undefined || top ? undefined : this.alternatives(node, this.qname(node, typeName, context), where)
+    if (typed !== undefined) {
+      // nil is one more alternative.
+      return { schema: attr(node, 'nillable') === 'true' ? { oneOf: [...typed, { type: 'null' }] } : { oneOf: typed }, simple: false }
+    }
     if (typeName !== undefined) {
       result = this.typeByName(this.qname(node, typeName, context), where)
     } else {
@@ -196,8 +212,8 @@ export class SchemaModel {
           const name = this.defNames.get(id)
           if (name !== undefined) this.defs.set(name, result.schema)
         }
-      } else if (simple !== undefined) result = this.simpleResult(this.simpleType(simple, context, where))
-      else result = { schema: this.anyContent(), simple: false }
+      } else if (simple !== undefined) result = simpleResult(this.simpleType(simple, context, where))
+      else result = { schema: anyContent(), simple: false }
     }
     const fixed = attr(node, 'fixed')
     let schema = result.schema
@@ -217,32 +233,51 @@ export class SchemaModel {
     return { schema, simple: result.simple }
   }
 
-  private simpleResult (simple: Simple): { schema: Schema, simple: boolean } {
-    return { schema: simple.list ? { type: 'array', items: simple.schema, ...simple.counts, xml: { list: true } } : simple.schema, simple: true }
+  /**
+   * The alternatives of an element of a complex type others derive from: a
+   * `$ref` to each type's alternative (`$defs`, made once), the declared type
+   * first; undefined when none derives from it (or `block` keeps them out).
+   */
+  private alternatives (node: DomElement, type: QName, where: string): Schema[] | undefined {
+    if (!this.components.complexType.has(key(...type))) return undefined
+    const declared = this.find('complexType', type, where)
+    const block = new Set([...blocked(attr(node, 'block')), ...blocked(attr(declared.node, 'block'))])
+    const derived = this.derivations.of(type, block)
+    if (derived.length === 0) return undefined
+    return [type, ...derived].map((name) => ({ $ref: `#/$defs/${this.alternativeDef(name, where)}` }))
   }
 
-  /** xs:anyType: any attributes, any child elements (kept raw). */
-  private anyContent (): Schema {
-    // Mixed: a time or a number as text, child elements, or both (XML Schema 1.0 Part 1 §3.4.7, the ur-type).
-    return { type: 'object', properties: { $value: TEXT, $any: { type: 'array', items: { type: 'object' }, xml: { any: true } } }, additionalProperties: false, xml: { anyAttribute: true, mixed: true } }
+  /** The `$defs` name of a type's alternative, translated once (a type that contains its own element finds the name taken). */
+  private alternativeDef (name: QName, where: string): string {
+    const id = `xsi:type ${key(...name)}`
+    const known = this.defNames.get(id)
+    if (known !== undefined) return known
+    const def = this.defName(id, name[1])
+    const { node } = this.find('complexType', name, where)
+    const abstract = attr(node, 'abstract') === 'true'
+    const fill = (schema: Schema): void => { this.defs.set(def, alternative(schema, this.derivations.tag(name), name, abstract)) }
+    const { schema } = this.typeByName(name, where, true)
+    // A type still being translated (one of its own elements is of a type it derives from) is filled in once it is.
+    if (typeof schema.$ref === 'string') this.translating.set(key(...name), [...(this.translating.get(key(...name)) ?? []), fill]); else fill(schema)
+    return def
   }
 
-  private typeByName (name: QName, where: string): { schema: Schema, simple: boolean } {
+  private typeByName (name: QName, where: string, alternative = false): { schema: Schema, simple: boolean } {
     if (name[0] === XSD_NS) {
-      if (name[1] === 'anyType') return { schema: this.anyContent(), simple: false }
-      return this.simpleResult(builtin(name[1], where))
+      if (name[1] === 'anyType') return { schema: anyContent(), simple: false }
+      return simpleResult(builtin(name[1], where))
     }
     const id = key(...name)
     const known = this.translated.get(id)
     if (known !== undefined) return { schema: known, simple: this.components.simpleType.has(key(...name)) }
     if (this.components.simpleType.has(key(...name))) {
       const { node, context } = this.find('simpleType', name, where)
-      return this.simpleResult(this.simpleType(node, context, `${where} > type ${key(...name)}`))
+      return simpleResult(this.simpleType(node, context, `${where} > type ${key(...name)}`))
     }
     const { node, context } = this.find('complexType', name, where)
     // A type met again inside itself: a reference to it, declared in `$defs` once it is translated.
     if (this.stack.includes(id)) return this.reference(id, name[1])
-    if (attr(node, 'abstract') === 'true') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract type ${key(...name)}`, where)
+    if (attr(node, 'abstract') === 'true' && !alternative) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract type ${key(...name)}, from which no type derives`, where)
     this.stack.push(id)
     const chain = this.deriving
     this.deriving = [id]
@@ -251,6 +286,7 @@ export class SchemaModel {
       this.translated.set(id, schema)
       const def = this.defNames.get(id)
       if (def !== undefined) this.defs.set(def, schema)
+      for (const fill of this.translating.get(id) ?? []) fill(schema)
       return { schema, simple: false }
     } finally {
       this.stack.pop()
@@ -507,7 +543,7 @@ export class SchemaModel {
     const inline = xs(declaration.node, 'simpleType')[0]
     const simple = typeName !== undefined
       ? this.typeByName(this.qname(declaration.node, typeName, declaration.context), where)
-      : inline !== undefined ? this.simpleResult(this.simpleType(inline, declaration.context, where)) : { schema: { type: 'string' }, simple: true }
+      : inline !== undefined ? simpleResult(this.simpleType(inline, declaration.context, where)) : { schema: { type: 'string' }, simple: true }
     const schema: Schema = { ...simple.schema }
     const fixed = attr(declaration.node, 'fixed') ?? attr(node, 'fixed')
     if (fixed !== undefined && schema.type !== 'array') schema.const = lexical(schema, fixed, where)

@@ -165,7 +165,7 @@ export function xmlOf (schema: Schema, where: string): XmlKeyword {
   if (xml.prefix !== undefined && (typeof xml.prefix !== 'string' || !isNCName(xml.prefix) || /^xml/i.test(xml.prefix) || xml.prefix === 'xsi')) fail(where, '"xml.prefix" must be an NCName other than "xsi", not starting with "xml"')
   if (xml.prefix !== undefined && xml.namespace === '') fail(where, '"xml.prefix" cannot go with no namespace')
   if (xml.typeName !== undefined && (typeof xml.typeName !== 'string' || !isNCName(xml.typeName))) fail(where, '"xml.typeName" must be an XML NCName')
-  if (xml.typeNamespace !== undefined && (typeof xml.typeNamespace !== 'string' || xml.typeNamespace === '' || !isXmlText(xml.typeNamespace))) fail(where, '"xml.typeNamespace" must be a URI')
+  if (xml.typeNamespace !== undefined && (typeof xml.typeNamespace !== 'string' || !isXmlText(xml.typeNamespace))) fail(where, '"xml.typeNamespace" must be a URI, or "" for no namespace')
   for (const flag of ['attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'abstract'] as const) {
     if (xml[flag] !== undefined && typeof xml[flag] !== 'boolean') fail(where, `"xml.${flag}" must be a boolean`)
   }
@@ -415,7 +415,7 @@ function typeNameOf (property: unknown, xml: XmlKeyword, schema: Schema, where: 
   const name = xml.typeName ?? tag
   if (!isNCName(name)) fail(where, `"$type" ${tag} is not an XML name: give the type's name in "xml.typeName"`)
   const namespace = xml.typeNamespace ?? inherited
-  if (namespace === '') fail(where, 'the type of an element in no namespace needs "xml.typeNamespace"')
+  if (namespace === '' && xml.typeNamespace === undefined) fail(where, 'the type of an element in no namespace needs "xml.typeNamespace" ("" for none)')
   return { tag, name, namespace, abstract: xml.abstract === true }
 }
 
@@ -495,7 +495,7 @@ export function collectNamespaces (shape: Shape, into: Map<string, string | unde
     for (const type of typesOf(field)) {
       // xsi:type names a type by a prefix the writer declares.
       const xsiType = type.kind === 'object' ? type.xsiType : undefined
-      if (xsiType !== undefined && type !== field.alternatives?.declared) into.set(xsiType.namespace, into.get(xsiType.namespace) ?? schemaPrefixes.get(xsiType.namespace))
+      if (xsiType !== undefined && xsiType.namespace !== '' && type !== field.alternatives?.declared) into.set(xsiType.namespace, into.get(xsiType.namespace) ?? schemaPrefixes.get(xsiType.namespace))
       collectNamespaces(type, into, schemaPrefixes, seen)
     }
   }

@@ -16,10 +16,12 @@ SPEC_JSON is one JSON object:
     headers    optional: the header blocks (zeep's _soapheaders), by element name
     addressing optional: true to send WS-Addressing headers (zeep's WsAddressingPlugin)
 
-Values in args and headers are JSON, with three markers zeep needs as Python
+Values in args and headers are JSON, with four markers zeep needs as Python
 objects: {"$bytes": text} is the UTF-8 bytes of text (xs:base64Binary),
-{"$nil": true} is zeep.xsd.Nil (xsi:nil) and {"$xml": text} is the lxml
-element text parses to (xs:any content).
+{"$nil": true} is zeep.xsd.Nil (xsi:nil), {"$xml": text} is the lxml
+element text parses to (xs:any content), and an object with "$type":
+"{namespace}name" is a value of that type (zeep's client.get_type), which
+zeep sends with xsi:type where the element's declared type is another.
 
 The script prints one JSON line: the result (zeep's objects as JSON), the
 envelopes zeep sent and received (HistoryPlugin), every URL zeep loaded (the
@@ -45,8 +47,8 @@ from zeep.wsa import WsAddressingPlugin
 from zeep_common import LoopbackOnly, Recorder, last, plain
 
 
-def python(value):
-    """A JSON value as zeep takes it: the $bytes, $nil and $xml markers made Python objects."""
+def python(value, client):
+    """A JSON value as zeep takes it: the $bytes, $nil, $xml and $type markers made Python objects."""
     if isinstance(value, dict):
         if set(value) == {'$bytes'}:
             return value['$bytes'].encode('utf-8')
@@ -54,9 +56,10 @@ def python(value):
             return zeep.xsd.Nil
         if set(value) == {'$xml'}:
             return etree.fromstring(value['$xml'])
-        return {k: python(v) for k, v in value.items()}
+        fields = {k: python(v, client) for k, v in value.items() if k != '$type'}
+        return client.get_type(value['$type'])(**fields) if '$type' in value else fields
     if isinstance(value, list):
-        return [python(v) for v in value]
+        return [python(v, client) for v in value]
     return value
 
 
@@ -71,10 +74,10 @@ def run(spec, out):
         service = client.create_service(spec['binding'], spec['address'])
     else:
         service = client.bind(spec['service'], spec['port'])
-    args = python(spec.get('args', {}))
+    args = python(spec.get('args', {}), client)
     positional, kwargs = (args, {}) if isinstance(args, list) else ([], args)
     if 'headers' in spec:
-        kwargs['_soapheaders'] = python(spec['headers'])
+        kwargs['_soapheaders'] = python(spec['headers'], client)
     try:
         out['result'] = plain(getattr(service, spec['operation'])(*positional, **kwargs))
     except Fault as fault:
