@@ -253,6 +253,13 @@ export interface SoapContractOptions {
   readonly base?: string
   /** Gives the documents named by absolute URL (never fetched otherwise). */
   readonly resolver?: (url: string) => string | Uint8Array | Promise<string | Uint8Array>
+  /**
+   * Where documents are read from instead of where they are named: a location
+   * as a document writes it (`'/cpl/x.xsd'`), or the absolute URL it resolves
+   * to, mapped to a file path (relative to the root WSDL's folder, or
+   * absolute), a `file:` URL, or a URL given to `resolver`. Consulted first.
+   */
+  readonly catalog?: Readonly<Record<string, string | URL>>
   /** The wsdl:service to serve, when there are several. */
   readonly service?: string
   /** The wsdl:binding to serve, when the service's ports bind several portTypes or there is no service. */

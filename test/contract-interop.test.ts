@@ -71,8 +71,8 @@ interface Case {
   readonly id: string
   /** The WSDL, under ../shared/fixtures/wsdl: its folder, then its path in the folder. */
   readonly wsdl: readonly string[]
-  /** The service or binding to serve, when the WSDL needs the choice. */
-  readonly options?: { readonly service?: string, readonly binding?: string }
+  /** The service or binding to serve, when the WSDL needs the choice; the catalog, when its imports need one. */
+  readonly options?: { readonly service?: string, readonly binding?: string, readonly catalog?: Readonly<Record<string, string>> }
   readonly operation: string
   /** What the test shows, for its name. */
   readonly what: string
@@ -1322,12 +1322,184 @@ const bingSubmit: Case = {
 /** Cases whose zeep result is compared by present(). */
 const ZEEP_PRESENT_ONLY = new Set(['cybersource'])
 
+// ------------------------------------------------- digipoort, IHE HPD ---
+
+const DIGIPOORT_ACTION = 'http://logius.nl/digipoort/wus/2.0/aanleverservice/1.2/AanleverService/aanleverenRequest'
+const XBRL = '<xbrli:xbrl xmlns:xbrli="http://www.xbrl.org/2003/instance"/>'
+const BIJLAGE = '%PDF-1.4 bijlage'
+const AANLEVER_INPUT = {
+  berichtsoort: 'Omzetbelasting',
+  aanleverkenmerk: 'OB-2026-Q1-0001',
+  identiteitBelanghebbende: { nummer: '001000044B37', type: 'Fi' },
+  rolBelanghebbende: 'Bedrijf',
+  berichtInhoud: { mimeType: 'text/xml', bestandsnaam: 'ob-2026-q1.xbrl', inhoud: Buffer.from(XBRL).toString('base64') },
+  berichtBijlagen: { bijlage: [{ mimeType: 'application/pdf', bestandsnaam: 'toelichting.pdf', inhoud: Buffer.from(BIJLAGE).toString('base64') }, { mimeType: 'text/plain', bestandsnaam: 'leesmij.txt', inhoud: Buffer.from('lees mij').toString('base64') }] },
+  autorisatieAdres: 'http://geenausp.nl'
+}
+/** zeep takes xs:base64Binary as bytes. */
+const AANLEVER_ZEEP = {
+  ...AANLEVER_INPUT,
+  berichtInhoud: { ...AANLEVER_INPUT.berichtInhoud, inhoud: { $bytes: XBRL } },
+  berichtBijlagen: { bijlage: [{ ...AANLEVER_INPUT.berichtBijlagen.bijlage[0], inhoud: { $bytes: BIJLAGE } }, { ...AANLEVER_INPUT.berichtBijlagen.bijlage[1], inhoud: { $bytes: 'lees mij' } }] }
+}
+const AANLEVER_FAULT = { foutcode: 'ALS100', foutbeschrijving: 'De berichtsoort Omzetbelasting is niet toegestaan voor deze belanghebbende.' }
+/** WS-Addressing headers for node-soap, which sends none by itself: the binding's wsam:Addressing policy requires them. */
+function addressingHeaders (action: string): string[] {
+  const wsa = 'http://www.w3.org/2005/08/addressing'
+  return [
+    `<wsa:Action xmlns:wsa="${wsa}">${action}</wsa:Action>`,
+    `<wsa:MessageID xmlns:wsa="${wsa}">urn:uuid:6b1c1e6e-9f0a-4f3e-9c55-3d4c0b1f0a01</wsa:MessageID>`,
+    `<wsa:ReplyTo xmlns:wsa="${wsa}"><wsa:Address>http://www.w3.org/2005/08/addressing/anonymous</wsa:Address></wsa:ReplyTo>`
+  ]
+}
+const digipoortAanleveren: Case = {
+  id: 'digipoort-aanleveren-fault',
+  wsdl: ['digipoort-aanleverservice', '1.wsdl'],
+  // the WSDL imports /cpl/digipoort-koppelvlak-1.2.xsd, a path on the Digipoort site, saved beside it as digipoort-koppelvlak-1.xsd
+  options: { catalog: { '/cpl/digipoort-koppelvlak-1.2.xsd': './digipoort-koppelvlak-1.xsd' } },
+  operation: 'aanleveren',
+  what: 'a server-relative import mapped by the catalog; wsam:Addressing required by the policy, whose X.509 AsymmetricBinding is not enforced; base64Binary with maxLength, repeated attachments; the declared fault aanleverFault',
+  fault: { name: 'aanleverServiceFault', detail: AANLEVER_FAULT, options: { code: 'Sender', reason: 'De aanlevering is afgewezen' } },
+  zeep: {
+    spec: { service: 'AanleverService_V1_2', port: 'AanleverService_V1_2', operation: 'aanleveren', args: AANLEVER_ZEEP, addressing: true },
+    version: '1.1',
+    action: DIGIPOORT_ACTION,
+    handler: { input: AANLEVER_INPUT },
+    expect: {
+      fault: {
+        code: 'soap:Client',
+        message: 'De aanlevering is afgewezen',
+        detail: `<detail xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><tns:aanleverFault xmlns:tns="http://logius.nl/digipoort/koppelvlakservices/1.2/"><tns:foutcode>${AANLEVER_FAULT.foutcode}</tns:foutcode><tns:foutbeschrijving>${AANLEVER_FAULT.foutbeschrijving}</tns:foutbeschrijving></tns:aanleverFault></detail>`
+      },
+      status: 500
+    }
+  },
+  nodeSoap: {
+    spec: { service: 'AanleverService_V1_2', port: 'AanleverService_V1_2', operation: 'aanleveren', args: AANLEVER_INPUT, headers: addressingHeaders(DIGIPOORT_ACTION) },
+    version: '1.1',
+    action: DIGIPOORT_ACTION,
+    handler: { input: AANLEVER_INPUT },
+    expect: {
+      fault: {
+        fault: { faultcode: 'soap:Client', faultstring: 'De aanlevering is afgewezen', detail: { aanleverFault: AANLEVER_FAULT } },
+        message: `soap:Client: De aanlevering is afgewezen: ${JSON.stringify({ aanleverFault: AANLEVER_FAULT })}`
+      },
+      status: 500
+    }
+  }
+}
+
+/** A FilterSet as the handler gets it: every element of the repeated FilterGroup choice, an array, empty when absent. */
+function filterSet (present: Record<string, unknown[]>): Record<string, unknown[]> {
+  const all = ['and', 'or', 'not', 'equalityMatch', 'substrings', 'greaterOrEqual', 'lessOrEqual', 'present', 'approxMatch', 'extensibleMatch']
+  return { ...Object.fromEntries(all.map((n) => [n, []])), ...present }
+}
+/** (&(|(hcIdentifier=…)(cn=Jan*de*Vries))(!(hpdProviderStatus=inactive))(mail=*)): the filter three levels deep, through the FilterGroup model group. */
+const HPD_EQUALITY = { name: 'hcIdentifier', value: '2.16.840.1.113883.2.4.6.1:123456789' }
+const HPD_SUBSTRINGS = { name: 'cn', initial: 'Jan', any: ['de'], final: 'Vries' }
+const HPD_INACTIVE = { name: 'hpdProviderStatus', value: 'inactive' }
+const HPD_SEARCH = { requestID: 's-1', dn: 'ou=HCProfessional,dc=HPD,o=IHE,c=NL', scope: 'wholeSubtree', derefAliases: 'neverDerefAliases', sizeLimit: 10 }
+const HPD_INPUT = {
+  requestID: 'q-42',
+  searchRequest: [{
+    ...HPD_SEARCH,
+    control: [],
+    filter: { and: filterSet({ or: [filterSet({ equalityMatch: [HPD_EQUALITY], substrings: [HPD_SUBSTRINGS] })], not: [{ equalityMatch: HPD_INACTIVE }], present: [{ name: 'mail' }] }) }
+  }],
+  ...Object.fromEntries(['modifyRequest', 'addRequest', 'delRequest', 'modDNRequest', 'compareRequest', 'abandonRequest', 'extendedRequest'].map((n) => [n, []]))
+}
+/** node-soap's form of the request: attributes under `attributes`. (node-soap cannot send SearchRequest's `attributes` element, whose name is its attributes key: it is left out.) */
+const HPD_NODE_SOAP = {
+  attributes: { requestID: 'q-42' },
+  searchRequest: [{
+    attributes: HPD_SEARCH,
+    filter: {
+      and: {
+        or: [{ equalityMatch: [{ attributes: { name: HPD_EQUALITY.name }, value: HPD_EQUALITY.value }], substrings: [{ attributes: { name: 'cn' }, initial: 'Jan', any: ['de'], final: 'Vries' }] }],
+        not: [{ equalityMatch: { attributes: { name: HPD_INACTIVE.name }, value: HPD_INACTIVE.value } }],
+        present: [{ attributes: { name: 'mail' } }]
+      }
+    }
+  }]
+}
+/** zeep's form: a repeated choice (FilterSet's FilterGroup, the batch's requests, AttributeDescriptions' sequence) is a `_value_1` list. */
+const HPD_ZEEP = {
+  requestID: 'q-42',
+  _value_1: [{
+    searchRequest: {
+      ...HPD_SEARCH,
+      filter: { and: { _value_1: [{ or: { _value_1: [{ equalityMatch: HPD_EQUALITY }, { substrings: HPD_SUBSTRINGS }] } }, { not: { equalityMatch: HPD_INACTIVE } }, { present: { name: 'mail' } }] } },
+      attributes: { _value_1: [{ attribute: { name: 'cn' } }, { attribute: { name: 'mail' } }] }
+    }
+  }]
+}
+const PAGED_COOKIE = Buffer.from('page-2').toString('base64')
+const HPD_OUTPUT = {
+  requestID: 'q-42',
+  searchResponse: [{
+    requestID: 's-1',
+    searchResultEntry: [{ dn: 'uid=jdevries,ou=HCProfessional,dc=HPD,o=IHE,c=NL', attr: [{ name: 'cn', value: ['Jan de Vries'] }, { name: 'mail', value: ['j.devries@example.nl', 'jan@example.nl'] }] }],
+    searchResultDone: { control: [{ type: '1.2.840.113556.1.4.319', criticality: false, controlValue: { $value: PAGED_COOKIE } }], resultCode: { code: 0, descr: 'success' } }
+  }]
+}
+const HPD_ACTION = 'urn:ihe:iti:2010:ProviderInformationQuery'
+const hpdProviderQuery: Case = {
+  id: 'ihe-hpd-provider-query',
+  wsdl: ['ihe-hpd-dsml', 'wsdl', 'iti58.wsdl'],
+  operation: 'ProviderInformationQueryRequest',
+  what: 'DSMLv2: a recursive filter three levels deep (and > or > equalityMatch/substrings, and > not > equalityMatch) through the FilterGroup model group; an xs:anyType controlValue carrying text in the reply; SOAP 1.2, wsam:Action',
+  output: HPD_OUTPUT,
+  zeep: {
+    spec: { service: 'ProviderInformationDirectory_Service', port: 'ProviderInformationDirectory_Port_Soap12', operation: 'ProviderInformationQueryRequest', args: HPD_ZEEP },
+    version: '1.2',
+    action: HPD_ACTION,
+    // zeep 4.2.1 adds WS-Addressing headers by itself for an operation with wsam:Action, and writes the binding's soapAction,
+    // which this one leaves out, as action="None" in the Content-Type: the two actions differ, and the server refuses
+    // the request (WS-Addressing 1.0 SOAP Binding §5.2) with the ActionMismatch fault
+    sent: { requestType: 'application/soap+xml; charset=utf-8; action="None"', soapAction: '""' },
+    expect: {
+      fault: {
+        code: 'soap:Sender',
+        message: 'A header representing a Message Addressing Property is not valid and the message cannot be processed: wsa:Action urn:ihe:iti:2010:ProviderInformationQuery does not match the SOAP action None',
+        detail: '<soap:Detail xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><wsa:ProblemHeaderQName xmlns:wsa="http://www.w3.org/2005/08/addressing" xmlns:h="http://www.w3.org/2005/08/addressing">h:Action</wsa:ProblemHeaderQName></soap:Detail>'
+      },
+      status: 400
+    }
+  },
+  nodeSoap: {
+    spec: { soap12: true, service: 'ProviderInformationDirectory_Service', port: 'ProviderInformationDirectory_Port_Soap12', operation: 'ProviderInformationQueryRequest', args: HPD_NODE_SOAP },
+    version: '1.2',
+    action: HPD_ACTION,
+    // node-soap sends no WS-Addressing (optional here) and the binding's empty soapAction as action=""
+    sent: { requestType: 'application/soap+xml; charset=utf-8; action=""', soapAction: undefined },
+    handler: { input: HPD_INPUT },
+    // node-soap reads the reply without its schema: attributes and numbers as text, one item no array; the xs:anyType controlValue is its text
+    expect: {
+      result: {
+        attributes: { requestID: 'q-42' },
+        searchResponse: {
+          attributes: { requestID: 's-1' },
+          searchResultEntry: {
+            attributes: { dn: 'uid=jdevries,ou=HCProfessional,dc=HPD,o=IHE,c=NL' },
+            attr: [{ attributes: { name: 'cn' }, value: 'Jan de Vries' }, { attributes: { name: 'mail' }, value: ['j.devries@example.nl', 'jan@example.nl'] }]
+          },
+          searchResultDone: {
+            control: { attributes: { type: '1.2.840.113556.1.4.319', criticality: 'false' }, controlValue: PAGED_COOKIE },
+            resultCode: { attributes: { code: '0', descr: 'success' } }
+          }
+        }
+      }
+    }
+  }
+}
+
 const CASES: readonly Case[] = [
   vies, globalWeather, globalWeatherCities, otaReservation, ocppCentralSystem, ocppChargePoint,
   onvifPullMessages, onvifCreatePullPoint, onvifNotify, sdiRiceviFile, sdiTrasmissione, sdiRicezione, sdiRicezioneOneWay,
   ochp, ochpDirect, cxfNillable, cxfOneWay, cxfFault, cxfBare, cxfSoap12, cxfSoap12Fault, cxfRpcLit, cxfRpcLitStruct,
   wsiRetailer, wsiWarehouse, wsiLogEvent, wsiGetEvents, nfe, afip, cybersource,
-  onvifZeroConfiguration, onvifStreamUri, salesforceCategories, bingFault, bingSubmit
+  onvifZeroConfiguration, onvifStreamUri, salesforceCategories, bingFault, bingSubmit,
+  digipoortAanleveren, hpdProviderQuery
 ]
 
 // ---------------------------------------------------------------- server ---
@@ -1343,7 +1515,7 @@ interface Served {
 }
 
 /** The case's WSDL and choice, as readContract() and app.soap.contract() take them; undefined, the test skipped (failed under CI), without the corpus. */
-function source (t: TestContext, c: Pick<Case, 'wsdl' | 'options'>): { wsdl: string, service?: string, binding?: string } | undefined {
+function source (t: TestContext, c: Pick<Case, 'wsdl' | 'options'>): { wsdl: string, service?: string, binding?: string, catalog?: Readonly<Record<string, string>> } | undefined {
   const folder = sharedFixture(t, 'wsdl', c.wsdl[0])
   return folder === undefined ? undefined : { wsdl: join(folder, ...c.wsdl.slice(1)), ...c.options }
 }
@@ -1492,7 +1664,7 @@ function descendants (node: DomElement, namespaces: readonly string[], localName
 const CONTRACT_CASES = CASES.filter((c, i) => CASES.findIndex((d) => d.wsdl.join('/') === c.wsdl.join('/') && JSON.stringify(d.options) === JSON.stringify(c.options)) === i)
 
 for (const c of CONTRACT_CASES) {
-  const choice = c.options === undefined ? '' : ` (${Object.entries(c.options).map(([k, v]) => `${k} ${v}`).join(', ')})`
+  const choice = c.options === undefined ? '' : ` (${Object.entries(c.options).map(([k, v]) => `${k} ${typeof v === 'string' ? v : Object.keys(v).join(' ')}`).join(', ')})`
   test(`docs/contract-first.md "The WSDL served": ${c.wsdl.join('/')}${choice}: the served ports' soap:address is the live URL, every import a ?xsd= URL of this server that answers it`, async (t: TestContext) => {
     const served = await serve(t, { ...c, operation: '' })
     if (served === undefined) return

@@ -70,6 +70,23 @@ test('docs/contract-first.md "Types": --service and --binding choose what to wri
   t.assert.match(encoded.err, /SOAP encoding \(use="encoded"/)
 })
 
+test('docs/contract-first.md "Catalog": fastify-soap types takes --catalog <location>=<file>, repeated, as the catalog option (relative to the WSDL\'s folder)', async (t: TestContext) => {
+  const folder = sharedFixture(t, 'wsdl', 'digipoort-aanleverservice')
+  if (folder === undefined) return
+  const wsdl = join(folder, '1.wsdl')
+  const unmapped = await run(['types', wsdl])
+  t.assert.strictEqual(unmapped.status, 1)
+  t.assert.match(unmapped.err, /\/cpl\/digipoort-koppelvlak-1\.2\.xsd cannot be loaded: ENOENT: .* map it to a local copy with the "catalog" option/)
+  const mapped = await run(['types', wsdl, '--catalog', '/cpl/digipoort-koppelvlak-1.2.xsd=./digipoort-koppelvlak-1.xsd', '--catalog', 'http://unused.example/x.xsd=x.xsd'])
+  t.assert.strictEqual(mapped.status, 0, mapped.err)
+  t.assert.match(mapped.out, /^export type AanleverenInput = /m)
+  for (const bad of ['nolocation', '=x.xsd', '/a.xsd=']) {
+    const { status, err } = await run(['types', wsdl, '--catalog', bad])
+    t.assert.strictEqual(status, 2, bad)
+    t.assert.match(err, /--catalog takes <location>=<file or URL>/)
+  }
+})
+
 test('docs/contract-first.md "Types": usage', async (t: TestContext) => {
   for (const args of [[], ['typo'], ['types'], ['types', 'a.wsdl', 'b.wsdl'], ['types', 'a.wsdl', '--out'], ['types', '--wrong', 'x']]) {
     const { status, out, err } = await run(args)

@@ -6,7 +6,7 @@
  * The real-world corpus, with real clients, is in contract-interop.test.ts.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -625,6 +625,97 @@ test('docs/contract-first.md "Loading": a file: URL whose path has escaped chara
   const byPath = await readContract({ wsdl: file })
   t.assert.deepStrictEqual(Object.keys(byUrl.operations), Object.keys(byPath.operations))
   t.assert.deepStrictEqual(Object.keys(byHref.operations), Object.keys(byPath.operations))
+})
+
+// ----------------------------------------------------------------- catalog ---
+
+/** A WSDL importing the `urn:u` schema from `location`, with an operation whose input names u:note. */
+function importing (location: string): string {
+  return wsdl({
+    types: `<xs:schema targetNamespace="${K}" elementFormDefault="qualified"><xs:import namespace="${U}" schemaLocation="${location}"/>
+      <xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="u:note"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element></xs:schema>`
+  })
+}
+
+test('docs/contract-first.md "Catalog": a location mapped to a local file, by the location as written or by the absolute URL it resolves to, is read from the file (relative to the root WSDL\'s folder), and nothing is fetched', async (t: TestContext) => {
+  const dir = await mkdtemp(join(tmpdir(), 'fastify-soap-catalog-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  await mkdir(join(dir, 'local'))
+  // u.xsd includes a sibling by a relative location: read beside the file the catalog named, not beside the URL.
+  await writeFile(join(dir, 'local', 'u.xsd'), `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="${U}"><xs:include schemaLocation="note.xsd"/></xs:schema>`)
+  await writeFile(join(dir, 'local', 'note.xsd'), U_XSD.replace(/^<\?xml[^>]*>/, ''))
+  const noteOf = (contract: Awaited<ReturnType<typeof readContract>>): unknown => (contract.operations.Op.input as { properties: Record<string, unknown> }).properties.note
+  const resolverCalls: string[] = []
+  const resolver = (url: string): string => { resolverCalls.push(url); throw new Error('offline') }
+
+  // a server-relative location, as written (the root WSDL is a file: its folder is the catalog's base)
+  await writeFile(join(dir, 'server.wsdl'), importing('/schemas/u-1.2.xsd'))
+  const byWritten = await readContract({ wsdl: join(dir, 'server.wsdl'), catalog: { '/schemas/u-1.2.xsd': './local/u.xsd' }, resolver })
+  t.assert.ok(noteOf(byWritten) !== undefined)
+  t.assert.deepStrictEqual(Object.keys(byWritten.wsdl.schemas), ['u.xsd', 'note.xsd'])
+
+  // an absolute URL, by itself, to an absolute path, a file: URL, or a URL object
+  await writeFile(join(dir, 'remote.wsdl'), importing('http://schemas.example.test/u.xsd'))
+  for (const target of [join(dir, 'local', 'u.xsd'), pathToFileURL(join(dir, 'local', 'u.xsd')).href, pathToFileURL(join(dir, 'local', 'u.xsd'))]) {
+    const contract = await readContract({ wsdl: join(dir, 'remote.wsdl'), catalog: { 'http://schemas.example.test/u.xsd': target }, resolver })
+    t.assert.ok(noteOf(contract) !== undefined, String(target))
+  }
+
+  // a relative location in a document read by URL, mapped by the URL it resolves to
+  const viaUrl = await readContract({
+    document: importing('https://h.example/dir/u.xsd'),
+    base: dir,
+    catalog: { 'https://h.example/dir/note.xsd': 'local/note.xsd' },
+    resolver: (url: string) => { if (url === 'https://h.example/dir/u.xsd') return `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="${U}"><xs:include schemaLocation="note.xsd"/></xs:schema>`; throw new Error(`no ${url}`) }
+  })
+  t.assert.ok(noteOf(viaUrl) !== undefined)
+
+  // a location mapped to another URL: that URL goes to the resolver (nothing is fetched over the network)
+  const toUrl = await readContract({ document: importing('/schemas/u.xsd'), catalog: { '/schemas/u.xsd': 'https://mirror.example/u.xsd' }, resolver: (url: string) => { resolverCalls.push(url); return U_XSD } })
+  t.assert.ok(noteOf(toUrl) !== undefined)
+  t.assert.deepStrictEqual(resolverCalls, ['https://mirror.example/u.xsd'])
+
+  // two locations mapped to one file: read once
+  await writeFile(join(dir, 'twice.wsdl'), importing('/schemas/u-1.2.xsd').replace('<xs:element name="Op">', `<xs:import namespace="${U}" schemaLocation="http://schemas.example.test/u.xsd"/><xs:element name="Op">`))
+  const twice = await readContract({ wsdl: join(dir, 'twice.wsdl'), catalog: { '/schemas/u-1.2.xsd': './local/u.xsd', 'http://schemas.example.test/u.xsd': './local/u.xsd' } })
+  t.assert.deepStrictEqual(Object.keys(twice.wsdl.schemas), ['u.xsd', 'note.xsd'])
+
+  // the same catalog through app.soap.contract()
+  const app = Fastify()
+  await app.register(soap)
+  app.soap.contract({ path: '/c', wsdl: join(dir, 'server.wsdl'), catalog: { '/schemas/u-1.2.xsd': './local/u.xsd' }, operations: { Op: async () => ({}) } })
+  t.after(() => app.close())
+  await app.ready()
+  t.assert.match((await app.inject({ method: 'GET', url: '/c?xsd=u.xsd' })).body, /schemaLocation="http:\/\/localhost(:80)?\/c\?xsd=note\.xsd"/)
+})
+
+test('docs/contract-first.md "Catalog": a server-relative location (/path) that is neither mapped nor a file is SOAP_ERR_CONTRACT_LOAD suggesting the catalog; a mapped file that is missing names the entry; a bad catalog is SOAP_ERR_CONTRACT_INVALID', async (t: TestContext) => {
+  const L = 'SOAP_ERR_CONTRACT_LOAD'
+  await refused(t, { document: importing('/nonexistent-site/u-1.2.xsd') }, L, /\/nonexistent-site\/u-1\.2\.xsd cannot be loaded: ENOENT: \(document\) names it "\/nonexistent-site\/u-1\.2\.xsd", a path on the server the contract was published at: map it to a local copy with the "catalog" option/)
+  await refused(t, { document: importing('/nonexistent-site/u-1.2.xsd'), catalog: { '/nonexistent-site/u-1.2.xsd': '/nonexistent/u.xsd' } }, L, /\/nonexistent\/u\.xsd cannot be loaded: ENOENT \(the catalog maps \/nonexistent-site\/u-1\.2\.xsd to it\)/)
+  // a relative location keeps the plain code
+  await refused(t, { document: importing('nonexistent-u.xsd') }, L, /nonexistent-u\.xsd cannot be loaded: ENOENT$/)
+  const C = 'SOAP_ERR_CONTRACT_INVALID'
+  for (const catalog of ['x', 42, null, ['a'], { '/a.xsd': 42 }, { '/a.xsd': '' }, { '': './a.xsd' }, new Map([['/a.xsd', './a.xsd']])]) {
+    await refused(t, { document: importing('/a.xsd'), catalog } as never, C, /"catalog" must map locations \(as written, or the absolute URLs they resolve to\) to file paths or URLs/)
+    await t.assert.rejects(readContract({ document: importing('/a.xsd'), catalog } as never), { code: C })
+  }
+})
+
+test('docs/contract-first.md "Catalog": the digipoort-aanleverservice WSDL imports /cpl/digipoort-koppelvlak-1.2.xsd (a path on the site it was published at), saved beside it as digipoort-koppelvlak-1.xsd: refused without a catalog entry, served with one', async (t: TestContext) => {
+  const folder = sharedFixture(t, 'wsdl', 'digipoort-aanleverservice')
+  if (folder === undefined) return
+  const wsdl = join(folder, '1.wsdl')
+  await t.assert.rejects(readContract({ wsdl }), (err: Error & { code?: string }) => {
+    t.assert.strictEqual(err.code, 'SOAP_ERR_CONTRACT_LOAD')
+    t.assert.match(err.message, /\/cpl\/digipoort-koppelvlak-1\.2\.xsd cannot be loaded: ENOENT: .*1\.wsdl names it "\/cpl\/digipoort-koppelvlak-1\.2\.xsd", a path on the server the contract was published at: map it to a local copy with the "catalog" option/)
+    return true
+  })
+  const contract = await readContract({ wsdl, catalog: { '/cpl/digipoort-koppelvlak-1.2.xsd': './digipoort-koppelvlak-1.xsd' } })
+  t.assert.deepStrictEqual(Object.keys(contract.operations), ['aanleveren'])
+  t.assert.deepStrictEqual(Object.keys(contract.wsdl.schemas), ['digipoort-koppelvlak-1.xsd'])
+  t.assert.deepStrictEqual(Object.keys(contract.operations.aanleveren.faults ?? {}), ['aanleverServiceFault'])
 })
 
 test('docs/contract-first.md "The mapping": choices hold as the XSD says (one branch, sequence branches, optional branches, a branch taken whole, repeated and nested choices), in input and output: the codec and xmllint agree on every message', async (t: TestContext) => {

@@ -9,12 +9,14 @@ import { writeFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { readContract } from './read'
 
-const USAGE = `usage: fastify-soap types <contract.wsdl> [--service <name>] [--binding <name>] [--stubs] [--out <file.ts>]
+const USAGE = `usage: fastify-soap types <contract.wsdl> [--service <name>] [--binding <name>] [--catalog <location>=<file>]... [--stubs] [--out <file.ts>]
 
 Writes the TypeScript types of the contract's handlers, for
 app.soap.contract<Operations>({ ... }). With --stubs, also an \`operations\`
 object with a handler for every operation, each throwing a SoapFault that
-says it is not implemented, to fill in. Without --out, to standard output.`
+says it is not implemented, to fill in. --catalog maps a location the
+contract's documents name to a file (relative to the WSDL's folder) or URL,
+as the catalog option does. Without --out, to standard output.`
 
 /** A TypeScript identifier made of an operation's name: letters and digits kept, the first letter upper case. */
 export function typeName (operation: string): string {
@@ -29,7 +31,7 @@ function methodName (operation: string): string {
 }
 
 /** The module `types` writes for a contract; with `stubs`, a handler skeleton too. */
-export async function contractTypes (options: { wsdl: string, service?: string, binding?: string, stubs?: boolean }): Promise<string> {
+export async function contractTypes (options: { wsdl: string, service?: string, binding?: string, catalog?: Record<string, string>, stubs?: boolean }): Promise<string> {
   const { stubs = false, ...source } = options
   const contract = await readContract(source)
   const lines = [
@@ -92,12 +94,19 @@ export async function main (args: readonly string[], out: (text: string) => void
     err(USAGE)
     return 2
   }
-  const options: { wsdl?: string, service?: string, binding?: string, out?: string, stubs?: boolean } = {}
+  const options: { wsdl?: string, service?: string, binding?: string, out?: string, stubs?: boolean, catalog?: Record<string, string> } = {}
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]
     const flag = /^--(service|binding|out)$/.exec(arg)
     if (arg === '--stubs') {
       options.stubs = true
+    } else if (arg === '--catalog') {
+      const entry = /^([^=]+)=(.+)$/.exec(rest[++i] ?? '')
+      if (entry === null) {
+        err(`fastify-soap: --catalog takes <location>=<file or URL>\n${USAGE}`)
+        return 2
+      }
+      options.catalog = { ...options.catalog, [entry[1]]: entry[2] }
     } else if (flag !== null && rest[i + 1] !== undefined) {
       options[flag[1] as 'service' | 'binding' | 'out'] = rest[++i]
     } else if (!arg.startsWith('-') && options.wsdl === undefined) {
@@ -113,7 +122,7 @@ export async function main (args: readonly string[], out: (text: string) => void
   }
   let text: string
   try {
-    text = await contractTypes({ wsdl: options.wsdl, service: options.service, binding: options.binding, stubs: options.stubs })
+    text = await contractTypes({ wsdl: options.wsdl, service: options.service, binding: options.binding, catalog: options.catalog, stubs: options.stubs })
   } catch (e) {
     err((e as Error).message)
     return 1

@@ -1,14 +1,15 @@
 /**
  * Contract first, part 1: the documents of a contract. A WSDL (a file, or a
  * string) and every WSDL and schema it imports or includes, each read once,
- * relative to the document that names it. Nothing is fetched over the
- * network: an absolute URL goes to the user's resolver, or is an error.
+ * relative to the document that names it, unless the user's catalog maps the
+ * location elsewhere. Nothing is fetched over the network: an absolute URL
+ * goes to the user's resolver, or is an error.
  */
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, resolve as resolvePath } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DOMParser, XMLSerializer, type Document as DomDocument, type Element as DomElement } from '@xmldom/xmldom'
-import { SOAP_ERR_CONTRACT_LOAD } from '../errors'
+import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_LOAD } from '../errors'
 import { attr, childElements } from './dom'
 import type { SchemaContext, SchemaModel } from './xsd'
 import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV } from '../namespaces'
@@ -17,6 +18,22 @@ import { ADDRESS } from '../wsdl/xsd'
 
 /** Gives the bytes or text of a document named by an absolute URL (docs/contract-first.md, "Resolver"). */
 export type ContractResolver = (url: string) => string | Uint8Array | Promise<string | Uint8Array>
+
+/**
+ * Where documents named by other locations are read from (docs/contract-first.md,
+ * "Catalog"): a location as a document writes it, or the absolute URL (or a
+ * file's absolute path) it resolves to, mapped to a file path (relative to the
+ * root WSDL's folder, or absolute), a `file:` URL, or a URL for the resolver.
+ */
+export type ContractCatalog = Readonly<Record<string, string | URL>>
+
+/** Checks a catalog option: a plain object of non-empty locations to non-empty paths or URLs. */
+export function checkCatalog (catalog: unknown, where: string): void {
+  const plain = typeof catalog === 'object' && catalog !== null && (Object.getPrototypeOf(catalog) === Object.prototype || Object.getPrototypeOf(catalog) === null)
+  if (!plain || Object.entries(catalog).some(([k, v]) => k === '' || !((typeof v === 'string' && v !== '') || v instanceof URL))) {
+    throw new SOAP_ERR_CONTRACT_INVALID(where, '"catalog" must map locations (as written, or the absolute URLs they resolve to) to file paths or URLs')
+  }
+}
 
 /** Namespaces a schema may import with no location: their few declarations are the codec's own business, or refused when used. */
 const WELL_KNOWN: ReadonlySet<string> = new Set([
@@ -93,10 +110,19 @@ export class ContractDocuments {
   /** Namespaces imported without a location, to be found among the loaded schemas. */
   private readonly unlocated: Array<{ namespace: string, where: string }> = []
 
-  constructor (private readonly model: SchemaModel, private readonly resolver: ContractResolver | undefined) {}
+  /** The catalog's entries, each target an absolute path or an absolute URL. */
+  private readonly catalog = new Map<string, string>()
+
+  constructor (private readonly model: SchemaModel, private readonly resolver: ContractResolver | undefined, private readonly entries: ContractCatalog = {}) {}
 
   /** Loads the root WSDL and everything it reaches. */
   async load (root: { file?: string, text?: string, base?: string }): Promise<void> {
+    // The catalog's relative paths are read from the root WSDL's folder (a document's base, else the working directory).
+    const folder = root.file !== undefined ? dirname(resolvePath(root.file)) : resolvePath(root.base ?? '.')
+    for (const [location, target] of Object.entries(this.entries)) {
+      const href = target instanceof URL ? target.href : target
+      this.catalog.set(location, ABSOLUTE_URL.test(href) || href.startsWith('file:') ? href : resolvePath(folder, href))
+    }
     let doc: ContractDocument
     if (root.text !== undefined) {
       const location = root.base === undefined ? '(document)' : resolvePath(root.base, '(document)')
@@ -122,12 +148,21 @@ export class ContractDocuments {
   }
 
   private async fetch (location: string, from: string | undefined, root = false): Promise<ContractDocument> {
-    const target = this.where(location, from)
+    const resolved = this.where(location, from)
+    // The catalog first: the location as written, then what it resolves to.
+    const mapped = root ? undefined : this.catalog.get(location) ?? this.catalog.get(resolved)
+    const target = mapped === undefined ? resolved : mapped.startsWith('file:') ? fileURLToPath(mapped) : mapped
     const known = this.seen.get(target)
     if (known !== undefined) return known
+    // Why a file is missing, when the catalog or the location says more than the error code.
+    const hint = mapped !== undefined
+      ? ` (the catalog maps ${location} to it)`
+      : from !== undefined && location.startsWith('/') && !ABSOLUTE_URL.test(from)
+        ? `: ${from} names it "${location}", a path on the server the contract was published at: map it to a local copy with the "catalog" option`
+        : ''
     let bytes: string | Uint8Array
     if (target.startsWith('file://')) {
-      bytes = await this.read(fileURLToPath(target), target)
+      bytes = await this.read(fileURLToPath(target), target, hint)
     } else if (ABSOLUTE_URL.test(target)) {
       if (this.resolver === undefined) throw new SOAP_ERR_CONTRACT_LOAD(target, `${from ?? 'the contract'} names it by URL, and nothing is fetched over the network: give a resolver, or a local copy`)
       try {
@@ -137,7 +172,7 @@ export class ContractDocuments {
       }
       if (typeof bytes !== 'string' && !(bytes instanceof Uint8Array)) throw new SOAP_ERR_CONTRACT_LOAD(target, 'the resolver must return a string or bytes')
     } else {
-      bytes = await this.read(target, target)
+      bytes = await this.read(target, target, hint)
     }
     const doc: ContractDocument = { location: target, dom: parseDocument(decodeDocument(bytes, target), target), name: root ? undefined : this.nameFor(target) }
     this.seen.set(target, doc)
@@ -157,11 +192,11 @@ export class ContractDocuments {
     return doc
   }
 
-  private async read (path: string, location: string): Promise<Uint8Array> {
+  private async read (path: string, location: string, hint = ''): Promise<Uint8Array> {
     try {
       return await readFile(path)
     } catch (err) {
-      throw new SOAP_ERR_CONTRACT_LOAD(location, (err as NodeJS.ErrnoException).code ?? 'it cannot be read')
+      throw new SOAP_ERR_CONTRACT_LOAD(location, ((err as NodeJS.ErrnoException).code ?? 'it cannot be read') + hint)
     }
   }
 

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import type { Element as DomElement } from '@xmldom/xmldom'
-import { ContractDocuments, type ContractResolver } from './documents'
+import { checkCatalog, ContractDocuments, type ContractCatalog, type ContractResolver } from './documents'
 import { attr, childElements } from './dom'
 import { SchemaModel, type QName } from './xsd'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
@@ -66,6 +66,8 @@ export interface ContractSource {
   readonly base?: string
   /** Gives documents named by absolute URL; without it, such an import is an error. */
   readonly resolver?: ContractResolver
+  /** Maps locations (as written, or the absolute URL they resolve to) to local files or other URLs, consulted first. */
+  readonly catalog?: ContractCatalog
   /** The wsdl:service to serve, when the WSDL has several. */
   readonly service?: string
   /** The wsdl:binding to serve (a WSDL with no service, or a service whose ports bind different portTypes). */
@@ -281,8 +283,9 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   if ((file === undefined) === (source.document === undefined)) throw new SOAP_ERR_CONTRACT_INVALID('(source)', 'give either "wsdl" (a file) or "document" (the WSDL itself)')
   if (source.resolver !== undefined && typeof source.resolver !== 'function') throw new SOAP_ERR_CONTRACT_INVALID(String(file), '"resolver" must be a function')
   const where = file ?? '(document)'
+  if (source.catalog !== undefined) checkCatalog(source.catalog, where)
   const schemas = new SchemaModel()
-  const documents = new ContractDocuments(schemas, source.resolver)
+  const documents = new ContractDocuments(schemas, source.resolver, source.catalog)
   // A file: URL is a path with its characters escaped (a space is %20): read back as the path it names.
   if (file !== undefined) await documents.load({ file: typeof file === 'string' && file.startsWith('file:') ? fileURLToPath(file) : file })
   else await documents.load({ text: source.document as string, base: source.base })
@@ -394,7 +397,7 @@ export interface ContractDefinition extends ContractSource {
   readonly security?: unknown
 }
 
-const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented'])
+const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'catalog', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented'])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
 
