@@ -13,6 +13,7 @@ import { attr, childElements } from './dom'
 import { builtin, lexical, listCounts, restrict, type Simple } from './simple-types'
 import { addImplies, NOTHING, type Reach } from './choices'
 import { Content, objectSchema, TEXT, withoutXml } from './content'
+import { withDefs } from './defs'
 
 type Schema = Record<string, unknown>
 
@@ -84,31 +85,9 @@ export class SchemaModel {
     return { schema: { $ref: `#/$defs/${this.defName(id, local)}` }, simple: false }
   }
 
-  /**
-   * `schema` with the `$defs` of every recursive type it reaches, or as it is
-   * when it reaches none: what an operation's schema needs to be read,
-   * written, validated and typed on its own.
-   */
+  /** `schema` with the `$defs` of every recursive type it reaches (lib/contract/defs.ts). */
   withDefs (schema: Schema): Schema {
-    const needed = new Map<string, Schema>()
-    const visit = (value: unknown): void => {
-      if (Array.isArray(value)) { for (const v of value) visit(v); return }
-      if (typeof value !== 'object' || value === null) return
-      const ref = (value as Schema).$ref
-      if (typeof ref === 'string') {
-        const name = ref.slice('#/$defs/'.length)
-        if (needed.has(name)) return
-        const nil = name.endsWith('.nil')
-        const base = this.defs.get(nil ? name.slice(0, -4) : name) as Schema
-        const def = nil ? { ...base, nullable: true } : base
-        needed.set(name, def)
-        visit(def)
-        return
-      }
-      for (const v of Object.values(value)) visit(v)
-    }
-    visit(schema)
-    return needed.size === 0 ? schema : { ...schema, $defs: Object.fromEntries([...needed].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) }
+    return withDefs(schema, this.defs)
   }
 
   private readonly translated = new Map<string, Schema>()
