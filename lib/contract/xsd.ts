@@ -13,6 +13,7 @@ import { attr, childElements } from './dom'
 import { builtin, lexical, listCounts, restrict, type Simple } from './simple-types'
 import { addImplies, NOTHING, type Reach } from './choices'
 import { Content, objectSchema, TEXT, withoutXml } from './content'
+import { SubstitutionGroups } from './substitution'
 import { withDefs } from './defs'
 
 type Schema = Record<string, unknown>
@@ -52,8 +53,8 @@ export class SchemaModel {
     element: new Map(), complexType: new Map(), simpleType: new Map(), group: new Map(), attributeGroup: new Map(), attribute: new Map()
   }
 
-  /** Heads of substitution groups: their members may stand in for them, which the codec cannot read. */
-  private readonly heads = new Set<string>()
+  /** Which elements may stand for which (XML Schema 1.0 Part 1 §3.3.6). */
+  private readonly groups = new SubstitutionGroups()
   /** Named types being translated, to find a recursive one. */
   private readonly stack: string[] = []
   /** The type whose content is being gathered, then its bases: a base met again is a type derived from itself. */
@@ -104,8 +105,7 @@ export class SchemaModel {
       if (!(KINDS as readonly string[]).includes(child.localName as string)) continue
       const name = attr(child, 'name') as string
       this.components[child.localName as Kind].set(key(context.targetNamespace, name), { node: child, context })
-      const head = attr(child, 'substitutionGroup')
-      if (head !== undefined) this.heads.add(key(...this.qname(child, head, context)))
+      for (const head of this.heads(child, context)) this.groups.add(key(...head), key(context.targetNamespace, name))
     }
   }
 
@@ -133,7 +133,9 @@ export class SchemaModel {
   /** A global element, as a top-level one: its schema (with `xml.name` and `xml.namespace`). */
   topElement (name: QName, where: string): { schema: Schema, simple: boolean } {
     const { node, context } = this.find('element', name, where)
-    this.checkElement(node, name, where)
+    // A part's element is what the message carries (WS-I Basic Profile R2712): its group's members do not stand for it there.
+    if (attr(node, 'abstract') === 'true') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)} as a message part (a part's element is the one the message carries)`, where)
+    this.checkHeads(node, context, where)
     const { schema, simple } = this.elementType(node, context, `${where} > element ${key(...name)}`)
     return { schema: { ...schema, xml: { ...(schema.xml as object), name: name[1], namespace: name[0] } }, simple }
   }
@@ -143,31 +145,60 @@ export class SchemaModel {
     return this.typeByName(name, where).schema
   }
 
-  private checkElement (node: DomElement, name: QName, where: string): void {
-    if (this.heads.has(key(...name))) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the substitution group headed by element ${key(...name)}`, where)
-    if (attr(node, 'abstract') === 'true') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)}`, where)
+  /** The heads a global element's `substitutionGroup` names (one in XML Schema 1.0, a list in 1.1). */
+  private heads (node: DomElement, context: SchemaContext): QName[] {
+    return (attr(node, 'substitutionGroup') ?? '').split(/\s+/).filter((h) => h !== '').map((h) => this.qname(node, h, context))
+  }
+
+  /** The heads an element declaration names must be declared. */
+  private checkHeads (node: DomElement, context: SchemaContext, where: string): void {
+    for (const head of this.heads(node, context)) this.find('element', head, where)
+  }
+
+  /** The element declaration that states an element's type: itself, or for a member of a substitution group that states none, its head's (XML Schema 1.0 Part 1 §3.3.2). */
+  private typed (node: DomElement, context: SchemaContext, where: string): Component {
+    let typed: Component = { node, context }
+    for (const met = new Set<DomElement>(); attr(typed.node, 'type') === undefined && xs(typed.node, 'complexType').length + xs(typed.node, 'simpleType').length === 0;) {
+      const head = this.heads(typed.node, typed.context)[0]
+      if (head === undefined) break
+      met.add(typed.node)
+      typed = this.find('element', head, where)
+      if (met.has(typed.node)) throw new SOAP_ERR_CONTRACT_INVALID(where, `the substitution group of element ${key(...head)} comes back to it`)
+    }
+    return typed
+  }
+
+  /** Whether a global element may appear as itself where its head is referred to: not abstract, nor of an abstract type (only `xsi:type` could name a type derived from it). */
+  private appears (name: string, where: string): boolean {
+    const { node, context } = this.components.element.get(name) as Component
+    if (attr(node, 'abstract') === 'true') return false
+    const typed = this.typed(node, context, where)
+    const typeName = attr(typed.node, 'type')
+    const type = typeName === undefined ? undefined : this.components.complexType.get(key(...this.qname(typed.node, typeName, typed.context)))
+    return type === undefined || attr(type.node, 'abstract') !== 'true'
   }
 
   /** The value schema of an element declaration: its type, named or anonymous, and nillable. */
   private elementType (node: DomElement, context: SchemaContext, where: string): { schema: Schema, simple: boolean } {
-    const typeName = attr(node, 'type')
+    const typed = this.typed(node, context, where)
+    const typeName = attr(typed.node, 'type')
     let result: { schema: Schema, simple: boolean }
     if (typeName !== undefined) {
-      result = this.typeByName(this.qname(node, typeName, context), where)
+      result = this.typeByName(this.qname(typed.node, typeName, typed.context), where)
     } else {
-      const complex = xs(node, 'complexType')[0]
-      const simple = xs(node, 'simpleType')[0]
+      const complex = xs(typed.node, 'complexType')[0]
+      const simple = xs(typed.node, 'simpleType')[0]
       if (complex !== undefined) {
         // An element whose anonymous type contains the element again: the type is named after the element.
-        const id = `element ${key(context.targetNamespace, attr(node, 'name') as string)}`
+        const id = `element ${key(typed.context.targetNamespace, attr(typed.node, 'name') as string)}`
         if (this.anonymous.has(complex)) {
-          result = this.reference(id, attr(node, 'name') as string)
+          result = this.reference(id, attr(typed.node, 'name') as string)
         } else {
           this.anonymous.add(complex)
           const chain = this.deriving
           this.deriving = []
           try {
-            result = { schema: this.complexType(complex, context, where), simple: false }
+            result = { schema: this.complexType(complex, typed.context, where), simple: false }
           } finally {
             this.anonymous.delete(complex)
             this.deriving = chain
@@ -175,7 +206,7 @@ export class SchemaModel {
           const name = this.defNames.get(id)
           if (name !== undefined) this.defs.set(name, result.schema)
         }
-      } else if (simple !== undefined) result = this.simpleResult(this.simpleType(simple, context, where))
+      } else if (simple !== undefined) result = this.simpleResult(this.simpleType(simple, typed.context, where))
       else result = { schema: this.anyContent(), simple: false }
     }
     const fixed = attr(node, 'fixed')
@@ -335,8 +366,20 @@ export class SchemaModel {
     let reach: Reach
     switch (node.localName) {
       case 'element': {
-        const property = this.elementParticle(node, context, content, optional, repeated, where)
-        return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0' }
+        const { name, declaration } = this.declaration(node, context, where)
+        const group = attr(node, 'ref') === undefined ? undefined : this.groups.substitutes(key(...name), { node: (k) => this.components.element.get(k)?.node, appears: (k) => this.appears(k, where) })
+        if (group === undefined) {
+          const property = this.elementParticle(name, declaration, Number(min), max, content, optional, repeated, where)
+          return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0' }
+        }
+        // A reference to a substitution group's head (§3.3.6): the choice of the elements that may stand there, each once.
+        if (group.length === 0 && min !== '0') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)}, for which no element may stand`, where)
+        reach = this.choice(group.map((member) => () => {
+          const { node: m, context: c } = this.components.element.get(member) as Component
+          const property = this.elementParticle([c.targetNamespace, attr(m, 'name') as string], { node: m, context: c }, 1, '1', content, true, isRepeated, where)
+          return { props: [property], required: [property], some: [], emptiable: false }
+        }), content, isRepeated)
+        break
       }
       case 'any':
         content.addWildcard(attr(node, 'namespace'), context.targetNamespace)
@@ -348,7 +391,8 @@ export class SchemaModel {
         break
       }
       case 'choice':
-        reach = this.choice(node, context, content, isOptional, isRepeated, where)
+        reach = this.choice(childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
+          .map((branch) => () => this.particle(branch, context, content, true, isRepeated, where)), content, isRepeated)
         break
       default:
         reach = this.sequence(childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation'), context, content, isOptional, isRepeated, where)
@@ -381,10 +425,9 @@ export class SchemaModel {
    * branch of its own: its elements are arrays, and only "one at least"
    * holds.
    */
-  private choice (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): Reach {
+  private choice (alternatives: ReadonlyArray<() => Reach>, content: Content, repeated: boolean): Reach {
     const before = new Set(content.properties.keys())
-    const branches = childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
-      .map((branch) => this.particle(branch, context, content, true, repeated, where))
+    const branches = alternatives.map((branch) => branch())
     const props = [...new Set(branches.flatMap((b) => b.props))]
     const emptiable = branches.length === 0 || branches.some((b) => b.emptiable)
     // An element met before the choice, or in two branches, is an array of them all: no rule can name it.
@@ -401,23 +444,21 @@ export class SchemaModel {
     return { props, required: [], some: emptiable || props.some((p) => !own(p) && !repeated) ? [] : [props], emptiable }
   }
 
-  /** An element: its property (an array when the element repeats, or is met twice), whose name it returns. */
-  private elementParticle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): string {
-    let name: QName
-    let declaration: Component
+  /** An element particle's name and declaration: the global one it refers to, or its own. */
+  private declaration (node: DomElement, context: SchemaContext, where: string): { name: QName, declaration: Component } {
     const ref = attr(node, 'ref')
-    if (ref !== undefined) {
-      name = this.qname(node, ref, context)
-      declaration = this.find('element', name, where)
-      this.checkElement(declaration.node, name, where)
-    } else {
+    if (ref === undefined) {
       const form = attr(node, 'form')
       const qualified = form === undefined ? context.elementQualified : form === 'qualified'
-      name = [qualified ? context.targetNamespace : '', attr(node, 'name') as string]
-      declaration = { node, context }
+      return { name: [qualified ? context.targetNamespace : '', attr(node, 'name') as string], declaration: { node, context } }
     }
-    const min = Number(attr(node, 'minOccurs') ?? '1')
-    const max = attr(node, 'maxOccurs') ?? '1'
+    const name = this.qname(node, ref, context)
+    return { name, declaration: this.find('element', name, where) }
+  }
+
+  /** An element of `min` to `max` occurrences: its property (an array when the element repeats, or is met twice), whose name it returns. */
+  private elementParticle (name: QName, declaration: Component, min: number, max: string, content: Content, optional: boolean, repeated: boolean, where: string): string {
+    this.checkHeads(declaration.node, declaration.context, where)
     const { property, known } = content.property(key(...name), name[1])
     const { schema } = this.elementType(declaration.node, declaration.context, `${where} > element ${name[1]}`)
     const named: Schema = property === name[1] ? { namespace: name[0] } : { name: name[1], namespace: name[0] }
