@@ -50,7 +50,7 @@ type DefsOf<S> = S extends { readonly $defs: infer D } ? D : S extends { readonl
 type Named<Ref, D> = Ref extends `#/${'$defs' | 'definitions'}/${infer Name}` ? (Name extends keyof D ? Value<D[Name], D> : unknown) : unknown
 
 /** A "oneOf" of types (an element that may carry `xsi:type`): one of their values, told apart by `$type`. */
-type OneOf<S, D> = S extends { readonly oneOf: ReadonlyArray<infer B> } ? (B extends unknown ? Value<B, D> : never) : never
+type OneOf<S, D> = (S extends { readonly oneOf: ReadonlyArray<infer B> } ? (B extends unknown ? Value<B, D> : never) : never) | (S extends { readonly nullable: true } ? null : never)
 
 /** The value of a schema inside a root whose `$defs` are `D`. */
 type Value<S, D> = S extends { readonly static: infer T } ? T

@@ -362,8 +362,7 @@ const SIMPLE = (body: string, extra = ''): string => `<xs:schema targetNamespace
 test('docs/contract-first.md "What is refused": a construct the codec cannot carry is an error at ready() that names it and where it is', async (t: TestContext) => {
   const cases: Array<[string, string, RegExp]> = [
     ['an abstract type', '<xs:complexType name="T" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="t" type="k:T"/></xs:sequence></xs:complexType></xs:element>', /the abstract type \{urn:k\}T/],
-    ['a substitution group', '<xs:element name="head" type="xs:string"/><xs:element name="member" type="xs:string" substitutionGroup="k:head"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:head"/></xs:sequence></xs:complexType></xs:element>', /the substitution group headed by element \{urn:k\}head/],
-    ['an abstract element', '<xs:element name="abs" type="xs:string" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:abs"/></xs:sequence></xs:complexType></xs:element>', /the abstract element \{urn:k\}abs/],
+    ['a required abstract element no element may stand for', '<xs:element name="abs" type="xs:string" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:abs"/></xs:sequence></xs:complexType></xs:element>', /the abstract element \{urn:k\}abs, for which no element may stand/],
     ['an encoded array', '<xs:complexType name="A"><xs:complexContent><xs:restriction base="soapenc:Array"/></xs:complexContent></xs:complexType><xs:element name="Op" type="k:A"/>', /the SOAP encoding type \{http:\/\/schemas\.xmlsoap\.org\/soap\/encoding\/\}Array as a base/],
     ['an encoded type', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="s" type="soapenc:string"/></xs:sequence></xs:complexType></xs:element>', /the SOAP encoding complexType/],
     ['an XML Schema \\i', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\\i\\c*"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the pattern "\\i\\c\*" \(XML Schema's \\i has no ECMAScript form\)/],
@@ -465,8 +464,8 @@ test('docs/contract-first.md "The mapping": types that contain themselves (direc
   const document = wsdl({ types })
   const contract = await readContract({ document })
   const input = contract.operations.Op.input as { $defs: Record<string, unknown> }
-  // Base's `next` may be a Derived (xsi:type): it is a "oneOf" of the two types' alternatives.
-  t.assert.deepStrictEqual(Object.keys(input.$defs), ['Base', 'Derived', 'Node', 'Tree', 'Tree.nil'])
+  // Base's `next` may be a Derived (xsi:type): a "oneOf" of the two types' alternatives (Base.types).
+  t.assert.deepStrictEqual(Object.keys(input.$defs), ['Base', 'Base.types', 'Derived', 'Node', 'Tree', 'Tree.nil'])
   let got: unknown
   const app = Fastify()
   t.after(() => app.close())
@@ -843,4 +842,26 @@ test('docs/contract-first.md "The mapping": xs:any admits what its namespace say
   t.assert.strictEqual(await call('', '', '<k:mid>1</k:mid><o:q/><a:q xmlns:a="urn:a"/>'), 200, 'another namespace, and urn:a')
   t.assert.strictEqual(await call('', '', '<k:mid>1</k:mid><k:q/>'), 500, 'the target namespace: admitted by neither wildcard')
   t.assert.strictEqual(await call('', '', '<k:mid>1</k:mid><q/>'), 500, 'no namespace: admitted by neither')
+})
+
+test('docs/contract-first.md "The mapping": a choice of one required element beside other elements keeps them all, and a pattern on a boolean type (HL7 V3\'s bl) is no pattern on the value read', async (t: TestContext) => {
+  const types = SIMPLE(`
+    <xs:simpleType name="bl"><xs:restriction base="xs:boolean"><xs:pattern value="true|false"/></xs:restriction></xs:simpleType>
+    <xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:int"/><xs:choice><xs:element name="b" type="xs:string"/></xs:choice></xs:sequence><xs:attribute name="flag" type="k:bl"/></xs:complexType></xs:element>`)
+  const document = wsdl({ types })
+  const contract = await readContract({ document })
+  const input = contract.operations.Op.input as { properties: Record<string, Record<string, unknown>> }
+  t.assert.deepStrictEqual(Object.keys(input.properties), ['a', 'b', 'flag'])
+  t.assert.deepStrictEqual(input.properties.flag, { type: 'boolean', xml: { attribute: true } })
+  let got: unknown
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/x', document, operations: { Op: async (value: unknown) => { got = value; return {} } } })
+  const ok = await post(app, '1.1', envelope('1.1', `<k:Op xmlns:k="${K}" flag="true"><k:a>1</k:a><k:b>x</k:b></k:Op>`), { url: '/x' })
+  t.assert.strictEqual(ok.statusCode, 200, ok.body)
+  t.assert.deepStrictEqual(got, { flag: true, a: 1, b: 'x' })
+  const missing = await post(app, '1.1', envelope('1.1', `<k:Op xmlns:k="${K}"><k:a>1</k:a></k:Op>`), { url: '/x' })
+  t.assert.strictEqual(missing.statusCode, 500)
+  t.assert.match(missing.body, /the elements present do not fit the content model/)
 })

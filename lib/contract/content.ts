@@ -75,7 +75,8 @@ export function objectSchema (content: Content): Schema {
   if (content.anyAttribute || (content.mixed && content.text === undefined)) schema.xml = { ...(content.anyAttribute ? { anyAttribute: true } : {}), ...(content.mixed && content.text === undefined ? { mixed: true } : {}) }
   // Several rules all hold, said without allOf (which the codec does not take) as not-any-not.
   const rules = content.rules.map((rule) => presenceOf(rule, content.properties))
-  if (rules.length === 1) Object.assign(schema, rules[0])
+  // A rule that is only "these present" would overwrite the object's own properties and required: it goes in an anyOf of one.
+  if (rules.length === 1) Object.assign(schema, rules[0].properties !== undefined || rules[0].required !== undefined ? { anyOf: [rules[0]] } : rules[0])
   else if (rules.length > 1) schema.not = { anyOf: rules.map((rule) => ({ not: rule })) }
   return schema
 }

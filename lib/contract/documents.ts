@@ -13,7 +13,7 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_LOAD } from '../errors'
 import { attr, childElements } from './dom'
 import type { SchemaContext, SchemaModel } from './xsd'
 import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV } from '../namespaces'
-import { SOAP11_ENVELOPE_SCHEMA } from './well-known'
+import { SOAP11_ENVELOPE_SCHEMA, XML_NAMESPACE_SCHEMA } from './well-known'
 import { ADDRESS } from '../wsdl/xsd'
 
 /** Gives the bytes or text of a document named by an absolute URL (docs/contract-first.md, "Resolver"). */
@@ -261,12 +261,12 @@ export class ContractDocuments {
       this.unlocated.push({ namespace, where: doc.location })
       return
     }
-    // The well-known namespaces' schemas are never fetched: the SOAP 1.1 envelope's is served from a copy of our
-    // own (so that clients need not fetch it either), the others are only known.
+    // The well-known namespaces' schemas are never fetched: the SOAP 1.1 envelope's and the xml namespace's are
+    // served from copies of our own (so that clients need not fetch them either), the others are only known.
     let target: ContractDocument
     if (ABSOLUTE_URL.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import') {
-      if (namespace !== SOAP11_ENV) return
-      target = this.builtIn('soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA)
+      if (namespace !== SOAP11_ENV && namespace !== XML_NS) return
+      target = namespace === XML_NS ? this.builtIn('xml.xsd', XML_NAMESPACE_SCHEMA) : this.builtIn('soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA)
     } else {
       target = await this.fetch(location, doc.location)
     }

@@ -103,7 +103,8 @@ export function restrict (base: Schema, restriction: DomElement, where: string):
     // (a string here), and bounds on strings (dates, decimals), are described in docs/contract-first.md as unchecked.
   }
   if (enumeration.length > 0) schema.enum = enumeration
-  if (patterns.length > 0) {
+  // A pattern constrains the lexical form: it is checked on strings, which keep theirs (a number or boolean read has none left).
+  if (patterns.length > 0 && schema.type === 'string') {
     const own = `^(?:${patterns.map((p) => `(?:${regex(p, where)})`).join('|')})$`
     // An earlier step's pattern still holds: both are kept, as lookahead.
     schema.pattern = base.pattern === undefined ? own : `^(?=${String(base.pattern).replace(/^\^|\$$/g, '')}$)${own.slice(1)}`
@@ -168,4 +169,48 @@ function regex (pattern: string, where: string): string {
     refuse('it is no regular expression ECMAScript can run')
   }
   return out
+}
+
+/** What reading a simple type needs of the schemas: QNames resolved where written, and named simple types' declarations. */
+export interface SimpleTypes<C> {
+  qname: (node: DomElement, value: string, context: C) => readonly [namespace: string, localName: string]
+  declaration: (name: readonly [namespace: string, localName: string], where: string) => { node: DomElement, context: C }
+}
+
+function xsChildren (node: DomElement, localName: string): DomElement[] {
+  return childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName === localName)
+}
+
+/** A simple type (restriction, list or union) as the schema of its values. */
+export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement, context: C, where: string): Simple {
+  const byName = (name: readonly [string, string]): Simple => {
+    if (name[0] === XSD_NS) return builtin(name[1], where)
+    const declared = types.declaration(name, where)
+    return simpleTypeOf(types, declared.node, declared.context, `${where} > type {${name[0]}}${name[1]}`)
+  }
+  const restriction = xsChildren(node, 'restriction')[0]
+  if (restriction !== undefined) {
+    const baseName = attr(restriction, 'base')
+    const base = baseName !== undefined
+      ? byName(types.qname(restriction, baseName, context))
+      : simpleTypeOf(types, xsChildren(restriction, 'simpleType')[0], context, where)
+    if (base.list) return { schema: base.schema, list: true, counts: listCounts(base.counts ?? {}, restriction, where) }
+    return { schema: restrict(base.schema, restriction, where), list: false }
+  }
+  const list = xsChildren(node, 'list')[0]
+  if (list !== undefined) {
+    const itemName = attr(list, 'itemType')
+    const item = itemName !== undefined ? byName(types.qname(list, itemName, context)) : simpleTypeOf(types, xsChildren(list, 'simpleType')[0], context, where)
+    if (item.list) throw new SOAP_ERR_CONTRACT_UNSUPPORTED('a list of lists', where)
+    return { schema: item.schema, list: true }
+  }
+  // A union is read as its lexical form: a string, or the enumerations of its members when they all are.
+  const union = xsChildren(node, 'union')[0]
+  const members: Simple[] = []
+  for (const name of (attr(union, 'memberTypes') ?? '').split(/\s+/).filter((n) => n !== '')) members.push(byName(types.qname(union, name, context)))
+  for (const inline of xsChildren(union, 'simpleType')) members.push(simpleTypeOf(types, inline, context, where))
+  if (members.every((m) => !m.list && m.schema.type === 'string' && Array.isArray(m.schema.enum))) {
+    return { schema: { type: 'string', enum: [...new Set(members.flatMap((m) => m.schema.enum as string[]))] }, list: false }
+  }
+  return { schema: { type: 'string' }, list: false }
 }

@@ -132,3 +132,27 @@ The name and trademarks of copyright holders may NOT be used in advertising or p
 
 
 `
+
+/**
+ * A schema of the `xml` namespace (XML 1.0 §2.10, §2.12; XML Base; xml:id),
+ * written here: the attributes a contract may refer to, served to the clients
+ * of a contract that imports the namespace by URL in place of the W3C's.
+ */
+export const XML_NAMESPACE_SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.w3.org/XML/1998/namespace" xml:lang="en">
+  <xs:attribute name="lang">
+    <xs:simpleType><xs:union memberTypes="xs:language"><xs:simpleType><xs:restriction base="xs:string"><xs:enumeration value=""/></xs:restriction></xs:simpleType></xs:union></xs:simpleType>
+  </xs:attribute>
+  <xs:attribute name="space">
+    <xs:simpleType><xs:restriction base="xs:NCName"><xs:enumeration value="default"/><xs:enumeration value="preserve"/></xs:restriction></xs:simpleType>
+  </xs:attribute>
+  <xs:attribute name="base" type="xs:anyURI"/>
+  <xs:attribute name="id" type="xs:ID"/>
+  <xs:attributeGroup name="specialAttrs">
+    <xs:attribute ref="xml:base"/>
+    <xs:attribute ref="xml:lang"/>
+    <xs:attribute ref="xml:space"/>
+    <xs:attribute ref="xml:id"/>
+  </xs:attributeGroup>
+</xs:schema>
+`

@@ -10,10 +10,12 @@ import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '../namespaces'
 import { attr, childElements } from './dom'
-import { builtin, lexical, listCounts, restrict, type Simple } from './simple-types'
+import { builtin, lexical, restrict, simpleTypeOf, type Simple, type SimpleTypes } from './simple-types'
 import { addImplies, NOTHING, type Reach } from './choices'
 import { anyContent, Content, objectSchema, simpleResult, withoutXml } from './content'
 import { alternative, blocked, derivationOf, Derivations } from './derivation'
+import { SubstitutionGroups } from './substitution'
+import { isLarge, NamedSchemas, withDefs } from './defs'
 
 type Schema = Record<string, unknown>
 
@@ -54,64 +56,25 @@ export class SchemaModel {
 
   /** Which complex types derive from which: an element of a type others derive from takes them all (xsi:type). */
   private readonly derivations = new Derivations()
-  /** Heads of substitution groups: their members may stand in for them, which the codec cannot read. */
-  private readonly heads = new Set<string>()
+  /** Which elements may stand for which (XML Schema 1.0 Part 1 §3.3.6). */
+  private readonly groups = new SubstitutionGroups()
   /** Named types being translated, to find a recursive one. */
   private readonly stack: string[] = []
   /** The type whose content is being gathered, then its bases: a base met again is a type derived from itself. */
   private deriving: string[] = []
   /** Anonymous types being translated, to find one that contains itself through an element reference. */
   private readonly anonymous = new Set<DomElement>()
-  /**
-   * Types that contain themselves, by `$defs` name: each use inside itself is
-   * a `$ref` to it (`#/$defs/<name>`; `<name>.nil` for a nillable use), and
-   * every schema that reaches one carries it in its `$defs` (withDefs()).
-   */
-  private readonly defs = new Map<string, Schema>()
-  /** The `$defs` name of each recursive type (`{namespace}localName`, or an element's anonymous type). */
-  private readonly defNames = new Map<string, string>()
-
-  private defName (id: string, local: string): string {
-    let name = this.defNames.get(id)
-    if (name === undefined) {
-      const taken = new Set(this.defNames.values())
-      name = local
-      for (let n = 2; taken.has(name); n++) name = `${local}_${n}`
-      this.defNames.set(id, name)
-    }
-    return name
-  }
+  /** The named schemas (`$defs`): types that contain themselves, large ones, and the alternatives of derived types. */
+  private readonly named = new NamedSchemas()
 
   /** A reference to a recursive type being translated. */
   private reference (id: string, local: string): { schema: Schema, simple: boolean } {
-    return { schema: { $ref: `#/$defs/${this.defName(id, local)}` }, simple: false }
+    return { schema: { $ref: `#/$defs/${this.named.name(id, local)}` }, simple: false }
   }
 
-  /**
-   * `schema` with the `$defs` of every recursive type it reaches, or as it is
-   * when it reaches none: what an operation's schema needs to be read,
-   * written, validated and typed on its own.
-   */
+  /** `schema` with the `$defs` of every recursive type it reaches (lib/contract/defs.ts). */
   withDefs (schema: Schema): Schema {
-    const needed = new Map<string, Schema>()
-    const visit = (value: unknown): void => {
-      if (Array.isArray(value)) { for (const v of value) visit(v); return }
-      if (typeof value !== 'object' || value === null) return
-      const ref = (value as Schema).$ref
-      if (typeof ref === 'string') {
-        const name = ref.slice('#/$defs/'.length)
-        if (needed.has(name)) return
-        const nil = name.endsWith('.nil')
-        const base = this.defs.get(nil ? name.slice(0, -4) : name) as Schema
-        const def = nil ? { ...base, nullable: true } : base
-        needed.set(name, def)
-        visit(def)
-        return
-      }
-      for (const v of Object.values(value)) visit(v)
-    }
-    visit(schema)
-    return needed.size === 0 ? schema : { ...schema, $defs: Object.fromEntries([...needed].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) }
+    return withDefs(schema, this.named.defs)
   }
 
   private readonly translated = new Map<string, Schema>()
@@ -132,8 +95,7 @@ export class SchemaModel {
       this.components[child.localName as Kind].set(key(context.targetNamespace, name), { node: child, context })
       const derivation = child.localName === 'complexType' ? derivationOf(child) : undefined
       if (derivation !== undefined) this.derivations.add([context.targetNamespace, name], this.qname(derivation.step, derivation.base, context), derivation.method)
-      const head = attr(child, 'substitutionGroup')
-      if (head !== undefined) this.heads.add(key(...this.qname(child, head, context)))
+      for (const head of this.heads(child, context)) this.groups.add(key(...head), key(context.targetNamespace, name))
     }
   }
 
@@ -161,19 +123,50 @@ export class SchemaModel {
   /** A global element, as a top-level one: its schema (with `xml.name` and `xml.namespace`). */
   topElement (name: QName, where: string): { schema: Schema, simple: boolean } {
     const { node, context } = this.find('element', name, where)
-    this.checkElement(node, name, where)
+    // A part's element is what the message carries (WS-I Basic Profile R2712): its group's members do not stand for it there.
+    if (attr(node, 'abstract') === 'true') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)} as a message part (a part's element is the one the message carries)`, where)
+    this.checkHeads(node, context, where)
     const { schema, simple } = this.elementType(node, context, `${where} > element ${key(...name)}`, true)
     return { schema: { ...schema, xml: { ...(schema.xml as object), name: name[1], namespace: name[0] } }, simple }
   }
 
   /** A named type as the content of an element named elsewhere (rpc/literal parts). */
   namedType (name: QName, where: string): Schema {
-    return this.typeByName(name, where).schema
+    return this.plainType(name, where).schema
   }
 
-  private checkElement (node: DomElement, name: QName, where: string): void {
-    if (this.heads.has(key(...name))) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the substitution group headed by element ${key(...name)}`, where)
-    if (attr(node, 'abstract') === 'true') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)}`, where)
+  /** The heads a global element's `substitutionGroup` names (one in XML Schema 1.0, a list in 1.1). */
+  private heads (node: DomElement, context: SchemaContext): QName[] {
+    return (attr(node, 'substitutionGroup') ?? '').split(/\s+/).filter((h) => h !== '').map((h) => this.qname(node, h, context))
+  }
+
+  /** The heads an element declaration names must be declared. */
+  private checkHeads (node: DomElement, context: SchemaContext, where: string): void {
+    for (const head of this.heads(node, context)) this.find('element', head, where)
+  }
+
+  /** The element declaration that states an element's type: itself, or for a member of a substitution group that states none, its head's (XML Schema 1.0 Part 1 §3.3.2). */
+  private typed (node: DomElement, context: SchemaContext, where: string): Component {
+    let typed: Component = { node, context }
+    for (const met = new Set<DomElement>(); attr(typed.node, 'type') === undefined && xs(typed.node, 'complexType').length + xs(typed.node, 'simpleType').length === 0;) {
+      const head = this.heads(typed.node, typed.context)[0]
+      if (head === undefined) break
+      met.add(typed.node)
+      typed = this.find('element', head, where)
+      if (met.has(typed.node)) throw new SOAP_ERR_CONTRACT_INVALID(where, `the substitution group of element ${key(...head)} comes back to it`)
+    }
+    return typed
+  }
+
+  /** Whether a global element may appear as itself where its head is referred to: not abstract, nor of an abstract type that no type derives from (`xsi:type` names one that does). */
+  private appears (name: string, where: string): boolean {
+    const { node, context } = this.components.element.get(name) as Component
+    if (attr(node, 'abstract') === 'true') return false
+    const typed = this.typed(node, context, where)
+    const typeName = attr(typed.node, 'type')
+    const typeQName = typeName === undefined ? undefined : this.qname(typed.node, typeName, typed.context)
+    const type = typeQName === undefined ? undefined : this.components.complexType.get(key(...typeQName))
+    return typeQName === undefined || type === undefined || attr(type.node, 'abstract') !== 'true' || this.derivations.of(typeQName, blocked(attr(type.node, 'block'))).length > 0
   }
 
   /**
@@ -182,37 +175,39 @@ export class SchemaModel {
    * unless it is an operation's own element (`top`).
    */
   private elementType (node: DomElement, context: SchemaContext, where: string, top = false): { schema: Schema, simple: boolean } {
-    const typeName = attr(node, 'type')
+    const typed = this.typed(node, context, where)
+    const typeName = attr(typed.node, 'type')
     let result: { schema: Schema, simple: boolean }
-    const typed = typeName === undefined || top ? undefined : this.alternatives(node, this.qname(node, typeName, context), where)
-    if (typed !== undefined) {
-      // nil is one more alternative.
-      return { schema: attr(node, 'nillable') === 'true' ? { oneOf: [...typed, { type: 'null' }] } : { oneOf: typed }, simple: false }
+    const types = typeName === undefined || top ? undefined : this.alternatives(node, this.qname(typed.node, typeName, typed.context), where)
+    if (types !== undefined) {
+      // nil is one more alternative: the set's nillable copy.
+      return { schema: { $ref: `#/$defs/${types}${attr(node, 'nillable') === 'true' ? '.nil' : ''}` }, simple: false }
     }
     if (typeName !== undefined) {
-      result = this.typeByName(this.qname(node, typeName, context), where)
+      const type = this.qname(typed.node, typeName, typed.context)
+      result = top ? this.plainType(type, where) : this.typeByName(type, where)
     } else {
-      const complex = xs(node, 'complexType')[0]
-      const simple = xs(node, 'simpleType')[0]
+      const complex = xs(typed.node, 'complexType')[0]
+      const simple = xs(typed.node, 'simpleType')[0]
       if (complex !== undefined) {
         // An element whose anonymous type contains the element again: the type is named after the element.
-        const id = `element ${key(context.targetNamespace, attr(node, 'name') as string)}`
+        const id = `element ${key(typed.context.targetNamespace, attr(typed.node, 'name') as string)}`
         if (this.anonymous.has(complex)) {
-          result = this.reference(id, attr(node, 'name') as string)
+          result = this.reference(id, attr(typed.node, 'name') as string)
         } else {
           this.anonymous.add(complex)
           const chain = this.deriving
           this.deriving = []
           try {
-            result = { schema: this.complexType(complex, context, where), simple: false }
+            result = { schema: this.complexType(complex, typed.context, where), simple: false }
           } finally {
             this.anonymous.delete(complex)
             this.deriving = chain
           }
-          const name = this.defNames.get(id)
-          if (name !== undefined) this.defs.set(name, result.schema)
+          const name = this.named.known(id)
+          if (name !== undefined) this.named.defs.set(name, result.schema)
         }
-      } else if (simple !== undefined) result = simpleResult(this.simpleType(simple, context, where))
+      } else if (simple !== undefined) result = simpleResult(this.simpleType(simple, typed.context, where))
       else result = { schema: anyContent(), simple: false }
     }
     const fixed = attr(node, 'fixed')
@@ -234,35 +229,56 @@ export class SchemaModel {
   }
 
   /**
-   * The alternatives of an element of a complex type others derive from: a
-   * `$ref` to each type's alternative (`$defs`, made once), the declared type
-   * first; undefined when none derives from it (or `block` keeps them out).
+   * The alternatives of an element of a complex type others derive from: the
+   * `$defs` name of a `oneOf` of a `$ref` to each type's alternative (each
+   * made once), the declared type first; undefined when none derives from it
+   * (or `block` keeps them out).
    */
-  private alternatives (node: DomElement, type: QName, where: string): Schema[] | undefined {
+  private alternatives (node: DomElement, type: QName, where: string): string | undefined {
     if (!this.components.complexType.has(key(...type))) return undefined
     const declared = this.find('complexType', type, where)
     const block = new Set([...blocked(attr(node, 'block')), ...blocked(attr(declared.node, 'block'))])
     const derived = this.derivations.of(type, block)
     if (derived.length === 0) return undefined
-    return [type, ...derived].map((name) => ({ $ref: `#/$defs/${this.alternativeDef(name, where)}` }))
+    const id = `xsi:types ${key(...type)} ${[...block].sort().join(' ')}`
+    const known = this.named.known(id)
+    if (known !== undefined) return known
+    const def = this.named.name(id, `${type[1]}.types`)
+    this.named.defs.set(def, { oneOf: [type, ...derived].map((name) => ({ $ref: `#/$defs/${this.alternativeDef(name, where)}` })) })
+    return def
   }
 
   /** The `$defs` name of a type's alternative, translated once (a type that contains its own element finds the name taken). */
   private alternativeDef (name: QName, where: string): string {
     const id = `xsi:type ${key(...name)}`
-    const known = this.defNames.get(id)
+    const known = this.named.known(id)
     if (known !== undefined) return known
-    const def = this.defName(id, name[1])
+    const def = this.named.name(id, name[1])
     const { node } = this.find('complexType', name, where)
     const abstract = attr(node, 'abstract') === 'true'
-    const fill = (schema: Schema): void => { this.defs.set(def, alternative(schema, this.derivations.tag(name), name, abstract)) }
-    const { schema } = this.typeByName(name, where, true)
+    const fill = (schema: Schema): void => { this.named.defs.set(def, alternative(schema, this.derivations.tag(name), name, abstract)) }
+    const { schema } = this.plainType(name, where, true)
     // A type still being translated (one of its own elements is of a type it derives from) is filled in once it is.
     if (typeof schema.$ref === 'string') this.translating.set(key(...name), [...(this.translating.get(key(...name)) ?? []), fill]); else fill(schema)
     return def
   }
 
-  private typeByName (name: QName, where: string, alternative = false): { schema: Schema, simple: boolean } {
+  /**
+   * A named type where an element uses it: its schema, or a `$ref` to it in
+   * `$defs` when it is large (HL7 V3's types, nested and used everywhere,
+   * would otherwise be written out at every use).
+   */
+  private typeByName (name: QName, where: string): { schema: Schema, simple: boolean } {
+    const result = this.plainType(name, where)
+    if (result.simple || typeof result.schema.$ref === 'string' || !isLarge(result.schema)) return result
+    const id = key(...name)
+    const def = this.named.name(id, name[1])
+    this.named.defs.set(def, result.schema)
+    return { schema: { $ref: `#/$defs/${def}` }, simple: false }
+  }
+
+  /** A named type's own schema; an abstract one only as an alternative (`xsi:type`). */
+  private plainType (name: QName, where: string, alternative = false): { schema: Schema, simple: boolean } {
     if (name[0] === XSD_NS) {
       if (name[1] === 'anyType') return { schema: anyContent(), simple: false }
       return simpleResult(builtin(name[1], where))
@@ -284,8 +300,8 @@ export class SchemaModel {
     try {
       const schema = this.complexType(node, context, `${where} > type ${key(...name)}`)
       this.translated.set(id, schema)
-      const def = this.defNames.get(id)
-      if (def !== undefined) this.defs.set(def, schema)
+      const def = this.named.known(id)
+      if (def !== undefined) this.named.defs.set(def, schema)
       for (const fill of this.translating.get(id) ?? []) fill(schema)
       return { schema, simple: false }
     } finally {
@@ -392,8 +408,20 @@ export class SchemaModel {
     let reach: Reach
     switch (node.localName) {
       case 'element': {
-        const property = this.elementParticle(node, context, content, optional, repeated, where)
-        return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0' }
+        const { name, declaration } = this.declaration(node, context, where)
+        const group = attr(node, 'ref') === undefined ? undefined : this.groups.substitutes(key(...name), { node: (k) => this.components.element.get(k)?.node, appears: (k) => this.appears(k, where) })
+        if (group === undefined) {
+          const property = this.elementParticle(name, declaration, Number(min), max, content, optional, repeated, where)
+          return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0' }
+        }
+        // A reference to a substitution group's head (§3.3.6): the choice of the elements that may stand there, each once.
+        if (group.length === 0 && min !== '0') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)}, for which no element may stand`, where)
+        reach = this.choice(group.map((member) => () => {
+          const { node: m, context: c } = this.components.element.get(member) as Component
+          const property = this.elementParticle([c.targetNamespace, attr(m, 'name') as string], { node: m, context: c }, 1, '1', content, true, isRepeated, where)
+          return { props: [property], required: [property], some: [], emptiable: false }
+        }), content, isRepeated)
+        break
       }
       case 'any':
         content.addWildcard(attr(node, 'namespace'), context.targetNamespace)
@@ -405,7 +433,8 @@ export class SchemaModel {
         break
       }
       case 'choice':
-        reach = this.choice(node, context, content, isOptional, isRepeated, where)
+        reach = this.choice(childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
+          .map((branch) => () => this.particle(branch, context, content, true, isRepeated, where)), content, isRepeated)
         break
       default:
         reach = this.sequence(childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation'), context, content, isOptional, isRepeated, where)
@@ -438,10 +467,9 @@ export class SchemaModel {
    * branch of its own: its elements are arrays, and only "one at least"
    * holds.
    */
-  private choice (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): Reach {
+  private choice (alternatives: ReadonlyArray<() => Reach>, content: Content, repeated: boolean): Reach {
     const before = new Set(content.properties.keys())
-    const branches = childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
-      .map((branch) => this.particle(branch, context, content, true, repeated, where))
+    const branches = alternatives.map((branch) => branch())
     const props = [...new Set(branches.flatMap((b) => b.props))]
     const emptiable = branches.length === 0 || branches.some((b) => b.emptiable)
     // An element met before the choice, or in two branches, is an array of them all: no rule can name it.
@@ -458,23 +486,21 @@ export class SchemaModel {
     return { props, required: [], some: emptiable || props.some((p) => !own(p) && !repeated) ? [] : [props], emptiable }
   }
 
-  /** An element: its property (an array when the element repeats, or is met twice), whose name it returns. */
-  private elementParticle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): string {
-    let name: QName
-    let declaration: Component
+  /** An element particle's name and declaration: the global one it refers to, or its own. */
+  private declaration (node: DomElement, context: SchemaContext, where: string): { name: QName, declaration: Component } {
     const ref = attr(node, 'ref')
-    if (ref !== undefined) {
-      name = this.qname(node, ref, context)
-      declaration = this.find('element', name, where)
-      this.checkElement(declaration.node, name, where)
-    } else {
+    if (ref === undefined) {
       const form = attr(node, 'form')
       const qualified = form === undefined ? context.elementQualified : form === 'qualified'
-      name = [qualified ? context.targetNamespace : '', attr(node, 'name') as string]
-      declaration = { node, context }
+      return { name: [qualified ? context.targetNamespace : '', attr(node, 'name') as string], declaration: { node, context } }
     }
-    const min = Number(attr(node, 'minOccurs') ?? '1')
-    const max = attr(node, 'maxOccurs') ?? '1'
+    const name = this.qname(node, ref, context)
+    return { name, declaration: this.find('element', name, where) }
+  }
+
+  /** An element of `min` to `max` occurrences: its property (an array when the element repeats, or is met twice), whose name it returns. */
+  private elementParticle (name: QName, declaration: Component, min: number, max: string, content: Content, optional: boolean, repeated: boolean, where: string): string {
+    this.checkHeads(declaration.node, declaration.context, where)
     const { property, known } = content.property(key(...name), name[1])
     const { schema } = this.elementType(declaration.node, declaration.context, `${where} > element ${name[1]}`)
     const named: Schema = property === name[1] ? { namespace: name[0] } : { name: name[1], namespace: name[0] }
@@ -557,37 +583,13 @@ export class SchemaModel {
   // ------------------------------------------------------------- simple ---
 
   private simpleType (node: DomElement, context: SchemaContext, where: string): Simple {
-    const restriction = xs(node, 'restriction')[0]
-    if (restriction !== undefined) {
-      const baseName = attr(restriction, 'base')
-      const base = baseName !== undefined
-        ? this.simpleByName(this.qname(restriction, baseName, context), where)
-        : this.simpleType(xs(restriction, 'simpleType')[0], context, where)
-      if (base.list) return { schema: base.schema, list: true, counts: listCounts(base.counts ?? {}, restriction, where) }
-      return { schema: restrict(base.schema, restriction, where), list: false }
-    }
-    const list = xs(node, 'list')[0]
-    if (list !== undefined) {
-      const itemName = attr(list, 'itemType')
-      const item = itemName !== undefined ? this.simpleByName(this.qname(list, itemName, context), where) : this.simpleType(xs(list, 'simpleType')[0], context, where)
-      if (item.list) throw new SOAP_ERR_CONTRACT_UNSUPPORTED('a list of lists', where)
-      return { schema: item.schema, list: true }
-    }
-    // A union is read as its lexical form: a string, or the enumerations of its members when they all are.
-    const union = xs(node, 'union')[0]
-    const members: Simple[] = []
-    for (const name of (attr(union, 'memberTypes') ?? '').split(/\s+/).filter((n) => n !== '')) members.push(this.simpleByName(this.qname(union, name, context), where))
-    for (const inline of xs(union, 'simpleType')) members.push(this.simpleType(inline, context, where))
-    if (members.every((m) => !m.list && m.schema.type === 'string' && Array.isArray(m.schema.enum))) {
-      return { schema: { type: 'string', enum: [...new Set(members.flatMap((m) => m.schema.enum as string[]))] }, list: false }
-    }
-    return { schema: { type: 'string' }, list: false }
+    return simpleTypeOf(this.simpleTypes, node, context, where)
   }
 
-  private simpleByName (name: QName, where: string): Simple {
-    if (name[0] === XSD_NS) return builtin(name[1], where)
-    const { node, context } = this.find('simpleType', name, where)
-    return this.simpleType(node, context, `${where} > type ${key(...name)}`)
+  /** How a simple type names others: resolved here, read in lib/contract/simple-types.ts. */
+  private readonly simpleTypes: SimpleTypes<SchemaContext> = {
+    qname: (node, value, context) => this.qname(node, value, context),
+    declaration: (name, where) => this.find('simpleType', name, where)
   }
 }
 

@@ -352,9 +352,9 @@ class ShapeBuilder {
     const branches = schema.oneOf
     if (!Array.isArray(branches) || !branches.some((b) => isObject(b) && (b.$ref !== undefined || b.type !== undefined))) return undefined
     for (const key of Object.keys(schema)) {
-      if (!BESIDE_REF.has(key) && key !== 'oneOf') fail(where, `"${key}" cannot go beside a "oneOf" of types: only "xml" can (the element's name and namespace)`)
+      if (!BESIDE_REF.has(key) && key !== 'oneOf' && key !== 'nullable') fail(where, `"${key}" cannot go beside a "oneOf" of types: only "xml" (the element's name and namespace) and "nullable" can`)
     }
-    let nullable = false
+    let nullable = schema.nullable === true
     const byTag = new Map<string, ObjectShape>()
     const byType = new Map<string, Map<string, ObjectShape>>()
     const shapes: ObjectShape[] = []
@@ -380,9 +380,15 @@ class ShapeBuilder {
     return { declared: shapes[0], byTag, byType, nullable }
   }
 
+  /** The alternatives a schema says, in place or through a `$ref` to a named "oneOf" of types. */
+  typesOf (schema: Schema, where: string, namespace: string): Alternatives | undefined {
+    const named = schema.$ref === undefined ? undefined : this.target(schema, where)
+    return named === undefined ? this.alternatives(schema, where, namespace) : this.alternatives(named.schema, `#/$defs/${named.name}`, namespace)
+  }
+
   field (property: string, schema: unknown, where: string, inherited: string): Field {
     if (!isObject(schema)) fail(where, 'a schema must be an object')
-    const alternatives = this.alternatives(schema, where, (isObject(schema.xml) && typeof schema.xml.namespace === 'string') ? schema.xml.namespace : inherited)
+    const alternatives = this.typesOf(schema, where, (isObject(schema.xml) && typeof schema.xml.namespace === 'string') ? schema.xml.namespace : inherited)
     if (alternatives !== undefined) {
       const xml = xmlOf(schema, where)
       const name = xml.name ?? property
@@ -478,7 +484,7 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
   const itemNamespace = itemXml.namespace ?? namespace
   const itemName = itemXml.name ?? name
   if (!wrapped && (itemName !== name || itemNamespace !== namespace)) fail(`${where}/items`, '"xml.name" and "xml.namespace" on items apply to wrapped arrays only: set them on the property instead')
-  const alternatives = builder.alternatives(items, `${where}/items`, itemNamespace)
+  const alternatives = builder.typesOf(items, `${where}/items`, itemNamespace)
   if (alternatives !== undefined) return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, list: false, shape: alternatives.declared, alternatives }
   const itemType = typeOf(builder.target(items, `${where}/items`)?.schema ?? items, `${where}/items`).type
   if (itemType === 'array') fail(`${where}/items`, 'an array of arrays has no XML form: wrap the inner array in an object')

@@ -59,7 +59,8 @@ function forAjv (schema: unknown): unknown {
   const branches = out.oneOf
   if (!Array.isArray(branches) || out.type !== undefined || !branches.some((b) => typeof b === 'object' && b !== null && (b.$ref !== undefined || b.type !== undefined))) return out
   const types = branches.filter((b) => !(b.type === 'null' && Object.keys(b).length === 1))
-  return { ...out, type: types.length < branches.length ? ['object', 'null'] : 'object', oneOf: types, discriminator: { propertyName: TYPE_PROPERTY } }
+  const { nullable, ...rest } = out
+  return { ...rest, type: types.length < branches.length || nullable === true ? ['object', 'null'] : 'object', oneOf: types, discriminator: { propertyName: TYPE_PROPERTY } }
 }
 
 /** The keywords that only say which properties are present together (an XSD choice: lib/service/schema.ts). */

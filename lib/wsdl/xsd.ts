@@ -300,13 +300,13 @@ export class SchemaSet {
 
   private elementBody (name: string, namespace: string, shape: Shape, schema: Schema, occurrence: Record<string, string | undefined> | undefined, where: string, alternatives?: Alternatives): XmlNode {
     const children = annotation(schema)
-    if (alternatives !== undefined) {
-      const type = this.derivedTypes(alternatives, schema, where)
-      return node('xs:element', { name, ...occurrence, nillable: alternatives.nullable ? 'true' : undefined, type }, children)
-    }
     let type: string | undefined
     const ref = refName(schema)
     const content = ref === undefined ? schema : this.defs[ref]
+    if (alternatives !== undefined) {
+      type = this.derivedTypes(alternatives, content, where)
+      return node('xs:element', { name, ...occurrence, nillable: alternatives.nullable ? 'true' : undefined, type }, children)
+    }
     if (shape.kind === 'scalar') {
       const simple = simpleType(content, shape.type)
       if (typeof simple === 'string') type = simple; else children.push(simple)

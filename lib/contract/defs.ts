@@ -1,0 +1,89 @@
+/**
+ * Contract first: the named schemas of types that contain themselves
+ * (docs/contract-first.md, "The mapping"), gathered for the schemas that
+ * reach them.
+ */
+
+type Schema = Record<string, unknown>
+
+/**
+ * `schema` with the `$defs` of every recursive type it reaches, or as it is
+ * when it reaches none: what an operation's schema needs to be read,
+ * written, validated and typed on its own. `defs` holds each recursive
+ * type's schema by name; `<name>.nil` names its nillable use.
+ */
+export function withDefs (schema: Schema, defs: ReadonlyMap<string, Schema>): Schema {
+  const needed = new Map<string, Schema>()
+  // A named type's schema is one object wherever it is used: it is looked through once.
+  const seen = new Set<object>()
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return
+    seen.add(value)
+    if (Array.isArray(value)) { for (const v of value) visit(v); return }
+    const ref = (value as Schema).$ref
+    if (typeof ref === 'string') {
+      const name = ref.slice('#/$defs/'.length)
+      if (needed.has(name)) return
+      const nil = name.endsWith('.nil')
+      const base = defs.get(nil ? name.slice(0, -4) : name) as Schema
+      const def = nil ? { ...base, nullable: true } : base
+      needed.set(name, def)
+      visit(def)
+      return
+    }
+    for (const v of Object.values(value)) visit(v)
+  }
+  visit(schema)
+  return needed.size === 0 ? schema : { ...schema, $defs: Object.fromEntries([...needed].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) }
+}
+
+/** The size (in schema objects) from which a named type used by an element is a `$ref` to `$defs`. */
+const LARGE = 150
+const weights = new WeakMap<object, number>()
+
+/** How many objects a schema holds, each shared one counted at each use (what JSON would write), up to LARGE. */
+function weight (value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0
+  const known = weights.get(value)
+  if (known !== undefined) return known
+  let total = 1
+  for (const child of Object.values(value)) {
+    total += weight(child)
+    if (total >= LARGE) break
+  }
+  weights.set(value, total)
+  return total
+}
+
+/** Whether a schema is large enough (LARGE objects, as JSON writes it) to be named in `$defs` rather than written at each use. */
+export function isLarge (schema: Schema): boolean {
+  return weight(schema) >= LARGE
+}
+
+/**
+ * The `$defs` of a contract, by name: each use of one is a `$ref`
+ * (`#/$defs/<name>`; `<name>.nil` for a nillable use), and every schema that
+ * reaches one carries it (withDefs()). Names are the types' local names,
+ * numbered when taken.
+ */
+export class NamedSchemas {
+  readonly defs = new Map<string, Schema>()
+  /** The name given to each id (`{namespace}localName`, an element's anonymous type, a set of alternatives). */
+  private readonly names = new Map<string, string>()
+  private readonly taken = new Set<string>()
+
+  known (id: string): string | undefined {
+    return this.names.get(id)
+  }
+
+  name (id: string, local: string): string {
+    let name = this.names.get(id)
+    if (name === undefined) {
+      name = local
+      for (let n = 2; this.taken.has(name); n++) name = `${local}_${n}`
+      this.names.set(id, name)
+      this.taken.add(name)
+    }
+    return name
+  }
+}
