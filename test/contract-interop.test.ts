@@ -1580,13 +1580,40 @@ const hpdProviderQuery: Case = {
   }
 }
 
+const VECOZO_MESSAGES = 'http://schemas.vecozo.nl/berichtuitwisseling/messages/v3'
+const VECOZO_RESULT = { IndienenBerichtResult: { ConversatieId: 'c0a8012e-0000-4000-8000-00000000002a', TraceerId: '5f3c1a9e-0d4b-4b6e-9a53-6f1d2c7e8a40' } }
+const VECOZO_PAYLOAD = Buffer.from('<declaratie/>').toString('base64')
+const vecozo: Case = {
+  id: 'vecozo-berichtuitwisseling',
+  wsdl: ['vecozo-berichtuitwisseling', 'soap.wsdl'],
+  operation: 'IndienenBericht',
+  what: 'a required element of an empty base type (Bericht) sent as the derived DataBinary with xsi:type; two bindings (1.1 and 1.2) of one portType',
+  output: VECOZO_RESULT,
+  zeep: {
+    spec: { service: 'BerichtuitwisselingServiceV3', port: 'BerichtuitwisselingServiceV3Soap11', operation: 'IndienenBericht', args: { Request: { Bericht: { $type: `{${VECOZO_MESSAGES}}DataBinary`, Data: { $bytes: '<declaratie/>' } } } } },
+    version: '1.1',
+    action: 'http://schemas.vecozo.nl/berichtuitwisseling/v3/IndienenBericht',
+    handler: { input: { Request: { Bericht: { $type: 'DataBinary', Data: VECOZO_PAYLOAD } } }, headers: {} },
+    expect: { result: VECOZO_RESULT.IndienenBerichtResult }
+  },
+  // Given the type's namespace (xmlns), node-soap declares its prefix twice on the element, which is not well-formed (400):
+  // it names the prefix it declares on the Envelope instead.
+  nodeSoap: {
+    spec: { service: 'BerichtuitwisselingServiceV3', port: 'BerichtuitwisselingServiceV3Soap11', operation: 'IndienenBericht', args: { Request: { Bericht: { attributes: { xsi_type: { type: 'DataBinary', prefix: 'messages' } }, Data: VECOZO_PAYLOAD } } } },
+    version: '1.1',
+    action: 'http://schemas.vecozo.nl/berichtuitwisseling/v3/IndienenBericht',
+    handler: { input: { Request: { Bericht: { $type: 'DataBinary', Data: VECOZO_PAYLOAD } } }, headers: {} },
+    expect: { result: VECOZO_RESULT }
+  }
+}
+
 const CASES: readonly Case[] = [
   vies, globalWeather, globalWeatherCities, otaReservation, ocppCentralSystem, ocppChargePoint,
   onvifPullMessages, onvifCreatePullPoint, onvifNotify, sdiRiceviFile, sdiTrasmissione, sdiRicezione, sdiRicezioneOneWay,
   ochp, ochpDirect, cxfNillable, cxfOneWay, cxfFault, cxfBare, cxfSoap12, cxfSoap12Fault, cxfRpcLit, cxfRpcLitStruct,
   wsiRetailer, wsiWarehouse, wsiLogEvent, wsiGetEvents, nfe, afip, cybersource,
   onvifZeroConfiguration, onvifStreamUri, salesforceCategories, bingFault, bingSubmit,
-  digipoortAanleveren, hpdProviderQuery, iheRegister
+  digipoortAanleveren, hpdProviderQuery, iheRegister, vecozo
 ]
 
 // ---------------------------------------------------------------- server ---
