@@ -1057,6 +1057,91 @@ test('docs/services.md "Named schemas", property: random named schemas that refe
   }), { numRuns: 25 })
 })
 
+/**
+ * A random service of named types that refer to one another, some with a
+ * type derived from them (one more element), abstract or not: every use of
+ * such a type takes either (a "oneOf" of types).
+ */
+const derivedServices = fc.integer({ min: 1, max: 3 }).chain((count) => {
+  const field = fc.record({ target: fc.integer({ min: 0, max: count - 1 }), array: fc.boolean(), required: fc.boolean() })
+  const def = fc.record({ fields: fc.array(field, { maxLength: 2 }), derived: fc.boolean(), abstract: fc.boolean() })
+  return fc.array(def, { minLength: count, maxLength: count })
+}).map((defs) => {
+  const $defs: Record<string, unknown> = {}
+  const use = (j: number): Record<string, unknown> => defs[j].derived ? { oneOf: [{ $ref: `#/$defs/T${j}` }, { $ref: `#/$defs/T${j}x` }] } : { $ref: `#/$defs/T${j}` }
+  defs.forEach((d, i) => {
+    const properties: Record<string, unknown> = { $type: { const: `T${i}` }, v: { type: 'string' } }
+    const required = ['$type', 'v']
+    d.fields.forEach((f, j) => {
+      properties[`f${j}`] = f.array ? { type: 'array', items: use(f.target) } : use(f.target)
+      if (f.required && f.target > i && !f.array) required.push(`f${j}`)
+    })
+    $defs[`T${i}`] = { type: 'object', properties, required, additionalProperties: false, ...(d.derived && d.abstract ? { xml: { abstract: true } } : {}) }
+    if (d.derived) $defs[`T${i}x`] = { type: 'object', properties: { ...properties, $type: { const: `T${i}x` }, w: { type: 'integer' } }, required: [...required, 'w'], additionalProperties: false }
+  })
+  return { $defs, defs, root: use(0) }
+})
+
+/** A value of type `T<i>` or, when it has one, the type derived from it; and the XML of its content. */
+function derivedValue (defs: ReadonlyArray<{ fields: Array<{ target: number, array: boolean, required: boolean }>, derived: boolean, abstract: boolean }>, i: number, depth: number, seed: { n: number }): { value: Record<string, unknown>, xml: string, xsiType: string | undefined } {
+  const next = (): number => (seed.n = (seed.n * 1103515245 + 12345) % 2147483648)
+  const d = defs[i]
+  const derived = d.derived && (d.abstract || next() % 2 === 0)
+  const value: Record<string, unknown> = { $type: derived ? `T${i}x` : `T${i}`, v: `s${next() % 97}` }
+  let xml = `<p:v>${value.v as string}</p:v>`
+  d.fields.forEach((f, j) => {
+    const count = f.array ? (depth <= 0 ? 0 : next() % 3) : (f.required && f.target > i) || (depth > 0 && next() % 2 === 0) ? 1 : 0
+    const items = Array.from({ length: count }, () => derivedValue(defs, f.target, depth - 1, seed))
+    for (const item of items) xml += `<p:f${j}${item.xsiType === undefined ? '' : ` xsi:type="p:${item.xsiType}"`}>${item.xml}</p:f${j}>`
+    if (f.array) value[`f${j}`] = items.map((item) => item.value); else if (count === 1) value[`f${j}`] = items[0].value
+  })
+  if (derived) {
+    value.w = next() % 1000 - 500
+    xml += `<p:w>${value.w as number}</p:w>`
+  }
+  return { value, xml, xsiType: derived ? `T${i}x` : undefined }
+}
+
+test('docs/services.md "Derived types", property: random named types, some with a derived type (abstract or not) and referring to one another, round-trip through the codec with xsi:type, and every answer validates against the generated XSD (xmllint)', async (t: TestContext) => {
+  const schemas = xmllint(t)
+  const dir = schemas === undefined ? undefined : tempDir(t)
+  let run = 0
+  await fc.assert(fc.asyncProperty(derivedServices, fc.integer({ min: 0, max: 2 ** 31 - 1 }), async ({ $defs, defs, root }, seed) => {
+    run++
+    const schema = { type: 'object', properties: { item: root }, required: ['item'], $defs }
+    const definition = { path: `/d${run}`, name: 'D', namespace: 'urn:example:p', operations: { Echo: { input: schema, output: schema, handler: (input: unknown) => input } } } as unknown as SoapServiceDefinition
+    const app = Fastify()
+    try {
+      await app.register(soap)
+      app.soap.service(definition)
+      await app.ready()
+      const item = derivedValue(defs, 0, 3, { n: seed })
+      const request = envelope('1.2', `<p:Echo xmlns:p="urn:example:p" xmlns:xsi="${XSI}"><p:item${item.xsiType === undefined ? '' : ` xsi:type="p:${item.xsiType}"`}>${item.xml}</p:item></p:Echo>`)
+      const response = await app.inject({ method: 'POST', url: `/d${run}`, headers: { 'content-type': MEDIA['1.2'] }, payload: request })
+      if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}\n${request}`)
+      // decode(encode(v)) = v: the answer, read back by the same codec, is the value.
+      let echoed: unknown
+      const answer = /<soap:Body>(.*)<\/soap:Body>/s.exec(response.body)?.[1] as string
+      const reader = Fastify()
+      await reader.register(soap)
+      reader.soap.service({ ...definition, path: '/back', operations: { EchoResponse: { input: { ...schema, xml: { name: 'EchoResponse' } }, handler: (input: unknown) => { echoed = input } } } } as unknown as SoapServiceDefinition)
+      const back = await reader.inject({ method: 'POST', url: '/back', headers: { 'content-type': MEDIA['1.2'] }, payload: envelope('1.2', answer) })
+      await reader.close()
+      if (back.statusCode !== 202) throw new Error(`read back: ${back.statusCode} ${back.body}`)
+      t.assert.deepStrictEqual(echoed, { item: item.value })
+      if (schemas !== undefined && dir !== undefined) {
+        const driver = await messageSchema(t, app, `/d${run}`, '1.2', dir, schemas)
+        for (const [name, xml] of [['request', request], ['response', response.body]]) {
+          const valid = validateMessage(driver, dir, xml, `d${run}-${name}`)
+          if (valid.status !== 0) throw new Error(`${name}: ${valid.output}\n${xml}`)
+        }
+      }
+    } finally {
+      await app.close()
+    }
+  }), { numRuns: 25 })
+})
+
 test('docs/addressing.md "Description", xmllint: a service with WS-Addressing and WS-Security states both in one policy, wsam:Action on each message, and its WSDL validates', async (t: TestContext) => {
   const app = await build(t, { ...calculator, path: '/policy', addressing: { required: true }, security: { usernameToken: { lookup: () => 'secret' } } } as SoapServiceDefinition)
   const wsdl = (await get(app, '/policy?wsdl')).body
