@@ -972,6 +972,26 @@ test('docs/wsdl.md "The mapping", xmllint: named schemas that contain themselves
   t.assert.strictEqual((await post(app, '1.1', tooDeep, { url: '/tree' })).statusCode, 400)
 })
 
+/**
+ * decode(encode(v)) = v: the Body of `response`, an answer of `definition`'s
+ * Echo, read back by the same codec (as the input of an operation named
+ * EchoResponse of `schema`).
+ */
+async function readBack (definition: SoapServiceDefinition, schema: Record<string, unknown>, response: string): Promise<unknown> {
+  let echoed: unknown
+  const answer = /<soap:Body>(.*)<\/soap:Body>/s.exec(response)?.[1] as string
+  const reader = Fastify()
+  try {
+    await reader.register(soap)
+    reader.soap.service({ ...definition, path: '/back', operations: { EchoResponse: { input: { ...schema, xml: { name: 'EchoResponse' } }, handler: (input: unknown) => { echoed = input } } } } as unknown as SoapServiceDefinition)
+    const back = await reader.inject({ method: 'POST', url: '/back', headers: { 'content-type': MEDIA['1.2'] }, payload: envelope('1.2', answer) })
+    if (back.statusCode !== 202) throw new Error(`read back: ${back.statusCode} ${back.body}`)
+  } finally {
+    await reader.close()
+  }
+  return echoed
+}
+
 /** A random service whose named schemas refer to one another, cycles included, and a value of it. */
 const namedServices = fc.integer({ min: 1, max: 4 }).chain((count) => {
   const names = Array.from({ length: count }, (_v, i) => `T${i}`)
@@ -1034,18 +1054,10 @@ test('docs/services.md "Named schemas", property: random named schemas that refe
         return Object.entries(v as Record<string, unknown>).map(([k, c]) => Array.isArray(c) ? c.map((i) => `<p:${k}>${xml(i, k)}</p:${k}>`).join('') : `<p:${k}>${xml(c, k)}</p:${k}>`).join('')
       }
       const request = envelope('1.2', `<p:Echo xmlns:p="urn:example:p">${xml(value, 'Echo')}</p:Echo>`)
-      let echoed: unknown
       const response = await app.inject({ method: 'POST', url: `/p${run}`, headers: { 'content-type': MEDIA['1.2'] }, payload: request })
       if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`)
       // decode(encode(v)) = v: the answer, read back by the same codec, is the value.
-      const answer = /<soap:Body>(.*)<\/soap:Body>/s.exec(response.body)?.[1] as string
-      const reader = Fastify()
-      await reader.register(soap)
-      reader.soap.service({ ...definition, path: '/back', operations: { EchoResponse: { input: { ...root, xml: { name: 'EchoResponse' } }, handler: (input: unknown) => { echoed = input } } } } as unknown as SoapServiceDefinition)
-      const back = await reader.inject({ method: 'POST', url: '/back', headers: { 'content-type': MEDIA['1.2'] }, payload: envelope('1.2', answer) })
-      await reader.close()
-      if (back.statusCode !== 202) throw new Error(`read back: ${back.statusCode} ${back.body}`)
-      t.assert.deepStrictEqual(echoed, JSON.parse(JSON.stringify(value)))
+      t.assert.deepStrictEqual(await readBack(definition, root, response.body), JSON.parse(JSON.stringify(value)))
       if (schemas !== undefined && dir !== undefined) {
         const driver = await messageSchema(t, app, `/p${run}`, '1.2', dir, schemas)
         const answered = validateMessage(driver, dir, response.body, `p${run}`)
@@ -1120,15 +1132,7 @@ test('docs/services.md "Derived types", property: random named types, some with 
       const response = await app.inject({ method: 'POST', url: `/d${run}`, headers: { 'content-type': MEDIA['1.2'] }, payload: request })
       if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}\n${request}`)
       // decode(encode(v)) = v: the answer, read back by the same codec, is the value.
-      let echoed: unknown
-      const answer = /<soap:Body>(.*)<\/soap:Body>/s.exec(response.body)?.[1] as string
-      const reader = Fastify()
-      await reader.register(soap)
-      reader.soap.service({ ...definition, path: '/back', operations: { EchoResponse: { input: { ...schema, xml: { name: 'EchoResponse' } }, handler: (input: unknown) => { echoed = input } } } } as unknown as SoapServiceDefinition)
-      const back = await reader.inject({ method: 'POST', url: '/back', headers: { 'content-type': MEDIA['1.2'] }, payload: envelope('1.2', answer) })
-      await reader.close()
-      if (back.statusCode !== 202) throw new Error(`read back: ${back.statusCode} ${back.body}`)
-      t.assert.deepStrictEqual(echoed, { item: item.value })
+      t.assert.deepStrictEqual(await readBack(definition, schema, response.body), { item: item.value })
       if (schemas !== undefined && dir !== undefined) {
         const driver = await messageSchema(t, app, `/d${run}`, '1.2', dir, schemas)
         for (const [name, xml] of [['request', request], ['response', response.body]]) {
