@@ -858,6 +858,14 @@ test('docs/wsdl.md: a wrapped array among the header blocks is declared as its w
   t.assert.strictEqual(asked.status, 0, asked.output)
 })
 
+/** A tree of labelled nodes, each with an optional note about another node (or nil). */
+const TREE_DEFS = {
+  Node: { type: 'object', properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } }, note: { $ref: '#/$defs/Note' } }, required: ['label'], additionalProperties: false },
+  Note: { type: 'object', properties: { text: { type: 'string' }, about: { $ref: '#/$defs/Node.nil' } }, required: ['text'], additionalProperties: false },
+  'Node.nil': { type: 'object', nullable: true, properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, additionalProperties: false },
+  Label: { type: 'string', maxLength: 8 }
+}
+
 test('docs/wsdl.md "The mapping", xmllint: the XML Schema keywords contracts need (unqualified elements, simple content, xs:any, xs:anyAttribute, xs:list) give a WSDL that validates, and the answers validate against it', async (t: TestContext) => {
   const schemas = xmllint(t)
   if (schemas === undefined) return
@@ -919,23 +927,13 @@ const NAMED: SoapServiceDefinition = {
         type: 'object',
         properties: { root: { $ref: '#/$defs/Node' } },
         required: ['root'],
-        $defs: {
-          Node: { type: 'object', properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } }, note: { $ref: '#/$defs/Note' } }, required: ['label'], additionalProperties: false },
-          Note: { type: 'object', properties: { text: { type: 'string' }, about: { $ref: '#/$defs/Node.nil' } }, required: ['text'], additionalProperties: false },
-          'Node.nil': { type: 'object', nullable: true, properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, additionalProperties: false },
-          Label: { type: 'string', maxLength: 8 }
-        }
+        $defs: TREE_DEFS
       },
       output: {
         type: 'object',
         properties: { root: { $ref: '#/$defs/Node', xml: { name: 'mirrored' } } },
         required: ['root'],
-        $defs: {
-          Node: { type: 'object', properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } }, note: { $ref: '#/$defs/Note' } }, required: ['label'], additionalProperties: false },
-          Note: { type: 'object', properties: { text: { type: 'string' }, about: { $ref: '#/$defs/Node.nil' } }, required: ['text'], additionalProperties: false },
-          'Node.nil': { type: 'object', nullable: true, properties: { label: { $ref: '#/$defs/Label' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, additionalProperties: false },
-          Label: { type: 'string', maxLength: 8 }
-        }
+        $defs: TREE_DEFS
       },
       handler: (input: unknown) => input
     }
