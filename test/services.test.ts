@@ -45,10 +45,11 @@ test('Declaration, BP R2710: two operations with one Body QName fail ready() wit
   t.assert.match(err.message, /Add and Plus share the input element \{urn:test:svc\}Add \(WS-I BP R2710/)
 })
 
-test('Declaration: two operations with one action fail ready() with SOAP_ERR_SERVICE_DUPLICATE', async (t: TestContext) => {
-  const err = await readyError(t, service({ Add: add({ action: 'urn:x' }), Sum: add({ action: 'urn:x' }) }))
+test('Declaration, BP R2710: two operations without input that share an action fail ready() with SOAP_ERR_SERVICE_DUPLICATE', async (t: TestContext) => {
+  const ping = { output: result, async handler () { return { result: 0 } } }
+  const err = await readyError(t, service({ Ping: { ...ping, action: 'urn:x' }, Pong: { ...ping, action: 'urn:x' } } as never))
   t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_DUPLICATE)
-  t.assert.match(err.message, /the action urn:x/)
+  t.assert.match(err.message, /operations Ping and Pong share the action urn:x, and neither takes a Body element \(WS-I BP R2710/)
 })
 
 test('Declaration: a missing handler fails ready() with SOAP_ERR_SERVICE_HANDLER naming the operation', async (t: TestContext) => {
@@ -188,6 +189,23 @@ for (const version of ['1.1', '1.2'] as const) {
     const needsInput = await post(app, version, envelope(version), { url: '/svc', headers: { soapaction: `${NS}/Add` }, contentType: version === '1.2' ? `application/soap+xml; action="${NS}/Add"` : undefined })
     t.assert.strictEqual(needsInput.statusCode, sender)
     t.assert.match(needsInput.body, /Operation Add expects the element \{urn:test:svc\}Add; the Body is empty/)
+  })
+
+  test(`docs/protocol.md "Dispatch" (${version}): operations that share an action are told apart by their Body elements, and an empty Body goes to the one without input`, async (t: TestContext) => {
+    const sub = add({ action: 'urn:x', async handler ({ a, b }: { a: number, b: number }) { return { result: a - b } } })
+    const ping = { output: result, action: 'urn:x', async handler () { return { result: 0 } } }
+    const app = await build(t, service({ Add: add({ action: 'urn:x' }), Sub: sub, Ping: ping } as never, { strictAction: true }))
+    const options = { url: '/svc', headers: { soapaction: 'urn:x' }, contentType: version === '1.2' ? 'application/soap+xml; action="urn:x"' : undefined }
+    const added = await post(app, version, envelope(version, call('Add')), options)
+    t.assert.match(added.body, /<tns:AddResponse xmlns:tns="urn:test:svc"><tns:result>3<\/tns:result><\/tns:AddResponse>/)
+    const subtracted = await post(app, version, envelope(version, call('Sub')), options)
+    t.assert.match(subtracted.body, /<tns:SubResponse xmlns:tns="urn:test:svc"><tns:result>-1<\/tns:result><\/tns:SubResponse>/)
+    const pinged = await post(app, version, envelope(version), options)
+    t.assert.match(pinged.body, /<tns:PingResponse xmlns:tns="urn:test:svc"><tns:result>0<\/tns:result><\/tns:PingResponse>/)
+    const shared = await build(t, service({ Add: add({ action: 'urn:x' }), Sub: sub }))
+    const empty = await post(shared, version, envelope(version), options)
+    t.assert.strictEqual(empty.statusCode, sender)
+    t.assert.match(empty.body, /Operation Add expects the element \{urn:test:svc\}Add; the Body is empty/)
   })
 
   test(`docs/protocol.md "Dispatch" (${version}): an action/Body mismatch is tolerated by default and a Sender fault with strictAction`, async (t: TestContext) => {

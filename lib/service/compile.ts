@@ -90,7 +90,7 @@ export interface Service {
    * not one keyed by `{namespace}localName`: no key is built for each request.
    */
   readonly byElement: ReadonlyMap<string, ReadonlyMap<string, Operation>>
-  /** By action URI. */
+  /** By action URI: of the operations that share one, the one without a Body element if any (it takes an empty Body), else the first. */
   readonly byAction: ReadonlyMap<string, Operation>
   readonly strictAction: boolean
   /** Header blocks the service understands: the option, the scopes', and every operation's header schemas. */
@@ -302,9 +302,12 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
       if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the input element ${op.info.element as string}`)
       inNamespace.set(op.localName, op)
     }
+    // Operations may share an action when their Body elements tell them apart; the action routes an empty Body (R2710).
     const other = byAction.get(op.info.action)
-    if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the action ${op.info.action}`)
-    byAction.set(op.info.action, op)
+    if (other !== undefined && other.info.element === undefined && op.info.element === undefined) {
+      throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the action ${op.info.action}, and neither takes a Body element`)
+    }
+    if (other === undefined || op.info.element === undefined) byAction.set(op.info.action, op)
     for (const field of op.headers?.elements ?? []) understood.add(qnameKey(field.namespace, field.name))
     operations.push(op)
   }
