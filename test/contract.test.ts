@@ -276,7 +276,7 @@ test('docs/contract-first.md "What is served": rpc/literal reads the parts as un
   t.assert.match(res.body, /<tns:OpResponse xmlns:tns="urn:rpc"><sum>3<\/sum><\/tns:OpResponse>/)
 })
 
-test('docs/contract-first.md "The mapping": more constructs: derived simple content, an element named twice, an optional choice, fixed and nillable, unions, digits, list lengths, literal ^ and $', async (t: TestContext) => {
+test('docs/contract-first.md "The mapping": more constructs: derived simple content, an element named twice, an optional choice, fixed and nillable, unions, digits, list lengths, repeated lists, literal ^ and $', async (t: TestContext) => {
   const types = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified" xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
     <xs:import namespace="http://schemas.xmlsoap.org/soap/envelope/" schemaLocation="http://schemas.xmlsoap.org/soap/envelope/"/>
     <xs:complexType name="Amount"><xs:simpleContent><xs:extension base="xs:int"><xs:attribute name="unit" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType>
@@ -298,6 +298,8 @@ test('docs/contract-first.md "The mapping": more constructs: derived simple cont
       <xs:element name="huge" minOccurs="0"><xs:simpleType><xs:restriction base="xs:integer"><xs:totalDigits value="30"/></xs:restriction></xs:simpleType></xs:element>
       <xs:element name="pair" type="k:Pair" minOccurs="0"/>
       <xs:element name="words" type="k:Words" minOccurs="0"/>
+      <xs:element name="runs" type="k:Pair" minOccurs="0" maxOccurs="3" nillable="true"/>
+      <xs:element name="ends" type="k:Ints" minOccurs="0"/><xs:element name="b2" type="xs:string" minOccurs="0"/><xs:element name="ends" type="k:Ints" minOccurs="0"/>
       <xs:element name="listy" type="k:Listy" minOccurs="0"/>
       <xs:element name="price" minOccurs="0"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="^[0-9]+$"/></xs:restriction></xs:simpleType></xs:element>
       <xs:element name="code" minOccurs="0"><xs:simpleType><xs:restriction base="k:Code"><xs:pattern value="[A-Z]{2}[0-9]"/></xs:restriction></xs:simpleType></xs:element>
@@ -319,6 +321,9 @@ test('docs/contract-first.md "The mapping": more constructs: derived simple cont
   t.assert.strictEqual(input.properties.huge.maximum, undefined)
   t.assert.deepStrictEqual(input.properties.pair, { type: 'array', items: { type: 'integer', minimum: -2147483648, maximum: 2147483647 }, minItems: 2, maxItems: 2, xml: { list: true, namespace: K } })
   t.assert.deepStrictEqual(input.properties.words, { type: 'array', items: { type: 'string' }, xml: { list: true, namespace: K } })
+  const ints = { type: 'integer', minimum: -2147483648, maximum: 2147483647 }
+  t.assert.deepStrictEqual(input.properties.runs, { type: 'array', items: { type: 'array', nullable: true, items: ints, minItems: 2, maxItems: 2, xml: { list: true } }, maxItems: 3, xml: { namespace: K } })
+  t.assert.deepStrictEqual(input.properties.ends, { type: 'array', items: { type: 'array', items: ints, xml: { list: true } }, xml: { namespace: K } })
   t.assert.deepStrictEqual((input.properties.listy.properties as Record<string, unknown>).$value, { type: 'string', xml: { text: true } })
   t.assert.strictEqual(input.properties.price.pattern, '^(?:(?:\\^[0-9]+\\$))$')
   t.assert.strictEqual(input.properties.code.pattern, '^(?=(?:(?:[A-Z]+[0-9]*)|(?:[0-9]+))$)(?:(?:[A-Z]{2}[0-9]))$')
@@ -330,8 +335,13 @@ test('docs/contract-first.md "The mapping": more constructs: derived simple cont
   const call = (body: string): Promise<{ statusCode: number, body: string }> => app.inject({ method: 'POST', url: '/m', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Op xmlns:k="${K}" flag="true">${body}</k:Op>`) })
   const ok = await call('<k:money cur="EUR" unit="c">5</k:money><k:a>1</k:a><k:a>2</k:a><k:y>3</k:y><k:code>AB1</k:code><k:price>^12$</k:price>')
   t.assert.strictEqual(ok.statusCode, 200, ok.body)
-  t.assert.deepStrictEqual(seen, { flag: true, money: { cur: 'EUR', unit: 'c', $value: 5 }, a: ['1', '2'], y: 3, code: 'AB1', price: '^12$' })
+  t.assert.deepStrictEqual(seen, { flag: true, money: { cur: 'EUR', unit: 'c', $value: 5 }, a: ['1', '2'], runs: [], ends: [], y: 3, code: 'AB1', price: '^12$' })
+  const lists = await call('<k:money cur="EUR">5</k:money><k:runs>1 2</k:runs><k:runs xmlns:i="http://www.w3.org/2001/XMLSchema-instance" i:nil="true"/><k:runs> 3\n 4 </k:runs><k:ends>7</k:ends><k:ends/>')
+  t.assert.strictEqual(lists.statusCode, 200, lists.body)
+  t.assert.deepStrictEqual(seen, { flag: true, money: { cur: 'EUR', $value: 5 }, a: [], runs: [[1, 2], null, [3, 4]], ends: [[7], []] })
   for (const [body, message] of [
+    ['<k:money cur="EUR">5</k:money><k:runs>1</k:runs>', /\/runs\/0 must NOT have fewer than 2 items/],
+    ['<k:money cur="EUR">5</k:money><k:runs>1 2</k:runs><k:runs>1 2</k:runs><k:runs>1 2</k:runs><k:runs>1 2</k:runs>', /must NOT have more than 3 items/],
     ['<k:money cur="EUR">5</k:money><k:x>1</k:x><k:z>2</k:z>', /the elements present do not fit the content model/],
     ['<k:money cur="EUR">5</k:money><k:code>A1</k:code>', /must match pattern/],
     ['<k:money cur="EUR">5</k:money><k:pair>1 2 3</k:pair>', /must NOT have more than 2 items/]
@@ -371,7 +381,6 @@ test('docs/contract-first.md "What is refused": a construct the codec cannot car
     ['a bad regex', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="(a"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /no regular expression ECMAScript can run/],
     ['a list of lists', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:list itemType="k:L"/></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /a list of lists/],
     ['a pattern on a list', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="k:L"><xs:pattern value="1"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the facet xs:pattern on a list type/],
-    ['a repeated list', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="k:L" maxOccurs="2"/></xs:sequence></xs:complexType></xs:element>', /the repeated list element n/],
     ['an unknown built-in', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="xs:strng"/></xs:sequence></xs:complexType></xs:element>', /the type xs:strng, which is no XML Schema built-in type/],
     ['a bad enumeration value', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:int"><xs:enumeration value="one"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the value "one" of a integer type/],
     ['xs:redefine', '<xs:redefine schemaLocation="x.xsd"/><xs:element name="Op"><xs:complexType/></xs:element>', /the contract uses xs:redefine/],

@@ -866,7 +866,7 @@ const TREE_DEFS = {
   Label: { type: 'string', maxLength: 8 }
 }
 
-test('docs/wsdl.md "The mapping", xmllint: the XML Schema keywords contracts need (unqualified elements, simple content, xs:any, xs:anyAttribute, xs:list) give a WSDL that validates, and the answers validate against it', async (t: TestContext) => {
+test('docs/wsdl.md "The mapping", xmllint: the XML Schema keywords contracts need (unqualified elements, simple content, xs:any, xs:anyAttribute, xs:list, repeated xs:list) give a WSDL that validates, and the answers validate against it', async (t: TestContext) => {
   const schemas = xmllint(t)
   if (schemas === undefined) return
   const dir = tempDir(t)
@@ -878,6 +878,7 @@ test('docs/wsdl.md "The mapping", xmllint: the XML Schema keywords contracts nee
       price: { type: 'object', properties: { $value: { type: 'number', xml: { text: true } }, cur: { type: 'string', xml: { attribute: true } } }, required: ['$value'], xml: { anyAttribute: true } },
       tags: { type: 'array', items: { type: 'integer' }, xml: { list: true } },
       codes: { type: 'array', items: { type: 'string' }, xml: { list: true, attribute: true } },
+      runs: { type: 'array', items: { type: ['array', 'null'], items: { type: 'boolean' }, xml: { list: true } } },
       open: { type: 'object', properties: { $any: raw } },
       $any: raw
     },
@@ -899,10 +900,11 @@ test('docs/wsdl.md "The mapping", xmllint: the XML Schema keywords contracts nee
   t.assert.match(compact, /<xs:element name="plain" form="unqualified" type="xs:string"\/>/)
   t.assert.match(compact, /<xs:simpleContent><xs:extension base="xs:double"><xs:attribute name="cur" type="xs:string"\/><xs:anyAttribute processContents="lax"\/><\/xs:extension><\/xs:simpleContent>/)
   t.assert.match(compact, /<xs:list itemType="xs:long"\/>/)
+  t.assert.match(compact, /<xs:element name="runs" minOccurs="0" maxOccurs="unbounded" nillable="true"><xs:simpleType><xs:list itemType="xs:boolean"\/><\/xs:simpleType><\/xs:element>/)
   t.assert.match(compact, /<xs:any namespace="##any" processContents="lax" minOccurs="0" maxOccurs="unbounded"\/>/)
   t.assert.match(compact, /<xs:any namespace="##other" processContents="lax" minOccurs="0" maxOccurs="unbounded"\/>/)
   const driver = await messageSchema(t, app, '/xsd', '1.1', dir, schemas)
-  const request = envelope('1.1', '<x:Echo xmlns:x="urn:xsd" codes="a b"><plain>p</plain><x:price cur="EUR" note="n">1.5</x:price><x:tags>1 2</x:tags><x:open><y:any xmlns:y="urn:y"/></x:open><z:extra xmlns:z="urn:z">t</z:extra></x:Echo>')
+  const request = envelope('1.1', '<x:Echo xmlns:x="urn:xsd" codes="a b"><plain>p</plain><x:price cur="EUR" note="n">1.5</x:price><x:tags>1 2</x:tags><x:runs>true 0</x:runs><x:runs xmlns:i="http://www.w3.org/2001/XMLSchema-instance" i:nil="true"/><x:open><y:any xmlns:y="urn:y"/></x:open><z:extra xmlns:z="urn:z">t</z:extra></x:Echo>')
   const response = await post(app, '1.1', request, { url: '/xsd' })
   t.assert.strictEqual(response.statusCode, 200, response.body)
   const answered = validateMessage(driver, dir, response.body, 'xsd-response')

@@ -57,8 +57,10 @@ export const TEXT: Schema = { type: 'string', xml: { text: true } }
 /** An array's items: the element's name and namespace are the array's; what the object says of its own content (`anyAttribute`, `mixed`) stays. */
 export function withoutXml (schema: Schema): Schema {
   const { xml, ...out } = schema
-  const { anyAttribute, mixed } = (xml ?? {}) as { anyAttribute?: boolean, mixed?: boolean }
-  if (anyAttribute === true || mixed === true) out.xml = { ...(anyAttribute === true ? { anyAttribute } : {}), ...(mixed === true ? { mixed } : {}) }
+  const { anyAttribute, mixed, list } = (xml ?? {}) as { anyAttribute?: boolean, mixed?: boolean, list?: boolean }
+  if (anyAttribute === true || mixed === true || list === true) {
+    out.xml = { ...(anyAttribute === true ? { anyAttribute } : {}), ...(mixed === true ? { mixed } : {}), ...(list === true ? { list } : {}) }
+  }
   return out
 }
 

@@ -504,11 +504,11 @@ export class SchemaModel {
     const { property, known } = content.property(key(...name), name[1])
     const { schema } = this.elementType(declaration.node, declaration.context, `${where} > element ${name[1]}`)
     const named: Schema = property === name[1] ? { namespace: name[0] } : { name: name[1], namespace: name[0] }
-    const list = (schema.xml as Schema | undefined)?.list === true
     if (known) {
       // The same element named twice (in a sequence, or in two branches of a choice): an array of its values.
       const earlier = content.properties.get(property) as Schema
-      if (earlier.type !== 'array' || list) content.properties.set(property, { type: 'array', items: withoutXml(earlier), xml: earlier.xml })
+      const { list, ...xml } = (earlier.xml ?? {}) as Schema
+      if (earlier.type !== 'array' || list === true) content.properties.set(property, { type: 'array', items: withoutXml(earlier), xml })
       const at = content.required.indexOf(property)
       if (at !== -1) content.required.splice(at, 1)
       return property
@@ -518,7 +518,6 @@ export class SchemaModel {
       if (!optional && min > 0) content.required.push(property)
       return property
     }
-    if (list) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the repeated list element ${name[1]} (an array of xs:list values)`, where)
     // A repeated element: an array of its values, as many as its own occurrences allow when no group repeats it.
     const array: Schema = { type: 'array', items: withoutXml(schema), xml: named }
     if (!optional && min > 0) array.minItems = min

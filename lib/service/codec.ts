@@ -302,7 +302,7 @@ export function admits (any: Field, namespace: string): boolean {
 /** Prepares `out` for an object's child elements: its arrays start empty. */
 export function startChildren (shape: ObjectShape, out: Record<string, unknown>): void {
   for (const field of shape.elements) {
-    if (field.array && !field.wrapped && !field.list) out[field.property] = []
+    if (field.array && !field.wrapped) out[field.property] = []
   }
   const any = shape.any
   if (any !== undefined) out[any.property] = []
@@ -329,10 +329,10 @@ export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Re
     return
   }
   const property = field.property
-  if (field.array && !field.wrapped && !field.list) {
+  if (field.array && !field.wrapped) {
     const list = out[property] as unknown[]
     try {
-      list.push(readValue(field.shape, tree, q, field.alternatives))
+      list.push(field.list ? readListElement(field, tree, q) : readValue(field.shape, tree, q, field.alternatives))
     } catch (err) {
       throw locate(err, property, list.length)
     }

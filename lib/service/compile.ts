@@ -261,7 +261,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
 function queryFieldsOf (input: ObjectShape | undefined, where: string): ReadonlyMap<string, Field> {
   const fields = new Map<string, Field>()
   for (const field of input?.elements ?? []) {
-    if (field.shape.kind !== 'scalar' || field.wrapped) fail(`${where}.input/properties/${field.property}`, 'an operation invoked by GET takes scalar (or repeated scalar) values only')
+    if (field.shape.kind !== 'scalar' || field.wrapped || (field.array && field.list)) fail(`${where}.input/properties/${field.property}`, 'an operation invoked by GET takes scalar (or repeated scalar) values only')
     fields.set(field.name, field)
   }
   for (const field of input?.attributes ?? []) if (!fields.has(field.name)) fields.set(field.name, field)

@@ -58,24 +58,26 @@ const queryInput: InputReader = (op, request) => {
   const query = request.query as Record<string, string | string[]>
   return readProblem(op, 'input', () => {
     const out: Record<string, unknown> = {}
-    for (const field of fields.values()) if (field.array) out[field.property] = []
+    // A list's items, as a repeated element's, are the parameter given once per item.
+    for (const field of fields.values()) if (field.array || field.list) out[field.property] = []
     for (const name of Object.keys(query)) {
       const field = fields.get(name)
       if (field === undefined) throw new InputProblem(`unexpected query parameter ${name}`)
       const raw = query[name]
       const values = Array.isArray(raw) ? raw : [raw]
       const type = (field.shape as ScalarShape).type
-      if (!field.array && values.length > 1) throw locate(new InputProblem(`query parameter ${name} is given more than once`), field.property)
+      const many = field.array || field.list
+      if (!many && values.length > 1) throw locate(new InputProblem(`query parameter ${name} is given more than once`), field.property)
       const read: unknown[] = []
       for (const value of values) {
         try {
           read.push(readScalar(type, value))
         } catch (err) {
           if (err instanceof InputProblem) err.elements.push(qnameKey(field.namespace, field.name))
-          throw field.array ? locate(err, field.property, read.length) : locate(err, field.property)
+          throw many ? locate(err, field.property, read.length) : locate(err, field.property)
         }
       }
-      out[field.property] = field.array ? read : read[0]
+      out[field.property] = many ? read : read[0]
     }
     return op.input === undefined ? undefined : out
   })

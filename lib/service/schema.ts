@@ -94,7 +94,11 @@ export interface Field {
   readonly wrapped: boolean
   readonly itemName: string
   readonly itemNamespace: string
-  /** An array written as one element (or attribute) holding its items separated by spaces (`xml.list`, xs:list). */
+  /**
+   * The element's (or attribute's) value is an array written as its items
+   * separated by spaces (`xml.list`, xs:list); `shape` is the items'. With
+   * `array`, the element is repeated, each holding one such list.
+   */
   readonly list: boolean
   /** For an array, the items' shape. With `alternatives`, the declared type's. */
   readonly shape: Shape
@@ -461,7 +465,7 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
     // A list's shape is its items' type; `nullable` is the list element's own.
     const shape: ScalarShape = { kind: 'scalar', type: item.type as ScalarType, nullable }
     const namespace = xml.attribute === true ? xml.namespace ?? '' : xml.namespace ?? inherited
-    return { property, name, namespace, attribute: xml.attribute === true, array: true, wrapped: false, itemName: name, itemNamespace: namespace, list: true, shape }
+    return { property, name, namespace, attribute: xml.attribute === true, array: false, wrapped: false, itemName: name, itemNamespace: namespace, list: true, shape }
   }
   if (xml.attribute === true) {
     if (!SCALARS.has(type) || nullable) fail(where, 'an attribute must be a string, integer, number or boolean, and cannot be null')
@@ -487,7 +491,12 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
   const alternatives = builder.typesOf(items, `${where}/items`, itemNamespace)
   if (alternatives !== undefined) return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, list: false, shape: alternatives.declared, alternatives }
   const itemType = typeOf(builder.target(items, `${where}/items`)?.schema ?? items, `${where}/items`).type
-  if (itemType === 'array') fail(`${where}/items`, 'an array of arrays has no XML form: wrap the inner array in an object')
+  if (itemType === 'array') {
+    // An array of xs:list values: the element repeated, each holding one list.
+    if (itemXml.list !== true || wrapped) fail(`${where}/items`, 'an array of arrays has no XML form other than a repeated xs:list ("xml.list" on the items, unwrapped): wrap the inner array in an object')
+    const list = fieldOf(builder, property, items, `${where}/items`, namespace)
+    return { ...list, name, namespace, itemNamespace: namespace, array: true }
+  }
   return { property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, list: false, shape: builder.shape(items, `${where}/items`, itemNamespace) }
 }
 

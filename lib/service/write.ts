@@ -190,17 +190,19 @@ function rawElement (value: unknown, scope: ReadonlyMap<string, string>): string
   return inner === '' ? `<${tag}${declarations}${attributes}/>` : `<${tag}${declarations}${attributes}>${inner}</${tag}>`
 }
 
+/** An element holding an xs:list (`xml.list`): nil for `null` when the list is nullable. */
+function compileList (field: Field, tag: string): Writer {
+  const type = (field.shape as ScalarShape).type
+  const nil = field.shape.nullable ? `<${tag} xsi:nil="true"/>` : undefined
+  return (value) => value === null && nil !== undefined ? nil : `<${tag}>${writeList(type, value, false)}</${tag}>`
+}
+
 function compileField (field: Field, prefixes: Prefixes, contents: Contents): Writer {
   const tag = qualified(field.namespace, field.name, prefixes)
-  if (field.list) {
-    const type = (field.shape as ScalarShape).type
-    const nil = field.shape.nullable ? `<${tag} xsi:nil="true"/>` : undefined
-    return (value) => value === null && nil !== undefined ? nil : `<${tag}>${writeList(type, value, false)}</${tag}>`
-  }
   const alternatives = field.alternatives
-  if (!field.array) return alternatives === undefined ? compileValue(field.shape, tag, prefixes, contents) : compileTyped(alternatives, tag, prefixes, contents)
+  if (!field.array) return field.list ? compileList(field, tag) : alternatives === undefined ? compileValue(field.shape, tag, prefixes, contents) : compileTyped(alternatives, tag, prefixes, contents)
   const itemTag = qualified(field.itemNamespace, field.itemName, prefixes)
-  const item = alternatives === undefined ? compileValue(field.shape, itemTag, prefixes, contents) : compileTyped(alternatives, itemTag, prefixes, contents)
+  const item = field.list ? compileList(field, itemTag) : alternatives === undefined ? compileValue(field.shape, itemTag, prefixes, contents) : compileTyped(alternatives, itemTag, prefixes, contents)
   const open = field.wrapped ? `<${tag}>` : ''
   const close = field.wrapped ? `</${tag}>` : ''
   return (value) => {

@@ -403,9 +403,8 @@ export class SchemaSet {
   }
 
   private field (context: string, field: Field, schema: Schema, required: boolean, where: string): XmlNode {
-    if (field.list) {
-      return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => node('xs:element', { name: field.name, ...o, nillable: field.shape.nullable ? 'true' : undefined }, [...annotation(schema), this.list(field)]), where)
-    }
+    const list = (min: string, max: string, annotated: Schema): XmlNode => this.element(context, field.name, field.namespace, min, max, (o) => node('xs:element', { name: field.name, ...o, nillable: field.shape.nullable ? 'true' : undefined }, [...annotation(annotated), this.list(field)]), where)
+    if (field.list && !field.array) return list(required ? '1' : '0', '1', schema)
     if (!field.array) {
       return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => this.elementBody(field.name, field.namespace, field.shape, schema, o, where, field.alternatives), where)
     }
@@ -413,6 +412,7 @@ export class SchemaSet {
     const items = schema.items as Schema
     const min = String(numberOf(schema, 'minItems') ?? 0)
     const max = String(numberOf(schema, 'maxItems') ?? 'unbounded')
+    if (field.list) return list(min, max, items)
     if (!field.wrapped) {
       return this.element(context, field.name, field.namespace, min, max, (o) => this.elementBody(field.name, field.namespace, field.shape, items, o, `${where}/items`, field.alternatives), where)
     }

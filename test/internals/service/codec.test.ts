@@ -644,9 +644,19 @@ test('docs/services.md "The mapping": xml.anyNamespaces and xml.anyExcept admit 
   assertSchemaRefusal(t, object({ $any: { type: 'array', items: { type: 'object' }, xml: { any: true, anyNamespaces: [], anyExcept: [] } } }), '#/properties/$any', /exclude one another/)
 })
 
-test('schema: an array of arrays has no XML form (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
-  assertSchemaRefusal(t, object({ m: { type: 'array', items: { type: 'array', items: int } } }), '#/properties/m/items', /an array of arrays has no XML form/)
+test('docs/services.md "The mapping": an array of xml.list arrays is the element repeated, each holding one list (nil for a null one)', (t: TestContext) => {
+  const schema = object({ l: { type: 'array', items: { type: ['array', 'null'], items: int, xml: { list: true } } } })
+  t.assert.deepStrictEqual(read(schema, R('')), { l: [] })
+  t.assert.deepStrictEqual(read(schema, R('<t:l>1 2</t:l><t:l/><t:l xsi:nil="true"/><t:l> 3 </t:l>')), { l: [[1, 2], [], null, [3]] })
+  t.assert.strictEqual(problem(schema, R('<t:l>1</t:l><t:l>2 x</t:l>')).path, '/l/1/1')
+  t.assert.strictEqual(writerOf(schema)({ l: [[1, 2], null, []] }), `<tns:R xmlns:tns="${TNS}" xmlns:xsi="${XSI_NS}"><tns:l>1 2</tns:l><tns:l xsi:nil="true"/><tns:l></tns:l></tns:R>`)
+  t.assert.match(outputError(schema, { l: [[1], 'x'] }).message, /"\/l\/1" must be an array/)
+})
+
+test('schema: an array of arrays has no XML form but a repeated xs:list (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
+  assertSchemaRefusal(t, object({ m: { type: 'array', items: { type: 'array', items: int } } }), '#/properties/m/items', /an array of arrays has no XML form other than a repeated xs:list/)
   assertSchemaRefusal(t, object({ m: { type: 'array', xml: { wrapped: true }, items: { type: 'array', xml: { wrapped: true }, items: int } } }), '#/properties/m/items', /an array of arrays/)
+  assertSchemaRefusal(t, object({ m: { type: 'array', xml: { wrapped: true }, items: { type: 'array', xml: { list: true }, items: int } } }), '#/properties/m/items', /a repeated xs:list \("xml.list" on the items, unwrapped\)/)
 })
 
 test('schema: an attribute cannot be null, nor an object or an array (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
