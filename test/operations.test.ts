@@ -46,10 +46,10 @@ test('docs/protocol.md "GET", SOAP 1.2 Part 2 §6.4: an operation that opts in t
   const app = await build(t, {
     Add: { ...sum, get: true },
     List: defineOperation({
-      input: { type: 'object', properties: { n: { type: 'array', items: int }, flag: { type: 'boolean', xml: { attribute: true } } }, additionalProperties: false },
+      input: { type: 'object', properties: { n: { type: 'array', items: int }, m: { type: 'array', items: int, xml: { list: true } }, flag: { type: 'boolean', xml: { attribute: true } } }, additionalProperties: false },
       output: { type: 'object', properties: { total: int, flag: { type: 'boolean' } }, required: ['total'] },
       get: true,
-      async handler ({ n, flag }) { return { total: (n ?? []).reduce((x, y) => x + y, 0), flag } }
+      async handler ({ n, m, flag }) { return { total: [...n ?? [], ...m ?? []].reduce((x, y) => x + y, 0), flag } }
     }),
     Post: sum,
     Ping: { output: result, get: true, async handler () { return { result: 1 } } }
@@ -65,6 +65,8 @@ test('docs/protocol.md "GET", SOAP 1.2 Part 2 §6.4: an operation that opts in t
   await assertValidEnvelope(t, add.body, '1.2')
   const list = await app.inject({ method: 'GET', url: '/ops/List?n=1&n=2&n=3&flag=true' })
   t.assert.match(list.body, /<tns:total>6<\/tns:total><tns:flag>true<\/tns:flag>/)
+  // An xs:list's items are given as a repeated element's are: the parameter once per item.
+  t.assert.match((await app.inject({ method: 'GET', url: '/ops/List?m=10&m=20&n=1' })).body, /<tns:total>31<\/tns:total>/)
   const head = await app.inject({ method: 'HEAD', url: '/ops/Add?a=2&b=40' })
   t.assert.strictEqual(head.statusCode, 200)
   t.assert.strictEqual(head.body, '')

@@ -121,6 +121,9 @@ test('Declaration: a GET operation whose input is not flat is refused at ready()
   const err = await readyError(t, service({ Add: add({ get: true, input: { type: 'object', properties: { p: pair } } }) }))
   t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA)
   t.assert.match(err.message, /Svc\.Add\.input\/properties\/p: an operation invoked by GET takes scalar/)
+  const lists = { type: 'array', items: { type: 'array', items: int, xml: { list: true } } }
+  const repeated = await readyError(t, service({ Add: add({ get: true, input: { type: 'object', properties: { l: lists } } }) }))
+  t.assert.match(repeated.message, /Svc\.Add\.input\/properties\/l: an operation invoked by GET takes scalar/)
 })
 
 test('Declaration: a declaration that is not an object, or operations that are not, is refused at ready()', async (t: TestContext) => {
