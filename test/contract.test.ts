@@ -214,6 +214,30 @@ test('docs/contract-first.md "The mapping": the facets, the choice, the required
   }
 })
 
+test('docs/contract-first.md "What is served": a header part the binding names twice (as Exchange\'s does) is one header block', async (t: TestContext) => {
+  const types = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified">
+    <xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element>
+    <xs:element name="Version"><xs:complexType><xs:attribute name="v" type="xs:string"/></xs:complexType></xs:element>
+  </xs:schema>`
+  const header = '<soap:header message="tns:In" part="h" use="literal"/>'
+  const document = wsdl({
+    types,
+    messages: '<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/><wsdl:part name="h" element="k:Version"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>',
+    binding: `<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal" parts="p"/>${header}${header}</wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>`
+  })
+  const contract = await readContract({ document })
+  t.assert.deepStrictEqual(Object.keys((contract.operations.Op.headers as { properties: object }).properties), ['Version'])
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  let headers: unknown
+  app.soap.contract({ path: '/h', document, operations: { Op: async (_: unknown, call: { headers: unknown }) => { headers = call.headers; return {} } } })
+  const res = await app.inject({ method: 'POST', url: '/h', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Op xmlns:k="${K}"><k:a>x</k:a></k:Op>`, `<k:Version xmlns:k="${K}" v="2"/>`) })
+  t.assert.strictEqual(res.statusCode, 200, res.body)
+  t.assert.deepStrictEqual(headers, { Version: { v: '2' } })
+})
+
 test('docs/contract-first.md "What is served": a declared fault of simple type, a one-way operation (202), and the action as the binding gives it', async (t: TestContext) => {
   const app = await kitchen(t, {
     Sink: async (_input: unknown, call: { fault: (name: string, detail: unknown, options: unknown) => Error }) => { throw call.fault('Refused', { $value: 'no stock' }, { code: 'Sender', reason: 'refused' }) },

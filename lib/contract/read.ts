@@ -193,12 +193,16 @@ function direction (model: WsdlModel, binding: BindingInfo, style: string, opera
   checkLiteral(body, `${where} ${response ? 'output' : 'input'}`, where)
   const headers = new Map<string, Schema>()
   const headerParts = new Set<string>()
+  const bound = new Set<string>()
   for (const header of io === undefined ? [] : children(io, binding.soap, 'header')) {
     checkLiteral(header, `a header of ${where}`, where)
     const headerMessage = model.schemas.qname(header, attr(header, 'message') as string)
     const partName = attr(header, 'part') as string
     const part = partsOf(model, headerMessage, where).get(partName)
     if (part === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the header part ${partName} is not in message ${key(headerMessage)}`)
+    // A part bound twice (Exchange's WSDL does it) is one header block.
+    if (bound.has(`${key(headerMessage)} ${partName}`)) continue
+    bound.add(`${key(headerMessage)} ${partName}`)
     if (key(headerMessage) === key(message)) headerParts.add(partName)
     const element = attr(part, 'element')
     if (element === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the header part ${partName} typed with type= (a header block must be an element)`, where)
