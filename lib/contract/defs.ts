@@ -26,7 +26,7 @@ export function withDefs (schema: Schema, defs: ReadonlyMap<string, Schema>): Sc
       if (needed.has(name)) return
       const nil = name.endsWith('.nil')
       const base = defs.get(nil ? name.slice(0, -4) : name) as Schema
-      const def = nil ? { ...base, nullable: true } : base
+      const def = nil ? nillable(base) : base
       needed.set(name, def)
       visit(def)
       return
@@ -35,6 +35,15 @@ export function withDefs (schema: Schema, defs: ReadonlyMap<string, Schema>): Sc
   }
   visit(schema)
   return needed.size === 0 ? schema : { ...schema, $defs: Object.fromEntries([...needed].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) }
+}
+
+const nillables = new WeakMap<Schema, Schema>()
+
+/** A named schema's nillable use: one object for every schema that reaches it, so that its validator is compiled once. */
+function nillable (base: Schema): Schema {
+  let nil = nillables.get(base)
+  if (nil === undefined) nillables.set(base, nil = { ...base, nullable: true })
+  return nil
 }
 
 /** The size (in schema objects) from which a named type used by an element is a `$ref` to `$defs`. */

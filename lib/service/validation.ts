@@ -38,10 +38,68 @@ export function createAjv (): Ajv {
 /** Compiles a schema, turning Ajv's complaint about an invalid one into SOAP_ERR_SERVICE_SCHEMA. */
 export function compile (ajv: Ajv, schema: object, where: string): ValidateFunction {
   try {
-    return ajv.compile(forAjv(schema) as object)
+    return ajv.compile(namedOnce(ajv, schema as Record<string, unknown>))
   } catch (err) {
     throw new SOAP_ERR_SERVICE_SCHEMA(where, (err as Error).message)
   }
+}
+
+/** A named schema as Ajv has it: under its own id, with the names its `$ref`s used, each bound to the one it meant. */
+interface Registered {
+  readonly def: object
+  readonly id: string
+  readonly uses: Map<string, Registered>
+}
+
+/** Per Ajv instance: the named schemas it holds, by the object the schema's `$defs` gave. */
+const registries = new WeakMap<Ajv, { readonly byDef: WeakMap<object, Registered[]>, count: number }>()
+
+const REF = /^#\/(?:\$defs|definitions)\/([^/]+)$/
+
+/** Whether a registered schema means, through every name it uses, what these `$defs` say. */
+function fits (registered: Registered, defs: Record<string, unknown>, seen: Set<Registered>): boolean {
+  if (seen.has(registered)) return true
+  seen.add(registered)
+  for (const [name, used] of registered.uses) if (defs[name] !== used.def || !fits(used, defs, seen)) return false
+  return true
+}
+
+/**
+ * The schema as Ajv is given it (forAjv()), its named schemas (`$defs` or
+ * `definitions`) added to Ajv once each, under an id of their own, and every
+ * `$ref` to one naming that id. Operations whose schemas share named schemas
+ * (a contract's types, a service's `$defs`) then share their validators:
+ * each is compiled once per Ajv instance, not once per schema that reaches it.
+ * The lib/service/schema.ts checks have run: every `$ref` names one of the
+ * schema's own `$defs`.
+ */
+function namedOnce (ajv: Ajv, schema: Record<string, unknown>): object {
+  const defs = (schema.$defs ?? schema.definitions) as Record<string, unknown> | undefined
+  if (defs === undefined) return forAjv(schema) as object
+  let registry = registries.get(ajv)
+  if (registry === undefined) registries.set(ajv, registry = { byDef: new WeakMap(), count: 0 })
+  const { byDef } = registry
+  const bound = new Map<string, Registered>()
+  const named = (name: string): Registered => {
+    const def = defs[name] as object
+    let registered = bound.get(name) ?? (byDef.get(def) ?? []).find((r) => fits(r, defs, new Set()))
+    if (registered !== undefined) {
+      bound.set(name, registered)
+      return registered
+    }
+    const made: Registered = { def, id: `urn:fastify-soap:schema:${++(registry as { count: number }).count}`, uses: new Map() }
+    registered = made
+    bound.set(name, made)
+    byDef.set(def, [...byDef.get(def) ?? [], made])
+    ajv.addSchema(forAjv(def, (used) => {
+      const target = named(used)
+      made.uses.set(used, target)
+      return target.id
+    }) as object, made.id)
+    return made
+  }
+  const { $defs, definitions, ...root } = schema
+  return forAjv(root, (name) => named(name).id) as object
 }
 
 /**
@@ -49,13 +107,17 @@ export function compile (ajv: Ajv, schema: object, where: string): ValidateFunct
  * `alternatives`) becomes an object validated as the one its `$type` names
  * (OpenAPI's discriminator), so that a value's problems are those of its own
  * type; `{ type: 'null' }` among them becomes a type of null. The codec has
- * already made every value an object or null.
+ * already made every value an object or null. `ref` gives the id a `$ref`
+ * to a named schema becomes.
  */
-function forAjv (schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(forAjv)
+function forAjv (schema: unknown, ref?: (name: string) => string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => forAjv(item, ref))
   if (typeof schema !== 'object' || schema === null) return schema
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(schema)) out[key] = key === 'const' || key === 'enum' || key === 'default' || key === 'examples' ? value : forAjv(value)
+  for (const [key, value] of Object.entries(schema)) {
+    const match = key === '$ref' && ref !== undefined && typeof value === 'string' ? REF.exec(value) : null
+    out[key] = match !== null ? ref?.(match[1]) : key === 'const' || key === 'enum' || key === 'default' || key === 'examples' ? value : forAjv(value, ref)
+  }
   const branches = out.oneOf
   if (!Array.isArray(branches) || out.type !== undefined || !branches.some((b) => typeof b === 'object' && b !== null && (b.$ref !== undefined || b.type !== undefined))) return out
   const types = branches.filter((b) => !(b.type === 'null' && Object.keys(b).length === 1))
