@@ -1607,13 +1607,258 @@ const vecozo: Case = {
   }
 }
 
+// ------------------------------------------------------------------ CMIS ---
+
+const CMIS_CORE = 'http://docs.oasis-open.org/ns/cmis/core/200908/'
+const CMIS_MESSAGING = 'http://docs.oasis-open.org/ns/cmis/messaging/200908/'
+const CMIS_REPOSITORY = { service: 'RepositoryService', port: 'RepositoryServicePort' }
+/** What every CMIS property definition (cmisPropertyDefinitionType) states. */
+function propertyDefinition (id: string, propertyType: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id, localName: id.slice(id.indexOf(':') + 1), queryName: id, propertyType, cardinality: 'single', updatability: 'readwrite', inherited: false, required: false, queryable: true, orderable: true, ...more }
+}
+const DUE = propertyDefinition('inv:due', 'datetime')
+const AMOUNT = propertyDefinition('inv:amount', 'decimal', { required: true })
+const OBJECT_ID = propertyDefinition('cmis:objectId', 'id', { updatability: 'readonly', inherited: true })
+const STATUS = propertyDefinition('inv:status', 'string', { openChoice: false })
+/** A document type: the elements of cmisTypeDefinitionType but the property definitions... */
+const INVOICE_HEAD = {
+  id: 'inv:invoice',
+  localName: 'invoice',
+  localNamespace: 'http://example.com/cmis/invoice',
+  displayName: 'Invoice',
+  queryName: 'inv:invoice',
+  baseId: 'cmis:document',
+  parentId: 'cmis:document',
+  creatable: true,
+  fileable: true,
+  queryable: true,
+  fulltextIndexed: false,
+  includedInSupertypeQuery: true,
+  controllablePolicy: false,
+  controllableACL: true,
+  typeMutability: { create: false, update: true, delete: false }
+}
+/** ...its property definitions, of four of the 8 kinds (each a type derived from cmisPropertyDefinitionType, which its element names)... */
+const INVOICE_PROPERTIES = {
+  propertyDateTimeDefinition: [{ ...DUE, resolution: 'date' }],
+  propertyDecimalDefinition: [{ ...AMOUNT, minValue: '0', precision: 64 }],
+  propertyIdDefinition: [OBJECT_ID],
+  propertyStringDefinition: [{
+    ...STATUS,
+    defaultValue: { propertyDefinitionId: 'inv:status', value: ['draft'] },
+    maxLength: 16,
+    // a choice holds choices (cmisChoiceString is recursive)
+    choice: [{ displayName: 'Open', choice: [{ displayName: 'Draft', value: ['draft'] }, { displayName: 'Sent', value: ['sent'] }] }, { displayName: 'Paid', value: ['paid'] }]
+  }]
+}
+/** ...and the elements cmisTypeDocumentDefinitionType adds. */
+const INVOICE_DOCUMENT = { versionable: true, contentStreamAllowed: 'required' }
+const INVOICE_TYPE = { $type: 'cmisTypeDocumentDefinitionType', ...INVOICE_HEAD, ...INVOICE_PROPERTIES, ...INVOICE_DOCUMENT }
+
+/** An element zeep read raw (an xs:any), with the namespaces in scope where the server wrote it. */
+function zeepRaw (name: string, content: string, attributes = ''): string {
+  return `<ns1:${name} xmlns:ns1="${CMIS_CORE}" xmlns:tns="${CMIS_MESSAGING}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"${attributes}>${content}</ns1:${name}>`
+}
+/** A property definition as zeep reads it: `own`, the fields of its derived type, None or empty; `raw`, its xs:any. */
+function zeepPropertyDefinition (definition: Record<string, unknown>, own: Record<string, unknown>, raw: string[] | null): Record<string, unknown> {
+  return { ...nulls('localNamespace', 'displayName', 'description', 'openChoice'), ...definition, _value_1: raw, ...own, _attr_1: null }
+}
+/** A type definition as zeep reads it: None for the absent elements of cmisTypeDefinitionType. */
+function zeepTypeDefinition (head: Record<string, unknown>, rest: Record<string, unknown>): Record<string, unknown> {
+  return { ...nulls('localNamespace', 'displayName', 'description', 'parentId', 'typeMutability'), ...head, ...rest }
+}
+/** A value of a derived type as node-soap reads it: the type its xsi:type names under `attributes`, written with the server's prefix. */
+function nodeSoapTyped ({ $type, ...value }: Record<string, unknown>): Record<string, unknown> {
+  return { attributes: { 'xsi:type': `ns1:${String($type)}` }, ...value }
+}
+
+const cmisTypeDefinition: Case = {
+  id: 'cmis11-type-definition',
+  wsdl: ['cmis11', 'CMISWS-Service.wsdl'],
+  options: { service: 'RepositoryService' },
+  operation: 'getTypeDefinition',
+  what: 'a derived type in the reply: the type element, declared cmisTypeDefinitionType, written with xsi:type cmisTypeDocumentDefinitionType; property definitions of four kinds, choices nested in a choice (cmisChoiceString is recursive); one service of 9',
+  output: { type: INVOICE_TYPE },
+  zeep: {
+    spec: { ...CMIS_REPOSITORY, operation: 'getTypeDefinition', args: { repositoryId: 'A1', typeId: 'inv:invoice' } },
+    version: '1.1',
+    action: 'getTypeDefinition',
+    handler: { input: { repositoryId: 'A1', typeId: 'inv:invoice' } },
+    // zeep reads xsi:type: the object is a cmisTypeDocumentDefinitionType (versionable and contentStreamAllowed are its
+    // fields). But zeep's xs:any ignores namespace="##other" and takes whatever elements follow it: the extension point that
+    // ends the base type takes the derived type's own elements (versionable...; a property definition's resolution,
+    // maxLength, choice...), read raw, and their fields stay None.
+    expect: {
+      result: zeepTypeDefinition(INVOICE_HEAD, {
+        typeMutability: { ...INVOICE_HEAD.typeMutability, _value_1: null },
+        _value_1: [
+          { propertyDateTimeDefinition: zeepPropertyDefinition(DUE, { ...nulls('defaultValue', 'resolution'), choice: [] }, [zeepRaw('resolution', 'date')]) },
+          { propertyDecimalDefinition: zeepPropertyDefinition(AMOUNT, { ...nulls('defaultValue', 'maxValue', 'minValue', 'precision'), choice: [] }, [zeepRaw('minValue', '0'), zeepRaw('precision', '64')]) },
+          { propertyIdDefinition: zeepPropertyDefinition(OBJECT_ID, { defaultValue: null, choice: [] }, null) },
+          {
+            propertyStringDefinition: zeepPropertyDefinition(STATUS, { ...nulls('defaultValue', 'maxLength'), choice: [] }, [
+              zeepRaw('defaultValue', '<ns1:value>draft</ns1:value>', ' propertyDefinitionId="inv:status"'),
+              zeepRaw('maxLength', '16'),
+              zeepRaw('choice', '<ns1:choice displayName="Draft"><ns1:value>draft</ns1:value></ns1:choice><ns1:choice displayName="Sent"><ns1:value>sent</ns1:value></ns1:choice>', ' displayName="Open"'),
+              zeepRaw('choice', '<ns1:value>paid</ns1:value>', ' displayName="Paid"')
+            ])
+          }
+        ],
+        _value_2: [zeepRaw('versionable', 'true'), zeepRaw('contentStreamAllowed', 'required')],
+        ...nulls('versionable', 'contentStreamAllowed'),
+        _attr_1: {}
+      })
+    }
+  },
+  nodeSoap: {
+    spec: { ...CMIS_REPOSITORY, operation: 'getTypeDefinition', args: { repositoryId: 'A1', typeId: 'inv:invoice' } },
+    version: '1.1',
+    action: 'getTypeDefinition',
+    handler: { input: { repositoryId: 'A1', typeId: 'inv:invoice' } },
+    // node-soap reads an element repeated by its choice (not by its own maxOccurs) as one object when there is one, a
+    // decimal as a number, the xs:integer enumeration precision as text, and attributes under `attributes`
+    expect: {
+      result: {
+        type: nodeSoapTyped({
+          $type: INVOICE_TYPE.$type,
+          ...INVOICE_HEAD,
+          propertyDateTimeDefinition: INVOICE_PROPERTIES.propertyDateTimeDefinition[0],
+          propertyDecimalDefinition: { ...AMOUNT, minValue: 0, precision: '64' },
+          propertyIdDefinition: OBJECT_ID,
+          propertyStringDefinition: {
+            ...STATUS,
+            defaultValue: { attributes: { propertyDefinitionId: 'inv:status' }, value: ['draft'] },
+            maxLength: 16,
+            choice: [
+              { attributes: { displayName: 'Open' }, choice: [{ attributes: { displayName: 'Draft' }, value: ['draft'] }, { attributes: { displayName: 'Sent' }, value: ['sent'] }] },
+              { attributes: { displayName: 'Paid' }, value: ['paid'] }
+            ]
+          },
+          ...INVOICE_DOCUMENT
+        })
+      }
+    }
+  }
+}
+
+/** A CMIS base type's definition, of the derived type `$type`. */
+function cmisBaseType ($type: string, id: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return { $type, id, localName: id.slice(id.indexOf(':') + 1), localNamespace: null, queryName: id, baseId: id, creatable: true, fileable: true, queryable: true, fulltextIndexed: false, includedInSupertypeQuery: true, controllablePolicy: false, controllableACL: true, ...more }
+}
+const DOCUMENT_TYPE = cmisBaseType('cmisTypeDocumentDefinitionType', 'cmis:document', { versionable: false, contentStreamAllowed: 'allowed' })
+const FOLDER_TYPE = cmisBaseType('cmisTypeFolderDefinitionType', 'cmis:folder')
+const LEDGER_TYPE = { ...FOLDER_TYPE, id: 'inv:ledger', localName: 'ledger', queryName: 'inv:ledger', parentId: 'cmis:folder' }
+const RELATIONSHIP_TYPE = cmisBaseType('cmisTypeRelationshipDefinitionType', 'cmis:relationship', { fileable: false, allowedSourceTypes: ['cmis:document'], allowedTargetTypes: ['cmis:document', 'cmis:folder'] })
+const SECONDARY_TYPE = cmisBaseType('cmisTypeSecondaryDefinitionType', 'cmis:secondary', { creatable: false, fileable: false })
+interface TypeContainer { type: Record<string, unknown>, children: TypeContainer[] }
+/** Every base type, two levels deep (the invoice type without its property definitions). */
+const TYPE_TREE: TypeContainer[] = [
+  { type: DOCUMENT_TYPE, children: [{ type: { $type: INVOICE_TYPE.$type, ...INVOICE_HEAD, ...INVOICE_DOCUMENT }, children: [] }] },
+  { type: FOLDER_TYPE, children: [{ type: LEDGER_TYPE, children: [] }] },
+  { type: RELATIONSHIP_TYPE, children: [] },
+  { type: SECONDARY_TYPE, children: [] }
+]
+/** A type definition with no $type: as zeep gives it, of the type its xsi:type names. */
+function untyped ({ $type, ...value }: Record<string, unknown>): Record<string, unknown> {
+  return value
+}
+/** A cmisTypeContainer as zeep reads it. */
+function zeepContainer (type: Record<string, unknown>, children: unknown[]): Record<string, unknown> {
+  return { type, children, _value_1: null, _attr_1: null }
+}
+/** A cmisTypeContainer as node-soap reads it: with no children, none (node-soap leaves an empty repeated element out). */
+function nodeSoapContainer (c: TypeContainer): Record<string, unknown> {
+  return { type: nodeSoapTyped(c.type), ...(c.children.length === 0 ? {} : { children: c.children.map(nodeSoapContainer) }) }
+}
+const DESCENDANTS_REQUEST = { repositoryId: 'A1', typeId: null, depth: 2, includePropertyDefinitions: null }
+const cmisTypeDescendants: Case = {
+  id: 'cmis11-type-descendants',
+  wsdl: ['cmis11', 'CMISWS-Service.wsdl'],
+  options: { service: 'RepositoryService' },
+  operation: 'getTypeDescendants',
+  what: 'a recursive reply (a cmisTypeContainer holds cmisTypeContainers), each type element written with xsi:type, four derived types; nil optional elements in the request',
+  output: { types: TYPE_TREE },
+  zeep: {
+    spec: { ...CMIS_REPOSITORY, operation: 'getTypeDescendants', args: { ...DESCENDANTS_REQUEST, typeId: { $nil: true }, includePropertyDefinitions: { $nil: true } } },
+    version: '1.1',
+    action: 'getTypeDescendants',
+    handler: { input: DESCENDANTS_REQUEST },
+    // as in getTypeDefinition, zeep reads each xsi:type and puts the derived types' own elements in the base type's
+    // xs:any; the absent choice of property definitions it gives as [] in a type that adds elements, {} in one that
+    // adds none (folder, secondary), and there the xs:any as None
+    expect: {
+      result: [
+        zeepContainer(zeepTypeDefinition(untyped(DOCUMENT_TYPE), { _value_1: [], _value_2: [zeepRaw('versionable', 'false'), zeepRaw('contentStreamAllowed', 'allowed')], ...nulls('versionable', 'contentStreamAllowed'), _attr_1: {} }), [
+          zeepContainer(zeepTypeDefinition(INVOICE_HEAD, { typeMutability: { ...INVOICE_HEAD.typeMutability, _value_1: null }, _value_1: [], _value_2: [zeepRaw('versionable', 'true'), zeepRaw('contentStreamAllowed', 'required')], ...nulls('versionable', 'contentStreamAllowed'), _attr_1: {} }), [])
+        ]),
+        zeepContainer(zeepTypeDefinition(untyped(FOLDER_TYPE), { _value_1: {}, _value_2: null, _attr_1: {} }), [
+          zeepContainer(zeepTypeDefinition(untyped(LEDGER_TYPE), { _value_1: {}, _value_2: null, _attr_1: {} }), [])
+        ]),
+        zeepContainer(zeepTypeDefinition(untyped(RELATIONSHIP_TYPE), {
+          _value_1: [],
+          _value_2: [zeepRaw('allowedSourceTypes', 'cmis:document'), zeepRaw('allowedTargetTypes', 'cmis:document'), zeepRaw('allowedTargetTypes', 'cmis:folder')],
+          allowedSourceTypes: [],
+          allowedTargetTypes: [],
+          _attr_1: {}
+        }), []),
+        zeepContainer(zeepTypeDefinition(untyped(SECONDARY_TYPE), { _value_1: {}, _value_2: null, _attr_1: {} }), [])
+      ]
+    }
+  },
+  nodeSoap: {
+    spec: { ...CMIS_REPOSITORY, operation: 'getTypeDescendants', args: DESCENDANTS_REQUEST },
+    version: '1.1',
+    action: 'getTypeDescendants',
+    handler: { input: DESCENDANTS_REQUEST },
+    expect: { result: { types: TYPE_TREE.map(nodeSoapContainer) } }
+  }
+}
+
+const CMIS_NOT_FOUND = { type: 'objectNotFound', code: 404, message: 'No type inv:receipt in repository A1' }
+const cmisFault: Case = {
+  id: 'cmis11-fault',
+  wsdl: ['cmis11', 'CMISWS-Service.wsdl'],
+  options: { service: 'RepositoryService' },
+  operation: 'getTypeDefinition',
+  what: 'cmisException, the fault all 50 operations declare, its cmisFault detail',
+  fault: { name: 'cmisException', detail: CMIS_NOT_FOUND, options: { code: 'Sender', reason: 'objectNotFound' } },
+  zeep: {
+    spec: { ...CMIS_REPOSITORY, operation: 'getTypeDefinition', args: { repositoryId: 'A1', typeId: 'inv:receipt' } },
+    version: '1.1',
+    action: 'getTypeDefinition',
+    handler: { input: { repositoryId: 'A1', typeId: 'inv:receipt' } },
+    expect: {
+      fault: {
+        code: 'soap:Client',
+        message: 'objectNotFound',
+        detail: `<detail xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><tns:cmisFault xmlns:tns="${CMIS_MESSAGING}"><tns:type>objectNotFound</tns:type><tns:code>404</tns:code><tns:message>${CMIS_NOT_FOUND.message}</tns:message></tns:cmisFault></detail>`
+      },
+      status: 500
+    }
+  },
+  nodeSoap: {
+    spec: { ...CMIS_REPOSITORY, operation: 'getTypeDefinition', args: { repositoryId: 'A1', typeId: 'inv:receipt' } },
+    version: '1.1',
+    action: 'getTypeDefinition',
+    handler: { input: { repositoryId: 'A1', typeId: 'inv:receipt' } },
+    // node-soap reads a fault's detail without its schema: the code stays text
+    expect: {
+      fault: {
+        fault: { faultcode: 'soap:Client', faultstring: 'objectNotFound', detail: { cmisFault: { ...CMIS_NOT_FOUND, code: '404' } } },
+        message: `soap:Client: objectNotFound: ${JSON.stringify({ cmisFault: { ...CMIS_NOT_FOUND, code: '404' } })}`
+      },
+      status: 500
+    }
+  }
+}
+
 const CASES: readonly Case[] = [
   vies, globalWeather, globalWeatherCities, otaReservation, ocppCentralSystem, ocppChargePoint,
   onvifPullMessages, onvifCreatePullPoint, onvifNotify, sdiRiceviFile, sdiTrasmissione, sdiRicezione, sdiRicezioneOneWay,
   ochp, ochpDirect, cxfNillable, cxfOneWay, cxfFault, cxfBare, cxfSoap12, cxfSoap12Fault, cxfRpcLit, cxfRpcLitStruct,
   wsiRetailer, wsiWarehouse, wsiLogEvent, wsiGetEvents, nfe, afip, cybersource,
   onvifZeroConfiguration, onvifStreamUri, salesforceCategories, bingFault, bingSubmit,
-  digipoortAanleveren, hpdProviderQuery, iheRegister, vecozo
+  digipoortAanleveren, hpdProviderQuery, iheRegister, vecozo, cmisTypeDefinition, cmisTypeDescendants, cmisFault
 ]
 
 // ---------------------------------------------------------------- server ---
