@@ -992,6 +992,61 @@ async function readBack (definition: SoapServiceDefinition, schema: Record<strin
   return echoed
 }
 
+/** A service whose Echo takes and answers one schema, in urn:example:p, with what it logs. */
+interface Echo {
+  readonly app: FastifyInstance
+  readonly definition: SoapServiceDefinition
+  readonly schema: Record<string, unknown>
+  readonly logs: Array<{ err?: { code?: string } }>
+  /** What the handler answers instead of its input, when set. */
+  answer?: unknown
+}
+
+/** Serves an Echo of `schema` at `path` for `run`, then closes it. */
+async function withEcho (path: string, schema: Record<string, unknown>, run: (echo: Echo) => Promise<void>): Promise<void> {
+  const logs: Echo['logs'] = []
+  const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => logs.push(JSON.parse(line)) } } })
+  const operations = { Echo: { input: schema, output: schema, handler: (input: unknown) => echo.answer ?? input } }
+  const echo: Echo = { app, definition: { path, name: 'P', namespace: 'urn:example:p', operations } as unknown as SoapServiceDefinition, schema, logs }
+  try {
+    await app.register(soap)
+    app.soap.service(echo.definition)
+    await app.ready()
+    await run(echo)
+  } finally {
+    await app.close()
+  }
+}
+
+/** Posts a SOAP 1.2 request to the Echo. */
+async function postEcho (echo: Echo, request: string): Promise<Awaited<ReturnType<FastifyInstance['inject']>>> {
+  return await echo.app.inject({ method: 'POST', url: echo.definition.path, headers: { 'content-type': MEDIA['1.2'] }, payload: request })
+}
+
+/** xmllint's schemas and a folder for the messages; undefined without xmllint (the messages are then not validated). */
+function lintFolder (t: TestContext): { schemas: string, dir: string } | undefined {
+  const schemas = xmllint(t)
+  return schemas === undefined ? undefined : { schemas, dir: tempDir(t) }
+}
+
+/**
+ * The Echo answers `request` 200 with `expected`, read back by the same codec
+ * (decode(encode(v)) = v); with xmllint, the request and the answer validate
+ * against the generated XSD. Returns the message schema's driver, if any.
+ */
+async function assertEchoed (t: TestContext, echo: Echo, request: string, expected: unknown, lint: { schemas: string, dir: string } | undefined): Promise<string | undefined> {
+  const response = await postEcho(echo, request)
+  if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}\n${request}`)
+  t.assert.deepStrictEqual(await readBack(echo.definition, echo.schema, response.body), expected)
+  if (lint === undefined) return undefined
+  const driver = await messageSchema(t, echo.app, echo.definition.path, '1.2', lint.dir, lint.schemas)
+  for (const [name, xml] of [['request', request], ['response', response.body]]) {
+    const valid = validateMessage(driver, lint.dir, xml, `${echo.definition.path.slice(1)}-${name}`)
+    if (valid.status !== 0) throw new Error(`${name}: ${valid.output}\n${xml}`)
+  }
+  return driver
+}
+
 /** A random service whose named schemas refer to one another, cycles included, and a value of it. */
 const namedServices = fc.integer({ min: 1, max: 4 }).chain((count) => {
   const names = Array.from({ length: count }, (_v, i) => `T${i}`)
@@ -1035,115 +1090,328 @@ function valueOf (defs: Record<string, { properties: Record<string, { type?: str
   return out
 }
 
-test('docs/services.md "Named schemas", property: random named schemas that refer to one another round-trip through the codec, and every answer validates against the generated XSD (xmllint)', async (t: TestContext) => {
-  const schemas = xmllint(t)
-  const dir = schemas === undefined ? undefined : tempDir(t)
+test('docs/services.md "Named schemas", property: random named schemas that refer to one another round-trip through the codec, and every request and answer validates against the generated XSD (xmllint)', async (t: TestContext) => {
+  const lint = lintFolder(t)
   let run = 0
   await fc.assert(fc.asyncProperty(namedServices, fc.integer({ min: 0, max: 2 ** 31 - 1 }), async ({ $defs, names }, seed) => {
     run++
     const root = { type: 'object', properties: { item: { $ref: `#/$defs/${names[0]}` } }, required: ['item'], $defs }
-    const definition = { path: `/p${run}`, name: 'P', namespace: 'urn:example:p', operations: { Echo: { input: root, output: root, handler: (input: unknown) => input } } } as unknown as SoapServiceDefinition
-    const app = Fastify()
-    try {
-      await app.register(soap)
-      app.soap.service(definition)
-      await app.ready()
+    await withEcho(`/p${run}`, root, async (echo) => {
       const value = { item: valueOf($defs as never, names[0], 4, { n: seed }) }
       const xml = (v: unknown, tag: string): string => {
         if (typeof v !== 'object' || v === null) return String(v)
         return Object.entries(v as Record<string, unknown>).map(([k, c]) => Array.isArray(c) ? c.map((i) => `<p:${k}>${xml(i, k)}</p:${k}>`).join('') : `<p:${k}>${xml(c, k)}</p:${k}>`).join('')
       }
-      const request = envelope('1.2', `<p:Echo xmlns:p="urn:example:p">${xml(value, 'Echo')}</p:Echo>`)
-      const response = await app.inject({ method: 'POST', url: `/p${run}`, headers: { 'content-type': MEDIA['1.2'] }, payload: request })
-      if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`)
-      // decode(encode(v)) = v: the answer, read back by the same codec, is the value.
-      t.assert.deepStrictEqual(await readBack(definition, root, response.body), JSON.parse(JSON.stringify(value)))
-      if (schemas !== undefined && dir !== undefined) {
-        const driver = await messageSchema(t, app, `/p${run}`, '1.2', dir, schemas)
-        const answered = validateMessage(driver, dir, response.body, `p${run}`)
-        if (answered.status !== 0) throw new Error(`${answered.output}\n${response.body}`)
-      }
-    } finally {
-      await app.close()
-    }
+      await assertEchoed(t, echo, envelope('1.2', `<p:Echo xmlns:p="urn:example:p">${xml(value, 'Echo')}</p:Echo>`), JSON.parse(JSON.stringify(value)), lint)
+    })
   }), { numRuns: 25 })
 })
 
 /**
+ * What a branch of a presence rule may require: a string (of a built-in
+ * type), an integer (of an anonymous one), a list, an array whose branch asks
+ * for an item, one whose branch asks only for the property ("loose": it is
+ * there, [], when no element came), a wrapped array, a named type.
+ */
+const BRANCH_KINDS = ['string', 'integer', 'list', 'array', 'loose', 'wrapped', 'ref'] as const
+type BranchKind = typeof BRANCH_KINDS[number]
+
+/** A presence rule of a random type, over properties o0, o1... (`oneOf`) or a0, a1... (`anyOf`); `apart`: the first comes before v, away from the others. */
+interface Rule {
+  readonly keyword: 'oneOf' | 'anyOf'
+  readonly branches: ReadonlyArray<{ readonly kind: BranchKind, readonly target: number }>
+  readonly apart: boolean
+}
+
+/** A named type of a random service: its references, its derived type, its presence rules. */
+interface TypeDef {
+  readonly fields: ReadonlyArray<{ readonly target: number, readonly array: boolean, readonly required: boolean }>
+  readonly derived: boolean
+  readonly abstract: boolean
+  /** Whether it has a `$type`: every type of the derived-types services, only those with a derived type in the others. */
+  readonly typed: boolean
+  readonly rules: readonly Rule[]
+}
+
+/** The property of a rule's branch. */
+function branchProperty (rule: Rule, k: number): string {
+  return `${rule.keyword === 'oneOf' ? 'o' : 'a'}${k}`
+}
+
+/** A type's properties in order, but `$type` and `w`: the first of each rule apart, v, the references, the rules' others. */
+function propertyOrder (d: TypeDef): string[] {
+  const apart = d.rules.filter((rule) => rule.apart).map((rule) => branchProperty(rule, 0))
+  const branches = d.rules.flatMap((rule) => rule.branches.map((_b, k) => branchProperty(rule, k)))
+  return [...apart, 'v', ...d.fields.map((_f, j) => `f${j}`), ...branches.filter((p) => !apart.includes(p))]
+}
+
+/** The schema of a property a presence rule names. */
+function branchSchema (kind: BranchKind, use: Record<string, unknown>): Record<string, unknown> {
+  switch (kind) {
+    case 'string': return { type: 'string' }
+    case 'integer': return { type: 'integer' }
+    case 'list': return { type: 'array', items: { type: 'integer' }, xml: { list: true } }
+    case 'wrapped': return { type: 'array', items: { type: 'string', xml: { name: 'i' } }, xml: { wrapped: true } }
+    case 'ref': return use
+    default: return { type: 'array', items: { type: 'string' } }
+  }
+}
+
+/** A rule's branches as values can take them: the first refers to no type (it can always be taken), and one loose array at most (two would both be always there). */
+function takeable (rule: Rule): Rule {
+  const branches = rule.branches.map((b, k) => ({ ...b, kind: k === 0 && b.kind === 'ref' ? 'string' : b.kind === 'loose' && rule.branches.slice(0, k).some((o) => o.kind === 'loose') ? 'array' : b.kind }))
+  return { ...rule, branches }
+}
+
+/**
  * A random service of named types that refer to one another, some with a
  * type derived from them (one more element), abstract or not: every use of
- * such a type takes either (a "oneOf" of types).
+ * such a type takes either (a "oneOf" of types). With `choices`, types have
+ * presence rules (a "oneOf", an "anyOf", of single "required"), the first
+ * type always an exclusive one of two branches at least; only types with a
+ * derived type have a "$type".
  */
-const derivedServices = fc.integer({ min: 1, max: 3 }).chain((count) => {
-  const field = fc.record({ target: fc.integer({ min: 0, max: count - 1 }), array: fc.boolean(), required: fc.boolean() })
-  const def = fc.record({ fields: fc.array(field, { maxLength: 2 }), derived: fc.boolean(), abstract: fc.boolean() })
-  return fc.array(def, { minLength: count, maxLength: count })
-}).map((defs) => {
-  const $defs: Record<string, unknown> = {}
-  const use = (j: number): Record<string, unknown> => defs[j].derived ? { oneOf: [{ $ref: `#/$defs/T${j}` }, { $ref: `#/$defs/T${j}x` }] } : { $ref: `#/$defs/T${j}` }
-  defs.forEach((d, i) => {
-    const properties: Record<string, unknown> = { $type: { const: `T${i}` }, v: { type: 'string' } }
-    const required = ['$type', 'v']
-    d.fields.forEach((f, j) => {
-      properties[`f${j}`] = f.array ? { type: 'array', items: use(f.target) } : use(f.target)
-      if (f.required && f.target > i && !f.array) required.push(`f${j}`)
+function typedServices (choices: boolean): fc.Arbitrary<{ $defs: Record<string, unknown>, defs: TypeDef[], root: Record<string, unknown> }> {
+  return fc.integer({ min: 1, max: 3 }).chain((count) => {
+    const field = fc.record({ target: fc.integer({ min: 0, max: count - 1 }), array: fc.boolean(), required: fc.boolean() })
+    const branch = fc.record({ kind: fc.constantFrom(...BRANCH_KINDS), target: fc.integer({ min: 0, max: count - 1 }) })
+    const rule = (keyword: Rule['keyword']): fc.Arbitrary<Rule | undefined> => choices
+      ? fc.option(fc.record({ keyword: fc.constant(keyword), branches: fc.array(branch, { minLength: 1, maxLength: 3 }), apart: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }), { nil: undefined })
+      : fc.constant(undefined)
+    const def = fc.record({ fields: fc.array(field, { maxLength: 2 }), derived: fc.boolean(), abstract: fc.boolean(), oneOf: rule('oneOf'), anyOf: rule('anyOf') })
+    return fc.array(def, { minLength: count, maxLength: count })
+  }).map((drawn) => {
+    const defs: TypeDef[] = drawn.map(({ oneOf, anyOf, ...d }, i) => {
+      // The first type states an exclusive choice of two branches at least.
+      const first = choices && i === 0
+      const drawnBranches = oneOf?.branches ?? []
+      const exclusive = first ? { keyword: 'oneOf' as const, apart: false, branches: [...drawnBranches, { kind: 'string' as const, target: 0 }, { kind: 'integer' as const, target: 0 }].slice(0, Math.max(2, drawnBranches.length)) } : oneOf
+      return { ...d, derived: d.derived && !first, typed: !choices || (d.derived && !first), rules: [exclusive, anyOf].flatMap((r) => r === undefined ? [] : [takeable(r)]) }
     })
-    $defs[`T${i}`] = { type: 'object', properties, required, additionalProperties: false, ...(d.derived && d.abstract ? { xml: { abstract: true } } : {}) }
-    if (d.derived) $defs[`T${i}x`] = { type: 'object', properties: { ...properties, $type: { const: `T${i}x` }, w: { type: 'integer' } }, required: [...required, 'w'], additionalProperties: false }
+    const $defs: Record<string, unknown> = {}
+    const use = (j: number): Record<string, unknown> => defs[j].derived ? { oneOf: [{ $ref: `#/$defs/T${j}` }, { $ref: `#/$defs/T${j}x` }] } : { $ref: `#/$defs/T${j}` }
+    defs.forEach((d, i) => {
+      const schemas: Record<string, unknown> = { v: { type: 'string' } }
+      const required = [...(d.typed ? ['$type'] : []), 'v']
+      d.fields.forEach((f, j) => {
+        schemas[`f${j}`] = f.array ? { type: 'array', items: use(f.target) } : use(f.target)
+        if (f.required && f.target > i && !f.array) required.push(`f${j}`)
+      })
+      const rules: Record<string, unknown> = {}
+      for (const rule of d.rules) {
+        rule.branches.forEach((b, k) => { schemas[branchProperty(rule, k)] = branchSchema(b.kind, use(b.target)) })
+        rules[rule.keyword] = rule.branches.map((b, k) => ({ required: [branchProperty(rule, k)], properties: { [branchProperty(rule, k)]: b.kind === 'array' ? { type: 'array', minItems: 1 } : true } }))
+      }
+      const properties = { ...(d.typed ? { $type: { const: `T${i}` } } : {}), ...Object.fromEntries(propertyOrder(d).map((p) => [p, schemas[p]])) }
+      $defs[`T${i}`] = { type: 'object', properties, required, ...rules, additionalProperties: false, ...(d.derived && d.abstract ? { xml: { abstract: true } } : {}) }
+      if (d.derived) $defs[`T${i}x`] = { type: 'object', properties: { ...properties, $type: { const: `T${i}x` }, w: { type: 'integer' } }, required: [...required, 'w'], ...rules, additionalProperties: false }
+    })
+    return { $defs, defs, root: use(0) }
   })
-  return { $defs, defs, root: use(0) }
-})
+}
 
-/** A value of type `T<i>` or, when it has one, the type derived from it; and the XML of its content. */
-function derivedValue (defs: ReadonlyArray<{ fields: Array<{ target: number, array: boolean, required: boolean }>, derived: boolean, abstract: boolean }>, i: number, depth: number, seed: { n: number }): { value: Record<string, unknown>, xml: string, xsiType: string | undefined } {
+/** The branches of a presence rule a value takes: one (the loose array, if any, for it is always there), or some; the first two when `both`. */
+function branchesTaken (rule: Rule, depth: number, both: boolean, next: () => number): Set<number> {
+  if (both) return new Set([0, 1])
+  const open = rule.branches.flatMap((b, k) => b.kind !== 'ref' || depth > 0 ? [k] : [])
+  const loose = rule.branches.findIndex((b) => b.kind === 'loose')
+  if (rule.keyword === 'oneOf') return new Set([loose >= 0 ? loose : open[next() % open.length]])
+  const some = open.filter(() => next() % 2 === 0)
+  return new Set(some.length > 0 ? some : [open[next() % open.length]])
+}
+
+/**
+ * A value of type `T<i>` or, when it has one, the type derived from it; and
+ * the XML of its content, in property order. Its presence rules are kept,
+ * unless `both`: then the first two branches of its "oneOf" are taken, each
+ * element there.
+ */
+function derivedValue (defs: readonly TypeDef[], i: number, depth: number, seed: { n: number }, both = false): { value: Record<string, unknown>, xml: string, xsiType: string | undefined } {
   const next = (): number => (seed.n = (seed.n * 1103515245 + 12345) % 2147483648)
   const d = defs[i]
   const derived = d.derived && (d.abstract || next() % 2 === 0)
-  const value: Record<string, unknown> = { $type: derived ? `T${i}x` : `T${i}`, v: `s${next() % 97}` }
-  let xml = `<p:v>${value.v as string}</p:v>`
+  const value: Record<string, unknown> = d.typed ? { $type: derived ? `T${i}x` : `T${i}` } : {}
+  const xml: Record<string, string> = {}
+  const element = (property: string, item: { xml: string, xsiType?: string | undefined }): string => `<p:${property}${item.xsiType === undefined ? '' : ` xsi:type="p:${item.xsiType}"`}>${item.xml}</p:${property}>`
+  const typed = (target: number): { value: unknown, xml: string, xsiType: string | undefined } => derivedValue(defs, target, depth - 1, seed)
+  value.v = `s${next() % 97}`
+  xml.v = `<p:v>${value.v as string}</p:v>`
   d.fields.forEach((f, j) => {
     const count = f.array ? (depth <= 0 ? 0 : next() % 3) : (f.required && f.target > i) || (depth > 0 && next() % 2 === 0) ? 1 : 0
-    const items = Array.from({ length: count }, () => derivedValue(defs, f.target, depth - 1, seed))
-    for (const item of items) xml += `<p:f${j}${item.xsiType === undefined ? '' : ` xsi:type="p:${item.xsiType}"`}>${item.xml}</p:f${j}>`
+    const items = Array.from({ length: count }, () => typed(f.target))
+    xml[`f${j}`] = items.map((item) => element(`f${j}`, item)).join('')
     if (f.array) value[`f${j}`] = items.map((item) => item.value); else if (count === 1) value[`f${j}`] = items[0].value
   })
+  for (const rule of d.rules) {
+    const broken = both && rule.keyword === 'oneOf'
+    const taken = branchesTaken(rule, depth, broken, next)
+    rule.branches.forEach(({ kind, target }, k) => {
+      const property = branchProperty(rule, k)
+      const strings = (min: number): string[] => Array.from({ length: Math.max(min, next() % 3) }, () => `s${next() % 97}`)
+      if (kind === 'array' || kind === 'loose') {
+        // An array that is not wrapped is read back as [] when no element came: it is always given.
+        value[property] = taken.has(k) ? strings(kind === 'array' || broken ? 1 : 0) : []
+        xml[property] = (value[property] as string[]).map((s) => element(property, { xml: s })).join('')
+        return
+      }
+      if (!taken.has(k)) return
+      let item: { value: unknown, xml: string, xsiType?: string | undefined }
+      if (kind === 'string' || kind === 'integer') {
+        const scalar = kind === 'string' ? `c${next() % 97}` : next() % 1000 - 500
+        item = { value: scalar, xml: String(scalar) }
+      } else if (kind === 'list') {
+        const numbers = strings(0).map(() => next() % 100)
+        item = { value: numbers, xml: numbers.join(' ') }
+      } else if (kind === 'wrapped') {
+        const wrapped = strings(0)
+        item = { value: wrapped, xml: wrapped.map((s) => `<p:i>${s}</p:i>`).join('') }
+      } else {
+        item = typed(target)
+      }
+      value[property] = item.value
+      xml[property] = element(property, item)
+    })
+  }
   if (derived) {
     value.w = next() % 1000 - 500
-    xml += `<p:w>${value.w as number}</p:w>`
+    xml.w = `<p:w>${value.w as number}</p:w>`
   }
-  return { value, xml, xsiType: derived ? `T${i}x` : undefined }
+  return { value, xml: [...propertyOrder(d), 'w'].map((p) => xml[p] ?? '').join(''), xsiType: derived ? `T${i}x` : undefined }
 }
 
-test('docs/services.md "Derived types", property: random named types, some with a derived type (abstract or not) and referring to one another, round-trip through the codec with xsi:type, and every answer validates against the generated XSD (xmllint)', async (t: TestContext) => {
-  const schemas = xmllint(t)
-  const dir = schemas === undefined ? undefined : tempDir(t)
+/** A request to the Echo of the random types' services, holding the item given. */
+function typedRequest (item: { xml: string, xsiType: string | undefined }): string {
+  return envelope('1.2', `<p:Echo xmlns:p="urn:example:p" xmlns:xsi="${XSI}"><p:item${item.xsiType === undefined ? '' : ` xsi:type="p:${item.xsiType}"`}>${item.xml}</p:item></p:Echo>`)
+}
+
+test('docs/services.md "Derived types", property: random named types, some with a derived type (abstract or not) and referring to one another, round-trip through the codec with xsi:type, and every request and answer validates against the generated XSD (xmllint)', async (t: TestContext) => {
+  const lint = lintFolder(t)
   let run = 0
-  await fc.assert(fc.asyncProperty(derivedServices, fc.integer({ min: 0, max: 2 ** 31 - 1 }), async ({ $defs, defs, root }, seed) => {
+  await fc.assert(fc.asyncProperty(typedServices(false), fc.integer({ min: 0, max: 2 ** 31 - 1 }), async ({ $defs, defs, root }, seed) => {
     run++
-    const schema = { type: 'object', properties: { item: root }, required: ['item'], $defs }
-    const definition = { path: `/d${run}`, name: 'D', namespace: 'urn:example:p', operations: { Echo: { input: schema, output: schema, handler: (input: unknown) => input } } } as unknown as SoapServiceDefinition
-    const app = Fastify()
-    try {
-      await app.register(soap)
-      app.soap.service(definition)
-      await app.ready()
+    await withEcho(`/d${run}`, { type: 'object', properties: { item: root }, required: ['item'], $defs }, async (echo) => {
       const item = derivedValue(defs, 0, 3, { n: seed })
-      const request = envelope('1.2', `<p:Echo xmlns:p="urn:example:p" xmlns:xsi="${XSI}"><p:item${item.xsiType === undefined ? '' : ` xsi:type="p:${item.xsiType}"`}>${item.xml}</p:item></p:Echo>`)
-      const response = await app.inject({ method: 'POST', url: `/d${run}`, headers: { 'content-type': MEDIA['1.2'] }, payload: request })
-      if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}\n${request}`)
-      // decode(encode(v)) = v: the answer, read back by the same codec, is the value.
-      t.assert.deepStrictEqual(await readBack(definition, schema, response.body), { item: item.value })
-      if (schemas !== undefined && dir !== undefined) {
-        const driver = await messageSchema(t, app, `/d${run}`, '1.2', dir, schemas)
-        for (const [name, xml] of [['request', request], ['response', response.body]]) {
-          const valid = validateMessage(driver, dir, xml, `d${run}-${name}`)
-          if (valid.status !== 0) throw new Error(`${name}: ${valid.output}\n${xml}`)
-        }
-      }
-    } finally {
-      await app.close()
-    }
+      await assertEchoed(t, echo, typedRequest(item), { item: item.value }, lint)
+    })
   }), { numRuns: 25 })
+})
+
+test('docs/wsdl.md "Presence rules", property: random named types mixing cycles, derived types and presence rules (stated by the XSD or not) round-trip through the codec, every request and answer validates against the generated XSD (xmllint); two branches of a stated exclusive choice are refused by the XSD, on input (Sender) and on output (Receiver, SOAP_ERR_OUTPUT_INVALID)', async (t: TestContext) => {
+  const lint = lintFolder(t)
+  let run = 0
+  await fc.assert(fc.asyncProperty(typedServices(true), fc.integer({ min: 0, max: 2 ** 31 - 1 }), async ({ $defs, defs, root }, seed) => {
+    run++
+    await withEcho(`/c${run}`, { type: 'object', properties: { item: root }, required: ['item'], $defs }, async (echo) => {
+      const item = derivedValue(defs, 0, 3, { n: seed })
+      const request = typedRequest(item)
+      const driver = await assertEchoed(t, echo, request, { item: item.value }, lint)
+      // The first type's exclusive choice, two of its branches taken.
+      const both = derivedValue(defs, 0, 3, { n: seed }, true)
+      const refused = await postEcho(echo, typedRequest(both))
+      t.assert.match(refused.body, /<soap:Value>soap:Sender<\/soap:Value>[^]*the elements present do not fit the content model/)
+      if (driver !== undefined && lint !== undefined) t.assert.notStrictEqual(validateMessage(driver, lint.dir, typedRequest(both), `c${run}-both`).status, 0)
+      echo.answer = { item: both.value }
+      const wrong = await postEcho(echo, request)
+      t.assert.strictEqual(wrong.statusCode, 500)
+      t.assert.match(wrong.body, /<soap:Value>soap:Receiver<\/soap:Value>/)
+      t.assert.ok(echo.logs.some((l) => l.err?.code === 'SOAP_ERR_OUTPUT_INVALID'))
+    })
+  }), { numRuns: 25 })
+})
+
+/** One branch of a presence rule: `property` present (an array: with an item, when `item`). */
+function branch (property: string, item = false): Record<string, unknown> {
+  return { required: [property], properties: { [property]: item ? { type: 'array', minItems: 1 } : true } }
+}
+
+const STRING = { type: 'string' } as const
+
+/** A contact reached one way exactly (email, phone, tags with one at least), and by fax or post (one at least). */
+const CONTACT = {
+  type: 'object',
+  properties: {
+    id: STRING,
+    email: STRING,
+    phone: { type: 'integer' },
+    tags: { type: 'array', items: STRING },
+    fax: STRING,
+    post: { $ref: '#/$defs/Address' },
+    note: STRING
+  },
+  required: ['id'],
+  oneOf: [branch('email'), branch('phone'), branch('tags', true)],
+  anyOf: [branch('fax'), branch('post')],
+  additionalProperties: false,
+  $defs: { Address: { type: 'object', properties: { city: STRING }, required: ['city'], additionalProperties: false } }
+}
+
+test('docs/wsdl.md "Presence rules", xmllint: a oneOf of single required elements is an xs:choice of them (exactly one), an anyOf one at least (a choice of sequences); the XSD and the plugin accept and refuse the same messages; an answer breaking the choice is a Receiver fault', async (t: TestContext) => {
+  await withEcho('/contact', CONTACT, async (echo) => {
+    const wsdl = (await get(echo.app, '/contact?wsdl')).body.replace(/>\s+</g, '><')
+    t.assert.match(wsdl, /<xs:element name="id" type="xs:string"\/><xs:choice><xs:element name="email" type="xs:string"\/><xs:element name="phone"><xs:simpleType>[^]*?<\/xs:simpleType><\/xs:element><xs:element name="tags" maxOccurs="unbounded" type="xs:string"\/><\/xs:choice>/)
+    t.assert.match(wsdl, /<\/xs:choice><xs:choice><xs:sequence><xs:element name="fax" type="xs:string"\/><xs:element name="post" minOccurs="0" type="tns:Address"\/><\/xs:sequence><xs:sequence><xs:element name="post" type="tns:Address"\/><\/xs:sequence><\/xs:choice><xs:element name="note" minOccurs="0" type="xs:string"\/>/)
+    const lint = assertValidWsdl(t, wsdl)
+    const driver = lint === undefined ? undefined : await messageSchema(t, echo.app, '/contact', '1.2', lint.dir, lint.schemas)
+    const post = '<p:post><p:city>c</p:city></p:post>'
+    for (const [content, accepted] of [
+      ['<p:id>1</p:id><p:email>a@b</p:email><p:fax>1</p:fax>', true],
+      [`<p:id>1</p:id><p:tags>a</p:tags><p:tags>b</p:tags>${post}`, true],
+      [`<p:id>1</p:id><p:phone>5</p:phone><p:fax>1</p:fax>${post}<p:note>n</p:note>`, true],
+      ['<p:id>1</p:id><p:email>a@b</p:email><p:phone>5</p:phone><p:fax>1</p:fax>', false],
+      ['<p:id>1</p:id><p:email>a@b</p:email><p:tags>a</p:tags><p:fax>1</p:fax>', false],
+      ['<p:id>1</p:id><p:fax>1</p:fax>', false],
+      ['<p:id>1</p:id><p:email>a@b</p:email><p:note>n</p:note>', false]
+    ] as const) {
+      const request = envelope('1.2', `<p:Echo xmlns:p="urn:example:p">${content}</p:Echo>`)
+      const response = await postEcho(echo, request)
+      if (accepted) t.assert.strictEqual(response.statusCode, 200, `${content}: ${response.body}`)
+      else t.assert.match(response.body, /<soap:Value>soap:Sender<\/soap:Value>[^]*the elements present do not fit the content model/, content)
+      if (driver !== undefined && lint !== undefined) t.assert.strictEqual(validateMessage(driver, lint.dir, request, 'contact').status === 0, accepted, content)
+      if (driver !== undefined && lint !== undefined && accepted) t.assert.strictEqual(validateMessage(driver, lint.dir, response.body, 'contact-answer').status, 0, response.body)
+    }
+    echo.answer = { id: '1', email: 'a@b', phone: 5, tags: [], fax: '1' }
+    const wrong = await postEcho(echo, envelope('1.2', '<p:Echo xmlns:p="urn:example:p"><p:id>1</p:id><p:email>a@b</p:email><p:fax>1</p:fax></p:Echo>'))
+    t.assert.strictEqual(wrong.statusCode, 500)
+    t.assert.match(wrong.body, /<soap:Value>soap:Receiver<\/soap:Value>/)
+    t.assert.ok(echo.logs.some((l) => l.err?.code === 'SOAP_ERR_OUTPUT_INVALID'))
+  })
+})
+
+test('docs/wsdl.md "Presence rules": a rule no xs:choice says exactly (several properties in a branch, a required or attribute property, elements apart, not, an item of a wrapped array, one at least over a loose array or a later element of a type of its own, an object with a $type) is left out; a loose array is optional in an exclusive choice; of two rules on one element, the oneOf is stated', async (t: TestContext) => {
+  const strings = { type: 'array', items: STRING }
+  const object = (properties: Record<string, unknown>, rules: Record<string, unknown>): Record<string, unknown> => ({ type: 'object', properties, ...rules, additionalProperties: false })
+  const unstated = {
+    several: object({ a: STRING, b: STRING, c: STRING }, { oneOf: [{ required: ['a', 'b'], properties: { a: true, b: true } }, branch('c')] }),
+    required: object({ a: STRING, b: STRING }, { required: ['a'], oneOf: [branch('a'), branch('b')] }),
+    attribute: object({ a: { type: 'string', xml: { attribute: true } }, b: STRING }, { oneOf: [branch('a'), branch('b')] }),
+    apart: object({ a: STRING, m: STRING, b: STRING }, { oneOf: [branch('a'), branch('b')] }),
+    negation: object({ a: STRING, b: STRING }, { not: { required: ['a', 'b'], properties: { a: true, b: true } } }),
+    wrapped: object({ a: { ...strings, xml: { wrapped: true } }, b: STRING }, { oneOf: [branch('a', true), branch('b')] }),
+    loose: object({ a: strings, b: STRING }, { anyOf: [branch('a'), branch('b')] }),
+    anonymous: object({ a: STRING, b: { type: 'integer' } }, { anyOf: [branch('a'), branch('b')] }),
+    typed: object({ $type: { const: 'Typed' }, a: STRING, b: STRING }, { required: ['$type'], oneOf: [branch('a'), branch('b')] })
+  }
+  const stated = {
+    optional: object({ a: strings, b: STRING }, { oneOf: [branch('a'), branch('b')] }),
+    both: object({ a: STRING, b: STRING, c: STRING }, { oneOf: [branch('a'), branch('b')], anyOf: [branch('b'), branch('c')] })
+  }
+  await withEcho('/rules', { type: 'object', properties: { ...unstated, ...stated }, additionalProperties: false }, async (echo) => {
+    const text = (await get(echo.app, '/rules?wsdl')).body
+    const elements = all(parse(text), XS_NS, 'element')
+    const choices = (name: string): Element[] => all(elements.find((e) => e.getAttribute('name') === name) as Element, XS_NS, 'choice')
+    for (const name of Object.keys(unstated)) t.assert.strictEqual(choices(name).length, 0, name)
+    const flat = text.replace(/>\s+</g, '><')
+    t.assert.match(flat, /<xs:element name="optional" minOccurs="0"><xs:complexType><xs:sequence><xs:choice><xs:element name="a" minOccurs="0" maxOccurs="unbounded" type="xs:string"\/><xs:element name="b" type="xs:string"\/><\/xs:choice>/)
+    t.assert.match(flat, /<xs:element name="both" minOccurs="0"><xs:complexType><xs:sequence><xs:choice><xs:element name="a" type="xs:string"\/><xs:element name="b" type="xs:string"\/><\/xs:choice><xs:element name="c" minOccurs="0" type="xs:string"\/><\/xs:sequence>/)
+    assertValidWsdl(t, text)
+  })
+  // A type derived from one with an exclusive choice, without it: both elements in the derived type are valid, to Ajv and to the XSD.
+  const typed = (tag: string, properties: Record<string, unknown>, rules: Record<string, unknown> = {}): Record<string, unknown> => object({ $type: { const: tag }, a: STRING, b: STRING, ...properties }, { required: ['$type'], ...rules })
+  const $defs = { Base: typed('Base', {}, { oneOf: [branch('a'), branch('b')] }), Wide: typed('Wide', { c: STRING }) }
+  await withEcho('/wide', { type: 'object', properties: { shape: { oneOf: [{ $ref: '#/$defs/Base' }, { $ref: '#/$defs/Wide' }] } }, required: ['shape'], $defs }, async (echo) => {
+    const request = envelope('1.2', `<p:Echo xmlns:p="urn:example:p" xmlns:xsi="${XSI}"><p:shape xsi:type="p:Wide"><p:a>1</p:a><p:b>2</p:b><p:c>3</p:c></p:shape></p:Echo>`)
+    await assertEchoed(t, echo, request, { shape: { $type: 'Wide', a: '1', b: '2', c: '3' } }, lintFolder(t))
+  })
 })
 
 test('docs/addressing.md "Description", xmllint: a service with WS-Addressing and WS-Security states both in one policy, wsam:Action on each message, and its WSDL validates', async (t: TestContext) => {

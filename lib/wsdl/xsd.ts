@@ -15,6 +15,7 @@ import { escapeAttribute, escapeXml } from '../xml/escape'
 import { replaceInvalidXmlChars } from '../xml/chars'
 import type { Alternatives, Field, ObjectShape, ScalarShape, ScalarType, Shape, XsiTypeName } from '../service/schema'
 import { XSD_NS } from '../namespaces'
+import { statedChoices, type StatedChoice } from './choices'
 
 type Schema = Readonly<Record<string, unknown>>
 
@@ -365,7 +366,7 @@ export class SchemaSet {
     try {
       const properties = (content.properties ?? {}) as Record<string, Schema>
       const required = new Set(Array.isArray(content.required) ? content.required as string[] : [])
-      const sequence = shape.elements.slice(base?.elements.length ?? 0).map((field) => this.field(type.namespace, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
+      const sequence = this.particles(type.namespace, shape, content, where, base?.elements.length ?? 0)
       const attributes = shape.attributes.filter((field) => base?.attributes.some((inherited) => inherited.property === field.property) !== true)
         .map((field) => this.attribute(type.namespace, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
       if (shape.anyAttribute && base?.anyAttribute !== true) attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
@@ -382,7 +383,7 @@ export class SchemaSet {
   private complexType (context: string, shape: ObjectShape, schema: Schema, where: string): XmlNode {
     const properties = (schema.properties ?? {}) as Record<string, Schema>
     const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
-    const sequence = shape.elements.map((field) => this.field(context, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
+    const sequence = this.particles(context, shape, schema, where)
     // xsi:nil carries no attribute: a nullable object's attributes are optional in XSD, whatever `required` says of the object.
     const attributes = shape.attributes.map((field) => this.attribute(context, field, properties[field.property], required.has(field.property) && !shape.nullable, `${where}/properties/${field.property}`))
     // Attributes the schema does not name are passed over by the codec, as lax wildcards are.
@@ -397,24 +398,65 @@ export class SchemaSet {
     return node('xs:complexType', { mixed: shape.mixed ? 'true' : undefined }, [node('xs:sequence', {}, sequence), ...attributes])
   }
 
+  /**
+   * The particles of an object's elements from `from` on, in property order:
+   * each element's, and an `xs:choice` where it states a presence rule of
+   * the object (lib/wsdl/choices.ts).
+   */
+  private particles (context: string, shape: ObjectShape, schema: Schema, where: string, from = 0): XmlNode[] {
+    const properties = (schema.properties ?? {}) as Record<string, Schema>
+    const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
+    const particle = (field: Field, present: boolean): XmlNode => this.field(context, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`, present)
+    const choices = statedChoices(shape, schema)
+    const out: XmlNode[] = []
+    for (let i = from; i < shape.elements.length; i++) {
+      const choice = choices.find((c) => c.start === i)
+      if (choice === undefined) {
+        out.push(particle(shape.elements[i], false))
+        continue
+      }
+      out.push(...this.choice(choice, particle))
+      i += choice.branches.length - 1
+    }
+    return out
+  }
+
+  /**
+   * A presence rule as an `xs:choice`: exactly one of its elements (`oneOf`),
+   * or one at least, in property order (`anyOf`: a sequence for each element
+   * it may begin with, the later ones optional). An element in several
+   * branches must be of one named type (XML Schema 1.0 Part 1 §3.8.6,
+   * Element Declarations Consistent): else the rule is not stated.
+   */
+  private choice (choice: StatedChoice, particle: (field: Field, present: boolean) => XmlNode): XmlNode[] {
+    if (choice.kind === 'one') return [node('xs:choice', {}, choice.branches.map((b) => particle(b.field, b.present)))]
+    const sequences = choice.branches.map((b, i) => node('xs:sequence', {}, [particle(b.field, true), ...choice.branches.slice(i + 1).map((later) => particle(later.field, false))]))
+    const named = (element: XmlNode): boolean => element.attributes.some(([key, value]) => (key === 'ref' || key === 'type') && value !== undefined)
+    if (sequences.slice(1).every((s) => (s.children as XmlNode[]).every(named))) return [node('xs:choice', {}, sequences)]
+    return choice.branches.map((b) => particle(b.field, false))
+  }
+
   /** An xs:list of the items' built-in type. */
   private list (field: Field): XmlNode {
     return node('xs:simpleType', {}, [node('xs:list', { itemType: BUILT_IN[(field.shape as ScalarShape).type] })])
   }
 
-  private field (context: string, field: Field, schema: Schema, required: boolean, where: string): XmlNode {
+  /** An element property's particle; `present` when a choice's branch has it (at least one item, for an array). */
+  private field (context: string, field: Field, schema: Schema, required: boolean, where: string, present = false): XmlNode {
+    required ||= present
     const list = (min: string, max: string, annotated: Schema): XmlNode => this.element(context, field.name, field.namespace, min, max, (o) => node('xs:element', { name: field.name, ...o, nillable: field.shape.nullable ? 'true' : undefined }, [...annotation(annotated), this.list(field)]), where)
     if (field.list && !field.array) return list(required ? '1' : '0', '1', schema)
     if (!field.array) {
       return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => this.elementBody(field.name, field.namespace, field.shape, schema, o, where, field.alternatives), where)
     }
-    // An absent unwrapped array reads as [], so only minItems makes its element required.
+    // An absent unwrapped array reads as [], so only minItems (or a choice's branch) makes its element required.
     const items = schema.items as Schema
     const min = String(numberOf(schema, 'minItems') ?? 0)
     const max = String(numberOf(schema, 'maxItems') ?? 'unbounded')
-    if (field.list) return list(min, max, items)
+    const least = present && min === '0' ? '1' : min
+    if (field.list) return list(least, max, items)
     if (!field.wrapped) {
-      return this.element(context, field.name, field.namespace, min, max, (o) => this.elementBody(field.name, field.namespace, field.shape, items, o, `${where}/items`, field.alternatives), where)
+      return this.element(context, field.name, field.namespace, least, max, (o) => this.elementBody(field.name, field.namespace, field.shape, items, o, `${where}/items`, field.alternatives), where)
     }
     return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => {
       const item = this.element(field.namespace, field.itemName, field.itemNamespace, min, max, (io) => this.elementBody(field.itemName, field.itemNamespace, field.shape, items, io, `${where}/items`, field.alternatives), `${where}/items`)
