@@ -257,14 +257,15 @@ export class ContractDocuments {
   private async reference (child: DomElement, doc: ContractDocument, context: Pick<SchemaContext, 'targetNamespace'>): Promise<void> {
     const location = attr(child, 'schemaLocation')
     const namespace = child.localName === 'import' ? attr(child, 'namespace') ?? '' : context.targetNamespace
-    if (location === undefined) {
+    // The xml namespace's schema, imported with no location, is served all the same: clients that would fetch it from www.w3.org get ours.
+    if (location === undefined && !(namespace === XML_NS && child.localName === 'import')) {
       this.unlocated.push({ namespace, where: doc.location })
       return
     }
     // The well-known namespaces' schemas are never fetched: the SOAP 1.1 envelope's and the xml namespace's are
     // served from copies of our own (so that clients need not fetch them either), the others are only known.
     let target: ContractDocument
-    if (ABSOLUTE_URL.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import') {
+    if (location === undefined || (ABSOLUTE_URL.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import')) {
       if (namespace !== SOAP11_ENV && namespace !== XML_NS) return
       target = namespace === XML_NS ? this.builtIn('xml.xsd', XML_NAMESPACE_SCHEMA) : this.builtIn('soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA)
     } else {
