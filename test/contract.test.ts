@@ -324,6 +324,7 @@ test('docs/contract-first.md "The mapping": more constructs: derived simple cont
       <xs:element name="words" type="k:Words" minOccurs="0"/>
       <xs:element name="runs" type="k:Pair" minOccurs="0" maxOccurs="3" nillable="true"/>
       <xs:element name="ends" type="k:Ints" minOccurs="0"/><xs:element name="b2" type="xs:string" minOccurs="0"/><xs:element name="ends" type="k:Ints" minOccurs="0"/>
+      <xs:element name="tk" type="xs:token" minOccurs="0"/><xs:element name="b3" type="xs:string" minOccurs="0"/><xs:element name="tk" type="xs:token" minOccurs="0"/>
       <xs:element name="listy" type="k:Listy" minOccurs="0"/>
       <xs:element name="price" minOccurs="0"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="^[0-9]+$"/></xs:restriction></xs:simpleType></xs:element>
       <xs:element name="code" minOccurs="0"><xs:simpleType><xs:restriction base="k:Code"><xs:pattern value="[A-Z]{2}[0-9]"/></xs:restriction></xs:simpleType></xs:element>
@@ -340,7 +341,7 @@ test('docs/contract-first.md "The mapping": more constructs: derived simple cont
   t.assert.deepStrictEqual(input.not, { anyOf: [{ properties: { x: true, y: true }, required: ['x', 'y'] }, { properties: { x: true, z: true }, required: ['x', 'z'] }, { properties: { y: true, z: true }, required: ['y', 'z'] }] })
   t.assert.deepStrictEqual(input.properties.kind, { type: 'string', nullable: true, enum: ['std', null], xml: { namespace: K } })
   t.assert.deepStrictEqual(input.properties.flag, { type: 'boolean', const: true, xml: { attribute: true } })
-  t.assert.deepStrictEqual(input.properties.any, { type: 'string', xml: { namespace: K } })
+  t.assert.deepStrictEqual(input.properties.any, { type: 'string', xml: { namespace: K, whiteSpace: 'collapse' } }, 'a union of xs:int and xs:date collapses, as both do')
   t.assert.deepStrictEqual([input.properties.digits.minimum, input.properties.digits.maximum], [-999, 999])
   t.assert.strictEqual(input.properties.huge.maximum, undefined)
   t.assert.deepStrictEqual(input.properties.pair, { type: 'array', items: { type: 'integer', minimum: -2147483648, maximum: 2147483647 }, minItems: 2, maxItems: 2, xml: { list: true, namespace: K } })
@@ -359,10 +360,10 @@ test('docs/contract-first.md "The mapping": more constructs: derived simple cont
   const call = (body: string): Promise<{ statusCode: number, body: string }> => app.inject({ method: 'POST', url: '/m', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Op xmlns:k="${K}" flag="true">${body}</k:Op>`) })
   const ok = await call('<k:money cur="EUR" unit="c">5</k:money><k:a>1</k:a><k:a>2</k:a><k:y>3</k:y><k:code>AB1</k:code><k:price>^12$</k:price>')
   t.assert.strictEqual(ok.statusCode, 200, ok.body)
-  t.assert.deepStrictEqual(seen, { flag: true, money: { cur: 'EUR', unit: 'c', $value: 5 }, a: ['1', '2'], runs: [], ends: [], y: 3, code: 'AB1', price: '^12$' })
-  const lists = await call('<k:money cur="EUR">5</k:money><k:runs>1 2</k:runs><k:runs xmlns:i="http://www.w3.org/2001/XMLSchema-instance" i:nil="true"/><k:runs> 3\n 4 </k:runs><k:ends>7</k:ends><k:ends/>')
+  t.assert.deepStrictEqual(seen, { flag: true, money: { cur: 'EUR', unit: 'c', $value: 5 }, a: ['1', '2'], runs: [], ends: [], tk: [], y: 3, code: 'AB1', price: '^12$' })
+  const lists = await call('<k:money cur="EUR">5</k:money><k:runs>1 2</k:runs><k:runs xmlns:i="http://www.w3.org/2001/XMLSchema-instance" i:nil="true"/><k:runs> 3\n 4 </k:runs><k:ends>7</k:ends><k:ends/><k:tk> a\n b </k:tk><k:tk>c</k:tk>')
   t.assert.strictEqual(lists.statusCode, 200, lists.body)
-  t.assert.deepStrictEqual(seen, { flag: true, money: { cur: 'EUR', $value: 5 }, a: [], runs: [[1, 2], null, [3, 4]], ends: [[7], []] })
+  t.assert.deepStrictEqual(seen, { flag: true, money: { cur: 'EUR', $value: 5 }, a: [], runs: [[1, 2], null, [3, 4]], ends: [[7], []], tk: ['a b', 'c'] })
   for (const [body, message] of [
     ['<k:money cur="EUR">5</k:money><k:runs>1</k:runs>', /\/runs\/0 must NOT have fewer than 2 items/],
     ['<k:money cur="EUR">5</k:money><k:runs>1 2</k:runs><k:runs>1 2</k:runs><k:runs>1 2</k:runs><k:runs>1 2</k:runs>', /must NOT have more than 3 items/],

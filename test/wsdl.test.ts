@@ -1459,3 +1459,55 @@ test('docs/wsdl.md "The mapping": xml.anyNamespaces is the xs:any\'s namespace l
   t.assert.match(wsdl, /<xs:element name="except"[^]*?<xs:any namespace="##other" processContents="lax"/)
   assertValidWsdl(t, wsdl)
 })
+
+test('docs/wsdl.md "The mapping", xmllint, XML Schema Part 2 §4.3.6 and §4.3.1.3: xml.whiteSpace is xs:token (collapse) or xs:normalizedString (replace); contentEncoding base64 and base16 are xs:base64Binary and xs:hexBinary, xml.minOctets and xml.maxOctets their lengths; the codec and the XSD agree', async (t: TestContext) => {
+  const P = 'urn:example:plain'
+  const schema = {
+    type: 'object',
+    properties: {
+      code: { type: 'string', enum: ['A B', 'C'], xml: { whiteSpace: 'collapse' } },
+      name: { type: 'string', maxLength: 5, xml: { whiteSpace: 'collapse' } },
+      line: { type: 'string', xml: { whiteSpace: 'replace' } },
+      blob: { type: 'string', contentEncoding: 'base64', maxLength: 40, xml: { minOctets: 1, maxOctets: 4 } },
+      hex: { type: 'string', contentEncoding: 'base16', xml: { maxOctets: 2 } },
+      tagged: { type: 'object', properties: { $value: { type: 'string', xml: { text: true, whiteSpace: 'collapse' } }, n: { type: 'integer', xml: { attribute: true } } }, required: ['$value'], additionalProperties: false }
+    },
+    required: ['code', 'name', 'line', 'blob'],
+    additionalProperties: false
+  }
+  const app = await build(t, { path: '/plain', name: 'Plain', namespace: P, operations: { Echo: { input: schema, output: schema, handler: (input: unknown) => input } } } as unknown as SoapServiceDefinition)
+  const wsdl = (await get(app, '/plain?wsdl')).body
+  const compact = wsdl.replace(/>\s+</g, '><')
+  t.assert.ok(compact.includes('<xs:element name="code"><xs:simpleType><xs:restriction base="xs:token"><xs:enumeration value="A B"/><xs:enumeration value="C"/></xs:restriction></xs:simpleType></xs:element>'), compact)
+  t.assert.ok(compact.includes('<xs:element name="line" type="xs:normalizedString"/>'))
+  t.assert.ok(compact.includes('<xs:element name="blob"><xs:simpleType><xs:restriction base="xs:base64Binary"><xs:minLength value="1"/><xs:maxLength value="4"/></xs:restriction></xs:simpleType></xs:element>'), 'octets, not characters')
+  t.assert.ok(compact.includes('<xs:element name="hex" minOccurs="0"><xs:simpleType><xs:restriction base="xs:hexBinary"><xs:maxLength value="2"/></xs:restriction></xs:simpleType></xs:element>'))
+  t.assert.ok(compact.includes('<xs:simpleContent><xs:extension base="xs:token"><xs:attribute name="n"'), 'simple content of a collapsed string')
+  const linted = assertValidWsdl(t, wsdl)
+  if (linted === undefined) return
+  const { schemas, dir } = linted
+  const driver = await messageSchema(t, app, '/plain', '1.1', dir, schemas)
+  const pretty = `<p:Echo xmlns:p="${P}">\n  <p:code>\n    A \t B\n  </p:code>\n  <p:name> abc  </p:name>\n  <p:line>a\tb</p:line>\n  <p:blob>\n    AAAA\n    AA==\n  </p:blob>\n  <p:hex> 0a0b </p:hex>\n  <p:tagged n="1"> x  y </p:tagged>\n</p:Echo>`
+  const request = envelope('1.1', pretty)
+  const asked = validateMessage(driver, dir, request, 'pretty-request')
+  t.assert.strictEqual(asked.status, 0, asked.output)
+  const response = await post(app, '1.1', request, { url: '/plain' })
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  t.assert.match(response.body, /<tns:code>A B<\/tns:code><tns:name>abc<\/tns:name><tns:line>a b<\/tns:line><tns:blob>\n {4}AAAA\n {4}AA==\n {2}<\/tns:blob><tns:hex> 0a0b <\/tns:hex><tns:tagged n="1">x y<\/tns:tagged>/)
+  const answered = validateMessage(driver, dir, response.body, 'pretty-response')
+  t.assert.strictEqual(answered.status, 0, `${answered.output}\n${response.body}`)
+  for (const [rule, from, to] of [
+    ['a token enumeration', '<p:code>\n    A \t B\n  </p:code>', '<p:code>AB</p:code>'],
+    ['maxLength after collapse', '<p:name> abc  </p:name>', '<p:name> abc def </p:name>'],
+    ['maxOctets', '<p:blob>\n    AAAA\n    AA==\n  </p:blob>', '<p:blob>AAAAAAA=</p:blob>'],
+    ['minOctets', '<p:blob>\n    AAAA\n    AA==\n  </p:blob>', '<p:blob></p:blob>'],
+    ['maxOctets of hex', '<p:hex> 0a0b </p:hex>', '<p:hex>0a0b0c</p:hex>']
+  ] as const) {
+    t.assert.ok(pretty.includes(from), rule)
+    const refused = envelope('1.1', pretty.replace(from, to))
+    const res = await post(app, '1.1', refused, { url: '/plain' })
+    t.assert.strictEqual(res.statusCode, 500, `${rule}: the server accepts it: ${res.body}`)
+    t.assert.match(res.body, /<faultcode>soap:Client<\/faultcode>/, rule)
+    t.assert.strictEqual(validateMessage(driver, dir, refused, `refused-${rule.replace(/\W+/g, '-')}`).status, 3, `${rule}: the XSD accepts it`)
+  }
+})

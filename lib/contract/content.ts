@@ -54,20 +54,36 @@ export class Content {
 /** The text of mixed content. */
 export const TEXT: Schema = { type: 'string', xml: { text: true } }
 
-/** An array's items: the element's name and namespace are the array's; what the object says of its own content (`anyAttribute`, `mixed`) stays. */
+/** What `xml` says of a value's own content, not of the element or attribute that holds it. */
+const OWN = ['anyAttribute', 'mixed', 'list', 'whiteSpace', 'minOctets', 'maxOctets']
+
+/**
+ * An array's items: the element's name and namespace are the array's; what
+ * `xml` says of the value's own content (`anyAttribute`, `mixed`, a string's
+ * `whiteSpace` and octets) stays.
+ */
+/** What `xml` says of the element or attribute that holds a value: all but what withoutXml() keeps. */
+export function holderXml (schema: Schema): Schema {
+  return Object.fromEntries(Object.entries((schema.xml ?? {}) as Schema).filter(([key]) => !OWN.includes(key)))
+}
+
 export function withoutXml (schema: Schema): Schema {
   const { xml, ...out } = schema
-  const { anyAttribute, mixed, list } = (xml ?? {}) as { anyAttribute?: boolean, mixed?: boolean, list?: boolean }
-  if (anyAttribute === true || mixed === true || list === true) {
-    out.xml = { ...(anyAttribute === true ? { anyAttribute } : {}), ...(mixed === true ? { mixed } : {}), ...(list === true ? { list } : {}) }
-  }
+  const own = Object.entries((xml ?? {}) as Schema).filter(([key, value]) => OWN.includes(key) && value !== false)
+  if (own.length > 0) out.xml = Object.fromEntries(own)
   return out
+}
+
+/** A simple type's schema as an element's text (`xml.text`), keeping what `xml` says of the value. */
+export function asText (schema: Schema): Schema {
+  const value = withoutXml(schema)
+  return { ...value, xml: { ...(value.xml as Schema | undefined), text: true } }
 }
 
 export function objectSchema (content: Content): Schema {
   const properties: Schema = {}
   for (const [property, schema] of content.properties) properties[property] = schema
-  if (content.text !== undefined) properties.$value = { ...content.text.schema, xml: { text: true } }
+  if (content.text !== undefined) properties.$value = asText(content.text.schema)
   else if (content.mixed) properties.$value = TEXT
   const wildcard = content.wildcard
   if (content.any) properties.$any = { type: 'array', items: { type: 'object' }, xml: { any: true, ...(wildcard === undefined ? {} : { [wildcard.allow ? 'anyNamespaces' : 'anyExcept']: [...wildcard.namespaces] }) } }

@@ -11,6 +11,7 @@ import type { Element as DomElement } from '@xmldom/xmldom'
 import { checkCatalog, ContractDocuments, type ContractCatalog, type ContractResolver } from './documents'
 import { attr, childElements } from './dom'
 import { SchemaModel, type QName } from './xsd'
+import { asText } from './content'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { SoapFault } from '../soap/fault'
 import type { SoapOperationHooks } from '../types'
@@ -255,9 +256,9 @@ function elementObject (model: WsdlModel, name: QName, what: string, where: stri
   const { nullable, ...schema } = top.schema
   if (Array.isArray(schema.enum)) schema.enum = schema.enum.filter((v) => v !== null)
   if (!top.simple) return model.schemas.withDefs(schema)
-  const { xml, ...value } = schema
-  if (value.type === 'array') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${what} ${key(name)} of a list type`, where)
-  return { type: 'object', properties: { $value: { ...value, xml: { text: true } } }, required: ['$value'], additionalProperties: false, xml }
+  if (schema.type === 'array') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${what} ${key(name)} of a list type`, where)
+  const { name: local, namespace } = schema.xml as Schema
+  return { type: 'object', properties: { $value: asText(schema) }, required: ['$value'], additionalProperties: false, xml: { name: local, namespace } }
 }
 
 /** Whether any input, output or fault of a portType states its action. */

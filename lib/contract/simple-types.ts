@@ -7,6 +7,8 @@ import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { attr, childElements } from './dom'
 import { XSD_NS } from '../namespaces'
+import { normalizeSpace, type WhiteSpace } from '../xml/chars'
+import { BINARY_ENCODINGS } from '../service/schema'
 
 type Schema = Record<string, unknown>
 
@@ -44,6 +46,27 @@ const PATTERNS: Readonly<Record<string, string>> = {
   time: `^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`
 }
 
+// The whiteSpace of the built-in string types (XML Schema Part 2 §3, §4.3.6): these two keep or replace theirs, all others collapse.
+const PRESERVED = new Set(['string', 'anySimpleType'])
+const STRENGTH: Readonly<Record<WhiteSpace, number>> = { preserve: 0, replace: 1, collapse: 2 }
+
+/**
+ * How a schema's values have their white space normalised as read: a
+ * string's `xml.whiteSpace`; other scalars are read as collapse would, and so
+ * is base64, whose octets its white space is no part of (Buffer.from passes
+ * over it): a large payload is not copied to normalise it.
+ */
+function whiteSpaceOf (schema: Schema): WhiteSpace {
+  if (schema.type !== 'string' || schema.contentEncoding === 'base64') return 'collapse'
+  return (schema.xml as { whiteSpace?: WhiteSpace } | undefined)?.whiteSpace ?? 'preserve'
+}
+
+/** A string schema whose values have their white space normalised so (`xml.whiteSpace`): nothing for preserve. */
+function spaced (schema: Schema, whiteSpace: WhiteSpace): Schema {
+  if (whiteSpace === 'preserve') return schema
+  return { ...schema, xml: { ...(schema.xml as object | undefined), whiteSpace } }
+}
+
 export function builtin (name: string, where: string): Simple {
   if (name === 'boolean') return { schema: { type: 'boolean' }, list: false }
   if (name === 'float' || name === 'double') return { schema: { type: 'number' }, list: false }
@@ -55,9 +78,13 @@ export function builtin (name: string, where: string): Simple {
     return { schema, list: false }
   }
   const pattern = PATTERNS[name]
-  if (pattern !== undefined) return { schema: { type: 'string', pattern }, list: false }
+  if (pattern !== undefined) return { schema: spaced({ type: 'string', pattern }, 'collapse'), list: false }
   if (name === 'NMTOKENS' || name === 'IDREFS' || name === 'ENTITIES') return { schema: { type: 'string' }, list: true }
-  if (STRING_TYPES.has(name)) return { schema: { type: 'string' }, list: false }
+  if (STRING_TYPES.has(name)) {
+    if (name === 'base64Binary') return { schema: { type: 'string', contentEncoding: 'base64' }, list: false }
+    const schema: Schema = name === 'hexBinary' ? { type: 'string', contentEncoding: 'base16' } : { type: 'string' }
+    return { schema: spaced(schema, PRESERVED.has(name) ? 'preserve' : name === 'normalizedString' ? 'replace' : 'collapse'), list: false }
+  }
   throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the type xs:${name}, which is no XML Schema built-in type`, where)
 }
 
@@ -70,26 +97,37 @@ export function lexical (schema: Schema, text: string, where: string): unknown {
     return n
   }
   if (schema.type === 'boolean') return value === 'true' || value === '1'
-  return text
+  // A value of the schema is in its value space: normalised as an instance is.
+  const whiteSpace = whiteSpaceOf(schema)
+  return whiteSpace === 'preserve' ? text : normalizeSpace(text, whiteSpace)
 }
 
 const FACET_NUMBERS: Readonly<Record<string, string>> = { minInclusive: 'minimum', maxInclusive: 'maximum', minExclusive: 'exclusiveMinimum', maxExclusive: 'exclusiveMaximum' }
 
 /** A simple type's facets added to its base's schema. */
 export function restrict (base: Schema, restriction: DomElement, where: string): Schema {
-  const schema: Schema = { ...base }
+  const facets = childElements(restriction).filter((facet) => facet.namespaceURI === XSD_NS)
+  // whiteSpace first: the type's values, its enumerations among them, are normalised by the type's own rule, which may only grow stronger.
+  const stated = facets.find((facet) => facet.localName === 'whiteSpace')
+  const whiteSpace = whiteSpaceOf(base)
+  const schema: Schema = stated !== undefined && base.type === 'string' && STRENGTH[attr(stated, 'value') as WhiteSpace] > STRENGTH[whiteSpace]
+    ? spaced(base, attr(stated, 'value') as WhiteSpace)
+    : { ...base }
   const enumeration: unknown[] = []
   const patterns: string[] = []
-  for (const facet of childElements(restriction)) {
-    if (facet.namespaceURI !== XSD_NS) continue
+  for (const facet of facets) {
     const value = attr(facet, 'value') as string
     const name = facet.localName as string
     if (name === 'enumeration') enumeration.push(lexical(schema, value, where))
     else if (name === 'pattern') patterns.push(value)
     else if (schema.type === 'string' && (name === 'length' || name === 'minLength' || name === 'maxLength')) {
-      // Lengths count code points in XML Schema, as Ajv does.
-      if (name !== 'maxLength') schema.minLength = Math.max(Number(value), Number(schema.minLength ?? 0))
-      if (name !== 'minLength') schema.maxLength = Math.min(Number(value), Number(schema.maxLength ?? Infinity))
+      // Lengths count code points in XML Schema, as Ajv does; those of a binary type count its octets (Part 2 §4.3.1.3).
+      const binary = BINARY_ENCODINGS.has(schema.contentEncoding)
+      const limits = binary ? { ...(schema.xml as Schema) } : schema
+      const [min, max] = binary ? ['minOctets', 'maxOctets'] : ['minLength', 'maxLength']
+      if (name !== 'maxLength') limits[min] = Math.max(Number(value), Number(limits[min] ?? 0))
+      if (name !== 'minLength') limits[max] = Math.min(Number(value), Number(limits[max] ?? Infinity))
+      if (binary) schema.xml = limits
     } else if ((schema.type === 'integer' || schema.type === 'number') && FACET_NUMBERS[name] !== undefined) {
       schema[FACET_NUMBERS[name]] = lexical(schema, value, where)
     } else if (schema.type === 'integer' && name === 'totalDigits') {
@@ -99,8 +137,8 @@ export function restrict (base: Schema, restriction: DomElement, where: string):
         schema.minimum = Math.max(-limit, Number(schema.minimum ?? -limit))
       }
     }
-    // whiteSpace is lexical, which the codec's reading already is; fractionDigits and totalDigits on a decimal
-    // (a string here), and bounds on strings (dates, decimals), are described in docs/contract-first.md as unchecked.
+    // fractionDigits and totalDigits on a decimal (a string here), and bounds on strings (dates, decimals),
+    // are described in docs/contract-first.md as unchecked.
   }
   if (enumeration.length > 0) schema.enum = enumeration
   // A pattern constrains the lexical form: it is checked on strings, which keep theirs (a number or boolean read has none left).
@@ -202,15 +240,20 @@ export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement, contex
     const itemName = attr(list, 'itemType')
     const item = itemName !== undefined ? byName(types.qname(list, itemName, context)) : simpleTypeOf(types, xsChildren(list, 'simpleType')[0], context, where)
     if (item.list) throw new SOAP_ERR_CONTRACT_UNSUPPORTED('a list of lists', where)
-    return { schema: item.schema, list: true }
+    // The items are split at white space: none is left in one to normalise.
+    const items = { ...item.schema }
+    delete items.xml
+    return { schema: items, list: true }
   }
-  // A union is read as its lexical form: a string, or the enumerations of its members when they all are.
+  // A union is read as its lexical form: a string, or the enumerations of its members when they all are,
+  // its white space normalised as every member's is (a list's, a number's: collapse).
   const union = xsChildren(node, 'union')[0]
   const members: Simple[] = []
   for (const name of (attr(union, 'memberTypes') ?? '').split(/\s+/).filter((n) => n !== '')) members.push(byName(types.qname(union, name, context)))
   for (const inline of xsChildren(union, 'simpleType')) members.push(simpleTypeOf(types, inline, context, where))
+  const whiteSpace = members.map((m) => m.list ? 'collapse' : whiteSpaceOf(m.schema)).reduce<WhiteSpace>((a, b) => STRENGTH[a] < STRENGTH[b] ? a : b, 'collapse')
   if (members.every((m) => !m.list && m.schema.type === 'string' && Array.isArray(m.schema.enum))) {
-    return { schema: { type: 'string', enum: [...new Set(members.flatMap((m) => m.schema.enum as string[]))] }, list: false }
+    return { schema: spaced({ type: 'string', enum: [...new Set(members.flatMap((m) => m.schema.enum as string[]))] }, whiteSpace), list: false }
   }
-  return { schema: { type: 'string' }, list: false }
+  return { schema: spaced({ type: 'string' }, whiteSpace), list: false }
 }

@@ -12,7 +12,7 @@ import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '
 import { attr, childElements } from './dom'
 import { builtin, lexical, restrict, simpleTypeOf, type Simple, type SimpleTypes } from './simple-types'
 import { addImplies, NOTHING, type Reach } from './choices'
-import { anyContent, Content, objectSchema, simpleResult, withoutXml } from './content'
+import { anyContent, Content, holderXml, objectSchema, simpleResult, withoutXml } from './content'
 import { alternative, blocked, derivationOf, Derivations } from './derivation'
 import { SubstitutionGroups } from './substitution'
 import { isLarge, NamedSchemas, withDefs } from './defs'
@@ -507,8 +507,7 @@ export class SchemaModel {
     if (known) {
       // The same element named twice (in a sequence, or in two branches of a choice): an array of its values.
       const earlier = content.properties.get(property) as Schema
-      const { list, ...xml } = (earlier.xml ?? {}) as Schema
-      if (earlier.type !== 'array' || list === true) content.properties.set(property, { type: 'array', items: withoutXml(earlier), xml })
+      if (earlier.type !== 'array' || (earlier.xml as Schema).list === true) content.properties.set(property, { type: 'array', items: withoutXml(earlier), xml: holderXml(earlier) })
       const at = content.required.indexOf(property)
       if (at !== -1) content.required.splice(at, 1)
       return property

@@ -11,7 +11,7 @@ import { XML_NS, XSI_NS, qnameKey } from '../namespaces'
 import { fieldNamed, TYPE_PROPERTY, type Alternatives, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './schema'
 import { elementAt, type TreeName, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
-import { isWhitespace, trimXmlSpace } from '../xml/chars'
+import { isWhitespace, normalizeSpace, trimXmlSpace } from '../xml/chars'
 
 // ------------------------------------------------------------ reading ---
 
@@ -98,6 +98,17 @@ export function readScalar (type: ScalarType, text: string): string | number | b
   if (value === 'true' || value === '1') return true
   if (value === 'false' || value === '0') return false
   throw new InputProblem(`"${clip(value)}" is not a boolean`, 'not a boolean')
+}
+
+/**
+ * Reads a scalar of a shape: a string whose schema says `xml.whiteSpace` has
+ * its white space normalised first (XML Schema Part 2 §4.3.6), so that the
+ * facets Ajv checks, and the handler, see the value XML Schema does; any
+ * other string is kept as sent.
+ */
+export function readScalarOf (shape: ScalarShape, text: string): string | number | boolean {
+  const whiteSpace = shape.whiteSpace
+  return whiteSpace === undefined ? readScalar(shape.type, text) : normalizeSpace(text, whiteSpace)
 }
 
 /** Whether text has no XML white space at either end (most values): then nothing is replaced. */
@@ -188,7 +199,7 @@ function readContent (shape: Shape, tree: XmlTree, p: number, nullable: boolean)
   }
   if (shape.kind === 'scalar') {
     noPlainAttributes(tree, p)
-    return readScalar(shape.type, textOnly(tree, p))
+    return readScalarOf(shape, textOnly(tree, p))
   }
   const out: Record<string, unknown> = shape.xsiType === undefined ? {} : { [TYPE_PROPERTY]: shape.xsiType.tag }
   readAttributes(shape, tree, p, out)
@@ -213,7 +224,7 @@ function readContent (shape: Shape, tree: XmlTree, p: number, nullable: boolean)
     return out
   }
   try {
-    out[text.property] = readScalar((text.shape as ScalarShape).type, textOnly(tree, p))
+    out[text.property] = readScalarOf(text.shape as ScalarShape, textOnly(tree, p))
   } catch (err) {
     throw locate(err, text.property)
   }
@@ -257,10 +268,10 @@ function readAttributes (shape: ObjectShape, tree: XmlTree, p: number, out: Reco
       if (n.namespace === '' && !shape.anyAttribute) throw new InputProblem(`unexpected attribute ${n.name} on ${tree.name(p).name}`)
       continue
     }
-    const type = (field.shape as ScalarShape).type
+    const scalar = field.shape as ScalarShape
     const value = tree.attributeValue(a)
     try {
-      out[field.property] = field.list ? readList(type, value) : readScalar(type, value)
+      out[field.property] = field.list ? readList(scalar.type, value) : readScalarOf(scalar, value)
     } catch (err) {
       throw locate(err, field.property)
     }

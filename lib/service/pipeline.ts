@@ -11,7 +11,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Call } from './call'
-import { InputProblem, locate, readChild, readElement, readScalar, startChildren } from './codec'
+import { InputProblem, locate, readChild, readElement, readScalarOf, startChildren } from './codec'
 import type { SoapContext } from './context'
 import { dispatch } from './dispatch'
 import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from '../errors'
@@ -65,13 +65,13 @@ const queryInput: InputReader = (op, request) => {
       if (field === undefined) throw new InputProblem(`unexpected query parameter ${name}`)
       const raw = query[name]
       const values = Array.isArray(raw) ? raw : [raw]
-      const type = (field.shape as ScalarShape).type
+      const shape = field.shape as ScalarShape
       const many = field.array || field.list
       if (!many && values.length > 1) throw locate(new InputProblem(`query parameter ${name} is given more than once`), field.property)
       const read: unknown[] = []
       for (const value of values) {
         try {
-          read.push(readScalar(type, value))
+          read.push(readScalarOf(shape, value))
         } catch (err) {
           if (err instanceof InputProblem) err.elements.push(qnameKey(field.namespace, field.name))
           throw many ? locate(err, field.property, read.length) : locate(err, field.property)

@@ -7,8 +7,7 @@
 import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import { XML_NS, XMLNS_NS, XSI_NS } from '../namespaces'
 import { KnownKeys } from './keys'
-import { isXmlText } from '../xml/chars'
-import { isNCName } from '../xml/chars'
+import { isXmlText, isNCName, type WhiteSpace } from '../xml/chars'
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean'
 
@@ -16,6 +15,13 @@ export interface ScalarShape {
   readonly kind: 'scalar'
   readonly type: ScalarType
   readonly nullable: boolean
+  /** A string's white space, normalised as read (`xml.whiteSpace`); undefined: kept as sent. */
+  readonly whiteSpace: 'replace' | 'collapse' | undefined
+}
+
+/** A scalar's shape: every one has the same properties, so that reading one is one shape of object to V8. */
+function scalar (type: ScalarType, nullable: boolean, whiteSpace?: WhiteSpace): ScalarShape {
+  return { kind: 'scalar', type, nullable, whiteSpace: whiteSpace === 'preserve' ? undefined : whiteSpace }
 }
 
 export interface ObjectShape {
@@ -133,13 +139,22 @@ export interface XmlKeyword {
   readonly typeNamespace?: string
   /** On an object with a `$type`: the type is abstract, and an element must name a type derived from it. */
   readonly abstract?: boolean
+  /** On a string: its white space normalised as read, as XML Schema's whiteSpace facet says (Part 2 §4.3.6). */
+  readonly whiteSpace?: WhiteSpace
+  /** On a string with `contentEncoding` `base64` or `base16`: the fewest octets it encodes (XML Schema's minLength of binary types). */
+  readonly minOctets?: number
+  /** On a string with `contentEncoding` `base64` or `base16`: the most octets it encodes (XML Schema's maxLength of binary types). */
+  readonly maxOctets?: number
 }
 
 /** Keywords that change the XML the codec must read or write, and which it does not support. */
 const UNSUPPORTED = ['allOf', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
 /** Combinators the codec accepts when they only say which properties are present (an XSD choice): they change no XML. */
 const PRESENCE = ['anyOf', 'oneOf', 'not']
-const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'anyNamespaces', 'anyExcept', 'typeName', 'typeNamespace', 'abstract'])
+const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'anyNamespaces', 'anyExcept', 'typeName', 'typeNamespace', 'abstract', 'whiteSpace', 'minOctets', 'maxOctets'])
+const WHITE_SPACE: ReadonlySet<unknown> = new Set(['preserve', 'replace', 'collapse'])
+/** The `contentEncoding` values (RFC 4648) whose octets `xml.minOctets` and `xml.maxOctets` count. */
+export const BINARY_ENCODINGS: ReadonlySet<unknown> = new Set(['base64', 'base16'])
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean'])
 const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([XML_NS, XMLNS_NS, XSI_NS])
 
@@ -180,7 +195,17 @@ export function xmlOf (schema: Schema, where: string): XmlKeyword {
     if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && (v === '' || isXmlText(v)))) fail(where, `"xml.${list}" must list namespace URIs ("" for no namespace)`)
   }
   if (xml.anyNamespaces !== undefined && xml.anyExcept !== undefined) fail(where, '"xml.anyNamespaces" and "xml.anyExcept" exclude one another')
+  if (xml.whiteSpace !== undefined && (!WHITE_SPACE.has(xml.whiteSpace) || !isString(schema))) fail(where, '"xml.whiteSpace" is one of "preserve", "replace", "collapse", on a schema of type "string"')
+  for (const limit of ['minOctets', 'maxOctets'] as const) {
+    const value = xml[limit]
+    if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 0 || !isString(schema) || !BINARY_ENCODINGS.has(schema.contentEncoding))) fail(where, `"xml.${limit}" is a count of octets (an integer, 0 or more), on a string whose "contentEncoding" is "base64" or "base16"`)
+  }
   return xml as XmlKeyword
+}
+
+/** Whether a schema's type is `string` (perhaps with `null`). */
+function isString (schema: Schema): boolean {
+  return schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'))
 }
 
 /** The schema's type, with `null` (from a type list or `nullable: true`) taken out. */
@@ -282,7 +307,7 @@ class ShapeBuilder {
     if (ref !== undefined) return this.namedShape(ref.name, ref.schema, inherited)
     checkKeywords(schema, where)
     const { type, nullable } = typeOf(schema, where)
-    if (SCALARS.has(type)) return { kind: 'scalar', type: type as ScalarType, nullable }
+    if (SCALARS.has(type)) return scalar(type as ScalarType, nullable, xmlOf(schema, where).whiteSpace)
     if (type === 'array') fail(where, 'an array must be the value of a property (it becomes repeated elements)')
     if (type !== 'object') fail(where, `type "${type}" is not supported`)
     const shape = emptyObject(nullable, xmlOf(schema, where))
@@ -444,7 +469,7 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
   if (xml.text === true) {
     if (!SCALARS.has(type) || nullable) fail(where, 'the text ("xml.text") must be a string, integer, number or boolean, and cannot be null')
     if (xml.name !== undefined || xml.namespace !== undefined || xml.prefix !== undefined) fail(where, 'the text ("xml.text") has no name or namespace')
-    return { property, name, namespace: '', attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: '', list: false, shape: { kind: 'scalar', type: type as ScalarType, nullable: false } }
+    return { property, name, namespace: '', attribute: false, array: false, wrapped: false, itemName: name, itemNamespace: '', list: false, shape: scalar(type as ScalarType, false, xml.whiteSpace) }
   }
   if (xml.any === true) {
     const items = schema.items
@@ -452,7 +477,7 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
     if (xml.name !== undefined || xml.namespace !== undefined || xml.prefix !== undefined || xml.wrapped !== undefined || xml.list !== undefined) fail(where, '"xml.any" elements keep their own names')
     const listed = xml.anyNamespaces ?? xml.anyExcept
     const wildcard = listed === undefined ? undefined : { allow: xml.anyNamespaces !== undefined, namespaces: new Set(listed) }
-    return { property, name, namespace: '', attribute: false, array: true, wrapped: false, itemName: name, itemNamespace: '', list: false, wildcard, shape: { kind: 'scalar', type: 'string', nullable: false } }
+    return { property, name, namespace: '', attribute: false, array: true, wrapped: false, itemName: name, itemNamespace: '', list: false, wildcard, shape: scalar('string', false) }
   }
   if (xml.list === true) {
     const items = schema.items
@@ -463,7 +488,7 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
     if (!SCALARS.has(item.type) || item.nullable || items.xml !== undefined) fail(`${where}/items`, 'the items of "xml.list" are strings, integers, numbers or booleans, not null, with no "xml"')
     if (xml.wrapped !== undefined) fail(where, '"xml.list" and "xml.wrapped" exclude one another')
     // A list's shape is its items' type; `nullable` is the list element's own.
-    const shape: ScalarShape = { kind: 'scalar', type: item.type as ScalarType, nullable }
+    const shape = scalar(item.type as ScalarType, nullable)
     const namespace = xml.attribute === true ? xml.namespace ?? '' : xml.namespace ?? inherited
     return { property, name, namespace, attribute: xml.attribute === true, array: false, wrapped: false, itemName: name, itemNamespace: namespace, list: true, shape }
   }
@@ -471,7 +496,7 @@ function fieldOf (builder: ShapeBuilder, property: string, schema: Schema, where
     if (!SCALARS.has(type) || nullable) fail(where, 'an attribute must be a string, integer, number or boolean, and cannot be null')
     if (name === 'xmlns' && xml.namespace === undefined) fail(where, 'an attribute cannot be named "xmlns" (it would be a namespace declaration)')
     // Attributes are unqualified unless they name a namespace (attributeFormDefault="unqualified").
-    const shape: ScalarShape = { kind: 'scalar', type: type as ScalarType, nullable: false }
+    const shape = scalar(type as ScalarType, false, xml.whiteSpace)
     return { property, name, namespace: xml.namespace ?? '', attribute: true, array: false, wrapped: false, itemName: name, itemNamespace: '', list: false, shape }
   }
   const namespace = xml.namespace ?? inherited

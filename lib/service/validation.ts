@@ -4,13 +4,15 @@
  *
  * The codec has already given each value its JSON type, so Ajv coerces
  * nothing: it checks what XML Schema would (required elements, enums,
- * ranges, patterns, lengths, `format: date` and `date-time`).
+ * ranges, patterns, lengths, `format: date` and `date-time`), and the octets
+ * of binary strings (`xml.minOctets`, `xml.maxOctets`).
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
+import Ajv, { _, str, type ErrorObject, type KeywordCxt, type KeywordErrorDefinition, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import type { Problem } from '../soap/fault'
-import { TYPE_PROPERTY } from './schema'
+import { isSpace } from '../xml/chars'
+import { TYPE_PROPERTY, type XmlKeyword } from './schema'
 
 /** At most this many problems are listed in a fault's Detail. */
 export const MAX_PROBLEMS = 20
@@ -31,8 +33,66 @@ export function createAjv (): Ajv {
     discriminator: true
   })
   addFormats(ajv)
-  ajv.addVocabulary(['xml'])
+  // `xml` says the XML form, which the codec reads; of it Ajv checks the octet counts, and only where a schema states them.
+  ajv.addKeyword({ keyword: 'xml', schemaType: 'object', code: octetLimits, error: OCTETS_ERROR })
   return ajv
+}
+
+const OCTETS_ERROR: KeywordErrorDefinition = {
+  message: ({ params }) => str`must NOT have ${params.comparison as string} than ${params.limit as number} octets`,
+  params: ({ params }) => _`{comparison: ${params.comparison as string}, limit: ${params.limit as number}}`
+}
+
+const SPACE = /[ \t\n\r]/
+
+/**
+ * The octets a binary string encodes (XML Schema Part 2 §4.3.1.3: the length
+ * facets of xs:base64Binary and xs:hexBinary count octets), white space
+ * passed over: base64, 3 per 4 characters less one per `=` of padding at the
+ * end; base16 (hex), 1 per 2 characters. White space is counted only in a
+ * text that has some (one scan, native, for a base64 text on one line).
+ */
+function octets (text: string, encoding: string): number {
+  const length = text.length
+  let spaces = 0
+  if (SPACE.test(text)) {
+    for (let i = 0; i < length; i++) {
+      const code = text.charCodeAt(i)
+      if (code <= 0x20 && isSpace(code)) spaces++
+    }
+  }
+  if (encoding === 'base16') return Math.floor((length - spaces) / 2)
+  let padding = 0
+  for (let i = length - 1; i >= 0; i--) {
+    const code = text.charCodeAt(i)
+    if (code === 0x3d) padding++
+    else if (code > 0x20 || !isSpace(code)) break
+  }
+  return Math.floor((length - spaces) * 3 / 4) - padding
+}
+
+/** Whether a binary string encodes more than `limit` octets: counted only when its length says it may (a large upload below its limit is not walked). */
+function moreOctets (text: string, encoding: string, limit: number): boolean {
+  const most = encoding === 'base16' ? Math.floor(text.length / 2) : Math.floor(text.length * 3 / 4)
+  return most > limit && octets(text, encoding) > limit
+}
+
+/** Whether a binary string encodes fewer than `limit` octets. */
+function fewerOctets (text: string, encoding: string, limit: number): boolean {
+  return octets(text, encoding) < limit
+}
+
+/** The code that checks `xml.minOctets` and `xml.maxOctets` on a string (none for any other `xml`). */
+function octetLimits (cxt: KeywordCxt): void {
+  const { minOctets, maxOctets } = cxt.schema as XmlKeyword
+  const encoding = String(cxt.parentSchema.contentEncoding)
+  const limits: Array<[number | undefined, 'more' | 'fewer', typeof moreOctets]> = [[maxOctets, 'more', moreOctets], [minOctets, 'fewer', fewerOctets]]
+  for (const [limit, comparison, beyond] of limits) {
+    if (limit === undefined) continue
+    const check = cxt.gen.scopeValue('func', { ref: beyond })
+    cxt.setParams({ comparison, limit })
+    cxt.fail(_`typeof ${cxt.data} == "string" && ${check}(${cxt.data}, ${encoding}, ${limit})`)
+  }
 }
 
 /** Compiles a schema, turning Ajv's complaint about an invalid one into SOAP_ERR_SERVICE_SCHEMA. */

@@ -138,15 +138,30 @@ function simpleType (schema: Schema, type: ScalarType): string | XmlNode {
     facets.push(facet('pattern', schema.format === 'date' ? DATE_PATTERN : DATE_TIME_PATTERN))
     return node('xs:simpleType', {}, [node('xs:restriction', { base }, facets)])
   } else {
-    base = 'xs:string'
-    const minLength = numberOf(schema, 'minLength')
-    const maxLength = numberOf(schema, 'maxLength')
+    base = stringBase(schema)
+    // A binary type's lengths count its octets (`xml.minOctets`, `xml.maxOctets`); its characters have no facet.
+    const binary = base === 'xs:base64Binary' || base === 'xs:hexBinary'
+    const xml = (schema.xml ?? {}) as Schema
+    const minLength = binary ? numberOf(xml, 'minOctets') : numberOf(schema, 'minLength')
+    const maxLength = binary ? numberOf(xml, 'maxOctets') : numberOf(schema, 'maxLength')
     if (minLength !== undefined && minLength > 0) facets.push(facet('minLength', minLength))
     if (maxLength !== undefined) facets.push(facet('maxLength', maxLength))
   }
   if (values !== undefined) facets.unshift(...values.map((v) => facet('enumeration', v)))
   if (facets.length === 0) return base
   return node('xs:simpleType', {}, [node('xs:restriction', { base }, facets)])
+}
+
+/**
+ * The built-in type a string is: xs:base64Binary or xs:hexBinary for its
+ * `contentEncoding`, else as its `xml.whiteSpace` normalises it (XML Schema
+ * Part 2 §4.3.6): xs:normalizedString (replace), xs:token (collapse), xs:string.
+ */
+function stringBase (schema: Schema): string {
+  if (schema.contentEncoding === 'base64') return 'xs:base64Binary'
+  if (schema.contentEncoding === 'base16') return 'xs:hexBinary'
+  const whiteSpace = (schema.xml as { whiteSpace?: string } | undefined)?.whiteSpace
+  return whiteSpace === 'collapse' ? 'xs:token' : whiteSpace === 'replace' ? 'xs:normalizedString' : 'xs:string'
 }
 
 function annotation (schema: Schema): XmlNode[] {
@@ -390,7 +405,8 @@ export class SchemaSet {
     if (shape.anyAttribute) attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
     if (shape.text !== undefined && !shape.mixed) {
       // Simple content: the text's built-in type (its facets stay Ajv's to check).
-      const base = BUILT_IN[(shape.text.shape as ScalarShape).type]
+      const type = (shape.text.shape as ScalarShape).type
+      const base = type === 'string' ? stringBase(properties[shape.text.property]) : BUILT_IN[type]
       return node('xs:complexType', {}, [node('xs:simpleContent', {}, [node('xs:extension', { base }, attributes)])])
     }
     // Elements the schema does not name: of other namespaces only, so that the content model stays deterministic (UPA).

@@ -59,6 +59,27 @@ export function trimXmlSpace (value: string): string {
   return value.replace(EDGE_SPACE, '')
 }
 
+/** XML Schema's whiteSpace facet (Part 2 §4.3.6): how a value's white space is normalised before its other facets apply. */
+export type WhiteSpace = 'preserve' | 'replace' | 'collapse'
+
+const TAB_LF_CR = /[\t\n\r]/
+const TAB_LF_CR_ALL = /[\t\n\r]/g
+// A value collapse changes: white space at an edge, a tab, LF or CR, or two spaces together.
+const UNCOLLAPSED = /^[ \t\n\r]|[ \t\n\r]$|[\t\n\r]| {2}/
+const SPACE_RUNS = /[ \t\n\r]+/g
+const EDGE = /^ | $/g
+
+/**
+ * A value normalised as XML Schema's whiteSpace facet says (Part 2 §4.3.6):
+ * `replace` makes each tab, LF and CR a space; `collapse` then makes each run
+ * of spaces one, and removes those at either end. A value already normalised
+ * (most) is returned as it is, after one test.
+ */
+export function normalizeSpace (value: string, rule: 'replace' | 'collapse'): string {
+  if (rule === 'replace') return TAB_LF_CR.test(value) ? value.replace(TAB_LF_CR_ALL, ' ') : value
+  return UNCOLLAPSED.test(value) ? value.replace(SPACE_RUNS, ' ').replace(EDGE, '') : value
+}
+
 /** Whether `text` is all XML white space (S, §2.3). */
 export function isWhitespace (text: string): boolean {
   return !NOT_SPACE.test(text)

@@ -48,6 +48,7 @@ export const schemas = {
               "type": "string",
               "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
               "xml": {
+                "whiteSpace": "collapse",
                 "namespace": "urn://Ocpp/Cs/2015/10/"
               }
             },
@@ -187,6 +188,7 @@ export const schemas = {
           "type": "string",
           "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
           "xml": {
+            "whiteSpace": "collapse",
             "namespace": "urn://Ocpp/Cs/2015/10/"
           }
         },
@@ -421,6 +423,7 @@ export const schemas = {
           "type": "string",
           "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
           "xml": {
+            "whiteSpace": "collapse",
             "namespace": "urn://Ocpp/Cs/2015/10/"
           }
         }
@@ -477,6 +480,7 @@ export const schemas = {
                 "type": "string",
                 "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
                 "xml": {
+                  "whiteSpace": "collapse",
                   "namespace": "urn://Ocpp/Cs/2015/10/"
                 }
               },
@@ -679,6 +683,7 @@ export const schemas = {
           "type": "string",
           "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
           "xml": {
+            "whiteSpace": "collapse",
             "namespace": "urn://Ocpp/Cs/2015/10/"
           }
         },
@@ -742,6 +747,7 @@ export const schemas = {
               "type": "string",
               "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
               "xml": {
+                "whiteSpace": "collapse",
                 "namespace": "urn://Ocpp/Cs/2015/10/"
               }
             },
@@ -850,6 +856,7 @@ export const schemas = {
           "type": "string",
           "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
           "xml": {
+            "whiteSpace": "collapse",
             "namespace": "urn://Ocpp/Cs/2015/10/"
           }
         },
@@ -925,6 +932,7 @@ export const schemas = {
           "type": "string",
           "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
           "xml": {
+            "whiteSpace": "collapse",
             "namespace": "urn://Ocpp/Cs/2015/10/"
           }
         },
@@ -964,6 +972,7 @@ export const schemas = {
                 "type": "string",
                 "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
                 "xml": {
+                  "whiteSpace": "collapse",
                   "namespace": "urn://Ocpp/Cs/2015/10/"
                 }
               },
@@ -1145,6 +1154,7 @@ export const schemas = {
               "type": "string",
               "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$",
               "xml": {
+                "whiteSpace": "collapse",
                 "namespace": "urn://Ocpp/Cs/2015/10/"
               }
             },

@@ -217,6 +217,37 @@ test('codec: xs:string is kept verbatim: no whitespace is collapsed or trimmed',
   t.assert.deepStrictEqual(value, { s: '  a  b\t', e: '', c: 'a <&> b', cr: '\r\n\t' })
 })
 
+test('docs/services.md "The mapping", XML Schema Part 2 §4.3.6: xml.whiteSpace normalises a string as read (replace: tab, LF, CR become spaces; collapse: then runs of spaces one, none at the edges), in elements, attributes, text and array items', (t: TestContext) => {
+  const replace = { type: 'string', xml: { whiteSpace: 'replace' } }
+  const collapse = { type: 'string', xml: { whiteSpace: 'collapse' } }
+  const schema = object({
+    r: replace,
+    c: collapse,
+    p: { type: 'string', xml: { whiteSpace: 'preserve' } },
+    a: { type: 'string', xml: { attribute: true, whiteSpace: 'collapse' } },
+    items: { type: 'array', items: collapse },
+    o: object({ $value: { type: 'string', xml: { text: true, whiteSpace: 'collapse' } } })
+  })
+  const value = read(schema, R('<t:r>\ta \r\n b </t:r><t:c>\n  a \t\r\n b  c \n</t:c><t:p> a  b </t:p><t:items> x </t:items><t:items>y</t:items><t:o>  z  </t:o>', ' a=" v  w "'))
+  t.assert.deepStrictEqual(value, { a: 'v w', r: ' a   b ', c: 'a b c', p: ' a  b ', items: ['x', 'y'], o: { $value: 'z' } })
+  t.assert.deepStrictEqual(read(schema, R('<t:r>a b</t:r><t:c>a b</t:c>')), { r: 'a b', c: 'a b', items: [] }, 'normalised values are kept as they are')
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { whiteSpace: 'trim' } } }), '#/properties/a', /"xml.whiteSpace" is one of "preserve", "replace", "collapse", on a schema of type "string"/)
+  assertSchemaRefusal(t, object({ a: { type: 'integer', xml: { whiteSpace: 'collapse' } } }), '#/properties/a', /"xml.whiteSpace" is one of/)
+  assertSchemaRefusal(t, object({ a: { type: 'array', items: str, xml: { list: true, whiteSpace: 'collapse' } } }), '#/properties/a', /"xml.whiteSpace" is one of/)
+  t.assert.strictEqual(shapeOf(object({ a: { type: ['string', 'null'], xml: { whiteSpace: 'collapse' } } }), '#', TNS).kind, 'object')
+})
+
+test('docs/services.md "The mapping": xml.minOctets and xml.maxOctets go on a string whose contentEncoding is base64 or base16, as counts (SOAP_ERR_SERVICE_SCHEMA)', (t: TestContext) => {
+  const message = /"xml.maxOctets" is a count of octets \(an integer, 0 or more\), on a string whose "contentEncoding" is "base64" or "base16"/
+  assertSchemaRefusal(t, object({ a: { type: 'string', xml: { maxOctets: 4 } } }), '#/properties/a', message)
+  assertSchemaRefusal(t, object({ a: { type: 'string', contentEncoding: 'base32', xml: { maxOctets: 4 } } }), '#/properties/a', message)
+  assertSchemaRefusal(t, object({ a: { type: 'string', contentEncoding: 'base64', xml: { maxOctets: -1 } } }), '#/properties/a', message)
+  assertSchemaRefusal(t, object({ a: { type: 'string', contentEncoding: 'base64', xml: { maxOctets: 1.5 } } }), '#/properties/a', message)
+  assertSchemaRefusal(t, object({ a: { type: 'integer', contentEncoding: 'base64', xml: { maxOctets: 1 } } }), '#/properties/a', message)
+  assertSchemaRefusal(t, object({ a: { type: 'string', contentEncoding: 'base16', xml: { minOctets: '1' } } }), '#/properties/a', /"xml.minOctets" is a count of octets/)
+  t.assert.strictEqual(shapeOf(object({ a: { type: 'string', contentEncoding: 'base16', xml: { minOctets: 0, maxOctets: 8 } } }), '#', TNS).kind, 'object')
+})
+
 // -------------------------------------------------------------- xsi:nil ---
 
 test('codec: xsi:nil="true" (or "1") on a nullable element reads as null; xsi:nil="false" reads the content', (t: TestContext) => {

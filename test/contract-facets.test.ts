@@ -1,0 +1,272 @@
+/**
+ * Contract first (docs/contract-first.md "The mapping"): the facets whose
+ * meaning XML Schema gives in its own terms. whiteSpace normalises a value
+ * before its other facets apply (XML Schema Part 2 §4.3.6); the length facets
+ * of the binary types count octets (§4.3.1.3). Contracts written here, and
+ * Digipoort's, served through `fastify.inject`.
+ */
+import { join } from 'node:path'
+import { test, type TestContext } from 'node:test'
+import Fastify, { type FastifyInstance } from 'fastify'
+import soap, { readContract } from '../lib/index'
+import { envelope, MEDIA, sharedFixture } from './helper'
+
+const K = 'urn:k'
+
+/** A WSDL 1.1 document serving `Op` (document/literal): input `k:Op`, output `k:OpResponse`, both declared in `types`. */
+function wsdl (types: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+  xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:k="${K}" xmlns:tns="urn:svc" targetNamespace="urn:svc">
+  <wsdl:types><xs:schema targetNamespace="${K}" elementFormDefault="qualified">${types}</xs:schema></wsdl:types>
+  <wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message>
+  <wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>
+  <wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation></wsdl:portType>
+  <wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
+  </wsdl:binding>
+  <wsdl:service name="S"><wsdl:port name="P" binding="tns:B"><soap:address location="http://example.invalid/"/></wsdl:port></wsdl:service>
+</wsdl:definitions>`
+}
+
+async function serve (t: TestContext, document: string, Op: (input: Record<string, unknown>) => unknown): Promise<FastifyInstance> {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/x', document, operations: { Op: async (input: Record<string, unknown>) => await Op(input) } })
+  await app.ready()
+  return app
+}
+
+async function send (app: FastifyInstance, body: string): Promise<{ statusCode: number, body: string }> {
+  return await app.inject({ method: 'POST', url: '/x', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', body) })
+}
+
+// ------------------------------------------------------------ whiteSpace ---
+
+const SPACES = `
+  <xs:simpleType name="Code"><xs:restriction base="xs:token"><xs:enumeration value="A B"/><xs:enumeration value="  C  "/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Kenmerk"><xs:restriction base="xs:normalizedString"><xs:whiteSpace value="collapse"/><xs:maxLength value="5"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Words"><xs:restriction base="xs:string"><xs:whiteSpace value="replace"/><xs:pattern value="[a-z ]+"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Plain"><xs:restriction base="xs:string"><xs:enumeration value="A"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Either"><xs:union memberTypes="k:Code xs:int"/></xs:simpleType>
+  <xs:simpleType name="Codes"><xs:union memberTypes="k:Code"><xs:simpleType><xs:restriction base="xs:NMTOKEN"><xs:enumeration value="D"/></xs:restriction></xs:simpleType></xs:union></xs:simpleType>
+  <xs:simpleType name="Mixed"><xs:union memberTypes="k:Code xs:string"/></xs:simpleType>
+  <xs:simpleType name="Names"><xs:list itemType="xs:NCName"/></xs:simpleType>
+  <xs:complexType name="Tagged"><xs:simpleContent><xs:extension base="xs:token"><xs:attribute name="lang" type="xs:language"/></xs:extension></xs:simpleContent></xs:complexType>
+  <xs:complexType name="Values"><xs:sequence>
+    <xs:element name="s" type="xs:string"/>
+    <xs:element name="n" type="xs:normalizedString"/>
+    <xs:element name="code" type="k:Code"/>
+    <xs:element name="kenmerk" type="k:Kenmerk"/>
+    <xs:element name="words" type="k:Words" minOccurs="0"/>
+    <xs:element name="plain" type="k:Plain" minOccurs="0"/>
+    <xs:element name="when" type="xs:dateTime" minOccurs="0"/>
+    <xs:element name="amount" type="xs:decimal" minOccurs="0"/>
+    <xs:element name="tagged" type="k:Tagged" minOccurs="0"/>
+    <xs:element name="name" type="xs:NCName" minOccurs="0" maxOccurs="unbounded"/>
+    <xs:element name="fixed" type="xs:token" fixed=" x  y " minOccurs="0"/>
+    <xs:element name="either" type="k:Either" minOccurs="0"/>
+    <xs:element name="codes" type="k:Codes" minOccurs="0"/>
+    <xs:element name="mixed" type="k:Mixed" minOccurs="0"/>
+    <xs:element name="names" type="k:Names" minOccurs="0"/>
+  </xs:sequence><xs:attribute name="id" type="xs:ID"/></xs:complexType>
+  <xs:element name="Op" type="k:Values"/>
+  <xs:element name="OpResponse" type="k:Values"/>`
+
+const PRETTY = `<k:Op xmlns:k="${K}" id=" i1&#9;">
+  <k:s>
+    kept  as sent
+  </k:s>
+  <k:n>a\tb
+c</k:n>
+  <k:code>
+    A  \t B
+  </k:code>
+  <k:kenmerk>
+    ab  cd
+  </k:kenmerk>
+  <k:words>a\tb</k:words>
+  <k:when>
+    2026-01-31T10:00:00Z
+  </k:when>
+  <k:amount> 12.50 </k:amount>
+  <k:tagged lang=" nl "> x  y </k:tagged>
+  <k:name> a </k:name><k:name>
+    b</k:name>
+  <k:fixed>x y</k:fixed>
+  <k:either> 7 </k:either>
+  <k:codes> D </k:codes>
+  <k:mixed> C </k:mixed>
+  <k:names> a  b </k:names>
+</k:Op>`
+
+test('XML Schema Part 2 §4.3.6 whiteSpace: values of xs:token, xs:normalizedString, their built-in descendants and the types stating replace or collapse are normalised as read, before their facets apply: the handler gets the value, the reply carries it; xs:string is kept as sent', async (t: TestContext) => {
+  let seen: Record<string, unknown> | undefined
+  const app = await serve(t, wsdl(SPACES), (input) => { seen = input; return input })
+  const res = await send(app, PRETTY)
+  t.assert.strictEqual(res.statusCode, 200, res.body)
+  t.assert.deepStrictEqual(seen, {
+    id: 'i1',
+    s: '\n    kept  as sent\n  ',
+    n: 'a b c',
+    code: 'A B',
+    kenmerk: 'ab cd',
+    words: 'a b',
+    when: '2026-01-31T10:00:00Z',
+    amount: '12.50',
+    tagged: { lang: 'nl', $value: 'x y' },
+    name: ['a', 'b'],
+    fixed: 'x y',
+    either: '7',
+    codes: 'D',
+    mixed: ' C ',
+    names: ['a', 'b']
+  })
+  t.assert.match(res.body, /<tns:code>A B<\/tns:code><tns:kenmerk>ab cd<\/tns:kenmerk>/)
+  t.assert.match(res.body, /<tns:s>\n {4}kept {2}as sent\n {2}<\/tns:s>/)
+})
+
+test('XML Schema Part 2 §4.3.6 whiteSpace: an enumeration of an xs:token type matches after collapse (its own values collapsed too), one of xs:string only as sent; lengths and patterns count what is left', async (t: TestContext) => {
+  const app = await serve(t, wsdl(SPACES), (input) => input)
+  const values = (inner: string): string => `<k:Op xmlns:k="${K}"><k:s/><k:n/>${inner}</k:Op>`
+  for (const [inner, status, message] of [
+    ['<k:code>\n  C\n</k:code><k:kenmerk>abcde</k:kenmerk>', 200, undefined],
+    ['<k:code>AB</k:code><k:kenmerk>abcde</k:kenmerk>', 500, /\/code.*must be equal to one of the allowed values/],
+    ['<k:code>C</k:code><k:kenmerk>\n  abcde\n</k:kenmerk>', 200, undefined],
+    ['<k:code>C</k:code><k:kenmerk>\n  abc def\n</k:kenmerk>', 500, /\/kenmerk.*must NOT have more than 5 characters/],
+    ['<k:code>C</k:code><k:kenmerk>a</k:kenmerk><k:plain>A</k:plain>', 200, undefined],
+    ['<k:code>C</k:code><k:kenmerk>a</k:kenmerk><k:plain> A </k:plain>', 500, /\/plain.*must be equal to one of the allowed values/],
+    ['<k:code>C</k:code><k:kenmerk>a</k:kenmerk><k:words>a\nb1</k:words>', 500, /\/words.*must match pattern/],
+    ['<k:code>C</k:code><k:kenmerk>a</k:kenmerk><k:fixed>x  z</k:fixed>', 500, /\/fixed.*must be equal to constant/]
+  ] as const) {
+    const res = await send(app, values(inner))
+    t.assert.strictEqual(res.statusCode, status, `${inner}: ${res.body}`)
+    if (message !== undefined) t.assert.match(res.body, message, inner)
+  }
+})
+
+test('XML Schema Part 2 §4.3.6 whiteSpace: the schemas say it as xml.whiteSpace, on strings only: a union takes the weakest of its members\', a list\'s items none', async (t: TestContext) => {
+  const contract = await readContract({ document: wsdl(SPACES) })
+  const properties = (contract.operations.Op.input as { properties: Record<string, Record<string, unknown>> }).properties
+  const whiteSpace = (schema: Record<string, unknown> | undefined): unknown => (schema?.xml as { whiteSpace?: string } | undefined)?.whiteSpace
+  t.assert.deepStrictEqual(Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, whiteSpace(schema)])), {
+    s: undefined,
+    n: 'replace',
+    code: 'collapse',
+    kenmerk: 'collapse',
+    words: 'replace',
+    plain: undefined,
+    when: 'collapse',
+    amount: 'collapse',
+    tagged: undefined,
+    name: undefined,
+    fixed: 'collapse',
+    either: 'collapse',
+    codes: 'collapse',
+    mixed: undefined,
+    names: undefined,
+    id: 'collapse'
+  })
+  t.assert.deepStrictEqual(properties.code.enum, ['A B', 'C'])
+  t.assert.strictEqual(whiteSpace((properties.tagged.properties as Record<string, Record<string, unknown>>).$value), 'collapse')
+  t.assert.strictEqual(whiteSpace(properties.name.items as Record<string, unknown>), 'collapse')
+  t.assert.deepStrictEqual(properties.names.items, { type: 'string' })
+})
+
+// ---------------------------------------------------- lengths of binaries ---
+
+const BINARY = `
+  <xs:simpleType name="Blob"><xs:restriction base="xs:base64Binary"><xs:maxLength value="4"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Some"><xs:restriction base="xs:base64Binary"><xs:minLength value="2"/><xs:whiteSpace value="collapse"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Pair"><xs:restriction base="xs:hexBinary"><xs:length value="2"/></xs:restriction></xs:simpleType>
+  <xs:element name="Op"><xs:complexType><xs:sequence>
+    <xs:element name="blob" type="k:Blob" minOccurs="0"/>
+    <xs:element name="some" type="k:Some" minOccurs="0"/>
+    <xs:element name="pair" type="k:Pair" minOccurs="0"/>
+    <xs:element name="size" type="xs:int" minOccurs="0"/>
+  </xs:sequence></xs:complexType></xs:element>
+  <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="blob" type="k:Blob"/></xs:sequence></xs:complexType></xs:element>`
+
+test('XML Schema Part 2 §4.3.1.3 length: minLength, maxLength and length on xs:base64Binary and xs:hexBinary count the octets the text encodes, not its characters, in the request and in the answer', async (t: TestContext) => {
+  let seen: Record<string, unknown> | undefined
+  const app = await serve(t, wsdl(BINARY), (input) => {
+    seen = input
+    return { blob: Buffer.alloc(Number(input.size ?? 1), 7).toString('base64') }
+  })
+  const op = (inner: string): string => `<k:Op xmlns:k="${K}">${inner}</k:Op>`
+  for (const [inner, status, message] of [
+    ['<k:blob>AAAAAA==</k:blob>', 200, undefined],
+    ['<k:blob>AAAA</k:blob>', 200, undefined],
+    ['<k:blob>\n  AAAA\n  AA==\n</k:blob>', 200, undefined],
+    ['<k:blob>AAAAAAA=</k:blob>', 500, /\/blob.*must NOT have more than 4 octets/],
+    ['<k:blob>AAAA AAAA</k:blob>', 500, /\/blob.*must NOT have more than 4 octets/],
+    ['<k:some>AAA=</k:some>', 200, undefined],
+    ['<k:some>AA==</k:some>', 500, /\/some.*must NOT have fewer than 2 octets/],
+    ['<k:pair> 0a0B </k:pair>', 200, undefined],
+    ['<k:pair>0a0b0c</k:pair>', 500, /\/pair.*must NOT have more than 2 octets/],
+    ['<k:pair>0a</k:pair>', 500, /\/pair.*must NOT have fewer than 2 octets/]
+  ] as const) {
+    const res = await send(app, op(inner))
+    t.assert.strictEqual(res.statusCode, status, `${inner}: ${res.body}`)
+    if (message !== undefined) t.assert.match(res.body, message, inner)
+  }
+  await send(app, op('<k:blob>\n  AAAA\n  AA==\n</k:blob><k:pair> 0a0B </k:pair>'))
+  t.assert.deepStrictEqual(seen, { blob: '\n  AAAA\n  AA==\n', pair: '0a0B' }, 'base64 is the text as sent, hex collapsed')
+  const four = await send(app, op('<k:size>4</k:size>'))
+  t.assert.strictEqual(four.statusCode, 200, four.body)
+  t.assert.match(four.body, /<tns:blob>BwcHBw==<\/tns:blob>/)
+  const five = await send(app, op('<k:size>5</k:size>'))
+  t.assert.strictEqual(five.statusCode, 500, 'an answer of 5 octets is refused (SOAP_ERR_OUTPUT_INVALID)')
+  t.assert.match(five.body, /<faultcode>soap:Server<\/faultcode>/)
+  const contract = await readContract({ document: wsdl(BINARY) })
+  const properties = (contract.operations.Op.input as { properties: Record<string, unknown> }).properties
+  t.assert.deepStrictEqual(properties.blob, { type: 'string', contentEncoding: 'base64', xml: { maxOctets: 4, namespace: K } })
+  t.assert.deepStrictEqual(properties.pair, { type: 'string', contentEncoding: 'base16', xml: { whiteSpace: 'collapse', minOctets: 2, maxOctets: 2, namespace: K } })
+})
+
+// ------------------------------------------------------------- Digipoort ---
+
+test('XML Schema Part 2 §4.3.6 and §4.3.1.3, Digipoort aanleveren: a 40-character kenmerk sent pretty-printed is taken, collapsed; inhoud is held to 20 MiB of octets, not of base64 characters (16 MB of content taken)', async (t: TestContext) => {
+  const folder = sharedFixture(t, 'wsdl', 'digipoort-aanleverservice')
+  if (folder === undefined) return
+  const source = { wsdl: join(folder, '1.wsdl'), catalog: { '/cpl/digipoort-koppelvlak-1.2.xsd': './digipoort-koppelvlak-1.xsd' } }
+  const contract = await readContract(source)
+  const input = contract.operations.aanleveren.input as { properties: Record<string, { properties: Record<string, unknown> }> }
+  t.assert.deepStrictEqual(input.properties.berichtInhoud.properties.inhoud, { type: 'string', contentEncoding: 'base64', xml: { maxOctets: 20971520, namespace: 'http://logius.nl/digipoort/koppelvlakservices/1.2/' } })
+  const app = Fastify({ bodyLimit: 32 * 1024 * 1024 })
+  t.after(() => app.close())
+  await app.register(soap)
+  type Aanlever = Record<string, unknown> & { kenmerk: string, berichtInhoud: { inhoud: string } }
+  let seen: Aanlever | undefined
+  const aanleveren = async (value: Aanlever): Promise<Record<string, unknown>> => {
+    seen = value
+    const { kenmerk, berichtsoort, identiteitBelanghebbende, rolBelanghebbende } = value
+    return { kenmerk, berichtsoort, tijdstempelAangeleverd: '2026-01-31T10:00:00Z', identiteitBelanghebbende, rolBelanghebbende }
+  }
+  app.soap.contract({ path: '/aanlever', ...source, operations: { aanleveren } })
+  await app.ready()
+  const kenmerk = 'K'.repeat(40)
+  const wsa = 'http://www.w3.org/2005/08/addressing'
+  const action = 'http://logius.nl/digipoort/wus/2.0/aanleverservice/1.2/AanleverService/aanleverenRequest'
+  const request = (kenmerkText: string, inhoud: string): string => envelope('1.1', `
+    <tns:aanleverRequest xmlns:tns="http://logius.nl/digipoort/koppelvlakservices/1.2/">
+      <tns:kenmerk>${kenmerkText}</tns:kenmerk>
+      <tns:berichtsoort>Omzetbelasting</tns:berichtsoort>
+      <tns:identiteitBelanghebbende><tns:nummer>001000044B37</tns:nummer><tns:type>Fi</tns:type></tns:identiteitBelanghebbende>
+      <tns:rolBelanghebbende>Bedrijf</tns:rolBelanghebbende>
+      <tns:berichtInhoud><tns:mimeType>text/xml</tns:mimeType><tns:bestandsnaam>ob.xbrl</tns:bestandsnaam><tns:inhoud>${inhoud}</tns:inhoud></tns:berichtInhoud>
+    </tns:aanleverRequest>`, `<wsa:Action xmlns:wsa="${wsa}">${action}</wsa:Action><wsa:MessageID xmlns:wsa="${wsa}">urn:uuid:6b1c1e6e-9f0a-4f3e-9c55-3d4c0b1f0a01</wsa:MessageID>`)
+  const post = async (payload: string): Promise<{ statusCode: number, body: string }> => await app.inject({ method: 'POST', url: '/aanlever', headers: { 'content-type': MEDIA['1.1'], soapaction: `"${action}"` }, payload })
+  const pretty = await post(request(`\n        ${kenmerk}\n      `, 'PHg+PC94Pg=='))
+  t.assert.strictEqual(pretty.statusCode, 200, pretty.body)
+  t.assert.strictEqual(seen?.kenmerk, kenmerk)
+  t.assert.match(pretty.body, new RegExp(`<tns:kenmerk>${kenmerk}</tns:kenmerk>`))
+  const long = await post(request(`\n        ${kenmerk}K\n      `, 'PHg+PC94Pg=='))
+  t.assert.strictEqual(long.statusCode, 500)
+  t.assert.match(long.body, /\/kenmerk.*must NOT have more than 40 characters/)
+  const content = Buffer.alloc(16_000_000, 0x5a).toString('base64')
+  const large = await post(request(kenmerk, content))
+  t.assert.strictEqual(large.statusCode, 200, large.body.slice(0, 2000))
+  t.assert.strictEqual(seen?.berichtInhoud.inhoud.length, content.length, 'content of 16 MB (21.3 million base64 characters) is taken')
+})
