@@ -6,7 +6,8 @@
  */
 import { compileElement } from '../../lib/service/write'
 import { versionInfo } from '../../lib/namespaces'
-import { usesXsi, prefixesFor, shapeOf, type ObjectShape } from '../../lib/service/schema'
+import { usesXsi, shapeOf, type ObjectShape } from '../../lib/service/schema'
+import { prefixesFor } from '../../lib/service/prefixes'
 import { writeEnvelope } from '../../lib/soap/writer'
 import { LIST_NS } from '../fixtures'
 import { listService } from '../http/services'

@@ -14,7 +14,8 @@ import {
   SOAP_ERR_HOOK_INVALID
 } from '../errors'
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapScope } from './hooks'
-import { fail, usesXsi, prefixesFor, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
+import { fail, usesXsi, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
+import { prefixesFor } from './prefixes'
 import { KnownKeys } from './keys'
 import { compile } from './validation'
 import { isXmlText } from '../xml/chars'

@@ -14,7 +14,8 @@ import { EnvelopeDecoder } from '../../../lib/soap/envelope'
 import { errorCodes } from '../../../lib/errors'
 import { SOAP12, SOAP12_ENV } from '../../../lib/namespaces'
 import { normalizeOptions } from '../../../lib/options'
-import { usesXsi, prefixesFor, shapeOf, type ObjectShape, type ScalarType } from '../../../lib/service/schema'
+import { usesXsi, shapeOf, type ObjectShape, type ScalarType } from '../../../lib/service/schema'
+import { prefixesFor } from '../../../lib/service/prefixes'
 import { writeEnvelope } from '../../../lib/soap/writer'
 
 const RUNS = 300

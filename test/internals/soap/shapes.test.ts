@@ -93,7 +93,9 @@ test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes
       if (namesOf(warm, text, second) === namesOf(warm, seed, first)) again++
     }
   }), { numRuns: RUNS * 2 })
-  t.assert.ok(again >= RUNS / 40, `${again} messages were decoded again from a shape`)
+  // The property must reach the shape path: about 1 run in 50 does (17 of 800 on average, 10 and 25 the extremes of 25 trials), so a
+  // guard at 1 in 160 fails only when it is no longer reached, not by the draw.
+  t.assert.ok(again >= RUNS / 80, `${again} messages were decoded again from a shape`)
 })
 
 test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes as it would in a fresh decoder (each run replaced in turn by each value)', (t: TestContext) => {
