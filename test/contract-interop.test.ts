@@ -78,6 +78,8 @@ interface Case {
   readonly what: string
   /** The handler's result (absent for a one-way operation)... */
   readonly output?: unknown
+  /** The output header blocks it gives with call.replyHeaders(). */
+  readonly replyHeaders?: unknown
   /** ...or the declared fault it throws. */
   readonly fault?: { readonly name: string, readonly detail: unknown, readonly options: { readonly code: 'Sender' | 'Receiver', readonly reason: string } }
   readonly zeep: ClientCall
@@ -1406,7 +1408,7 @@ const iheRegister: Case = {
 }
 
 /** Cases whose zeep result is compared by present(). */
-const ZEEP_PRESENT_ONLY = new Set(['cybersource'])
+const ZEEP_PRESENT_ONLY = new Set(['cybersource', 'ews-find-item'])
 
 // ------------------------------------------------- digipoort, IHE HPD ---
 
@@ -1852,13 +1854,131 @@ const cmisFault: Case = {
   }
 }
 
+// --------------------------------------------------------------- Exchange ---
+
+const EWS_M = 'http://schemas.microsoft.com/exchange/services/2006/messages'
+const EWS_VERSION = { RequestServerVersion: { Version: 'Exchange2013_SP1' } }
+const EWS_PAGE = { MaxEntriesReturned: 10, Offset: 0, BasePoint: 'Beginning' }
+/** The elements that may stand for t:SearchExpression in a Restriction (a repeated choice of them), each an array. */
+const SEARCH_EXPRESSIONS = ['Contains', 'Excludes', 'Exists', 'IsEqualTo', 'IsNotEqualTo', 'IsGreaterThan', 'IsGreaterThanOrEqualTo', 'IsLessThan', 'IsLessThanOrEqualTo', 'And', 'Not', 'Or']
+const ewsFindItem: Case = {
+  id: 'ews-find-item',
+  wsdl: ['ews', 'services.wsdl'],
+  operation: 'FindItem',
+  what: '122 operations over 700 KB of schemas: header parts in and out, repeated choices both ways, substitution group members (t:Contains, t:FieldURI) in the request, a derived item (t:MeetingMessageType for t:Message) written with xsi:type',
+  output: {
+    ResponseMessages: {
+      FindItemResponseMessage: [{
+        ResponseClass: 'Success',
+        ResponseCode: 'NoError',
+        RootFolder: {
+          TotalItemsInView: 2,
+          IncludesLastItemInRange: true,
+          Items: {
+            Message: [{ $type: 'MeetingMessageType', ItemId: { $type: 'ItemIdType', Id: 'AAMkAD1', ChangeKey: 'CQAAAB' }, Subject: 'invoice 7', IsRead: false, AssociatedCalendarItemId: { $type: 'ItemIdType', Id: 'AAMkAD2' }, IsDelegated: false }],
+            CalendarItem: [{ ItemId: { $type: 'ItemIdType', Id: 'AAMkAD2' }, Subject: 'invoice review', Start: '2026-12-01T09:00:00Z' }]
+          }
+        }
+      }]
+    }
+  },
+  replyHeaders: { ServerVersionInfo: { MajorVersion: 15, MinorVersion: 1, MajorBuildNumber: 2507, MinorBuildNumber: 6, Version: 'V2017_07_11' } },
+  // zeep 4.2.1 cannot write a member of the SearchExpression group (its Choice.validate iterates a value it never set,
+  // for every member tried): its call leaves the optional Restriction out.
+  zeep: {
+    spec: {
+      service: 'ExchangeServices',
+      port: 'ExchangeServicePort',
+      operation: 'FindItem',
+      args: { Traversal: 'Shallow', ItemShape: { BaseShape: 'IdOnly' }, IndexedPageItemView: EWS_PAGE, ParentFolderIds: { _value_1: [{ DistinguishedFolderId: { Id: 'inbox' } }] } },
+      headers: { RequestVersion: EWS_VERSION.RequestServerVersion }
+    },
+    version: '1.1',
+    action: `${EWS_M}/FindItem`,
+    handler: { input: { Traversal: 'Shallow', ItemShape: { BaseShape: 'IdOnly' }, IndexedPageItemView: EWS_PAGE, ParentFolderIds: { FolderId: [], DistinguishedFolderId: [{ Id: 'inbox' }] } }, headers: EWS_VERSION },
+    // compared by present(): zeep gives the ~100 absent elements of each item as None or []
+    expect: {
+      result: {
+        header: { ServerVersion: { MajorVersion: 15, MinorVersion: 1, MajorBuildNumber: 2507, MinorBuildNumber: 6, Version: 'V2017_07_11' } },
+        body: {
+          ResponseMessages: {
+            _value_1: [{
+              FindItemResponseMessage: {
+                ResponseClass: 'Success',
+                ResponseCode: 'NoError',
+                RootFolder: {
+                  IncludesLastItemInRange: true,
+                  TotalItemsInView: 2,
+                  Items: {
+                    _value_1: [
+                      // the derived type's own elements, read because zeep followed xsi:type
+                      { Message: { ItemId: { Id: 'AAMkAD1', ChangeKey: 'CQAAAB' }, Subject: 'invoice 7', IsRead: false, AssociatedCalendarItemId: { Id: 'AAMkAD2' }, IsDelegated: false } },
+                      { CalendarItem: { ItemId: { Id: 'AAMkAD2' }, Subject: 'invoice review', Start: '2026-12-01T09:00:00+00:00' } }
+                    ]
+                  }
+                }
+              }
+            }]
+          }
+        }
+      }
+    }
+  },
+  nodeSoap: {
+    spec: {
+      service: 'ExchangeServices',
+      port: 'ExchangeServicePort',
+      operation: 'FindItem',
+      args: {
+        attributes: { Traversal: 'Shallow' },
+        ItemShape: { BaseShape: 'IdOnly' },
+        IndexedPageItemView: { attributes: EWS_PAGE },
+        Restriction: { Contains: { attributes: { ContainmentMode: 'Substring', ContainmentComparison: 'IgnoreCase' }, FieldURI: { attributes: { FieldURI: 'item:Subject' } }, Constant: { attributes: { Value: 'invoice' } } } },
+        ParentFolderIds: { DistinguishedFolderId: { attributes: { Id: 'inbox' } } }
+      },
+      headers: [{ value: { RequestServerVersion: { attributes: EWS_VERSION.RequestServerVersion } }, namespace: 'http://schemas.microsoft.com/exchange/services/2006/types' }]
+    },
+    version: '1.1',
+    action: `${EWS_M}/FindItem`,
+    handler: {
+      input: {
+        Traversal: 'Shallow',
+        ItemShape: { BaseShape: 'IdOnly' },
+        IndexedPageItemView: EWS_PAGE,
+        // t:Contains stands for t:SearchExpression, and t:FieldURI for t:Path (its group's head, abstract)
+        Restriction: { ...Object.fromEntries(SEARCH_EXPRESSIONS.map((name) => [name, []])), Contains: [{ ContainmentMode: 'Substring', ContainmentComparison: 'IgnoreCase', FieldURI: [{ FieldURI: 'item:Subject' }], IndexedFieldURI: [], ExtendedFieldURI: [], Constant: { Value: 'invoice' } }] },
+        ParentFolderIds: { FolderId: [], DistinguishedFolderId: [{ Id: 'inbox' }] }
+      },
+      headers: EWS_VERSION
+    },
+    // node-soap reads attributes as text, a repeated element once as one object, and keeps xsi:type as an attribute
+    expect: {
+      result: {
+        ResponseMessages: {
+          FindItemResponseMessage: {
+            attributes: { ResponseClass: 'Success' },
+            ResponseCode: 'NoError',
+            RootFolder: {
+              attributes: { IncludesLastItemInRange: 'true', TotalItemsInView: '2' },
+              Items: {
+                Message: { attributes: { 'xsi:type': 'ns1:MeetingMessageType' }, ItemId: { attributes: { Id: 'AAMkAD1', ChangeKey: 'CQAAAB' } }, Subject: 'invoice 7', IsRead: false, AssociatedCalendarItemId: { attributes: { Id: 'AAMkAD2' } }, IsDelegated: false },
+                CalendarItem: { ItemId: { attributes: { Id: 'AAMkAD2' } }, Subject: 'invoice review', Start: { Date: '2026-12-01T09:00:00.000Z' } }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 const CASES: readonly Case[] = [
   vies, globalWeather, globalWeatherCities, otaReservation, ocppCentralSystem, ocppChargePoint,
   onvifPullMessages, onvifCreatePullPoint, onvifNotify, sdiRiceviFile, sdiTrasmissione, sdiRicezione, sdiRicezioneOneWay,
   ochp, ochpDirect, cxfNillable, cxfOneWay, cxfFault, cxfBare, cxfSoap12, cxfSoap12Fault, cxfRpcLit, cxfRpcLitStruct,
   wsiRetailer, wsiWarehouse, wsiLogEvent, wsiGetEvents, nfe, afip, cybersource,
   onvifZeroConfiguration, onvifStreamUri, salesforceCategories, bingFault, bingSubmit,
-  digipoortAanleveren, hpdProviderQuery, iheRegister, vecozo, cmisTypeDefinition, cmisTypeDescendants, cmisFault
+  digipoortAanleveren, hpdProviderQuery, iheRegister, vecozo, cmisTypeDefinition, cmisTypeDescendants, cmisFault, ewsFindItem
 ]
 
 // ---------------------------------------------------------------- server ---
@@ -1898,6 +2018,7 @@ async function serve (t: TestContext, c: Case): Promise<Served | undefined> {
       calls.push({ operation, input, headers: call.headers })
       if (operation !== c.operation) throw new Error(`the test calls ${c.operation}, not ${operation}`)
       if (c.fault !== undefined) throw call.fault(c.fault.name, c.fault.detail, c.fault.options)
+      if (c.replyHeaders !== undefined) call.replyHeaders(c.replyHeaders as never)
       return c.output
     }
   }
@@ -2093,7 +2214,6 @@ const REFUSALS: readonly Refusal[] = [
   { wsdl: ['mantisconnect', 'mantisconnect.wsdl'], why: 'rpc/encoded (SOAP 1.1 encoding)', code: 'SOAP_ERR_CONTRACT_UNSUPPORTED', message: /SOAP encoding \(use="encoded" on binding \{http:\/\/futureware\.biz\/mantisconnect\}MantisConnectBinding operation mc_version\)/ },
   { wsdl: ['soap12-testsuite', 'soap12-test.wsdl'], options: { binding: 'Soap12TestRpcBinding' }, why: 'rpc/encoded with SOAP 1.2 encoding', code: 'SOAP_ERR_CONTRACT_UNSUPPORTED', message: /SOAP encoding \(use="encoded" on binding \{http:\/\/whitemesa\.net\/wsdl\/soap12-test\}Soap12TestRpcBinding operation returnVoid\)/ },
   { wsdl: ['soap12-testsuite', 'soap12-test.wsdl'], why: 'a service whose two ports bind two portTypes, and no binding chosen', code: 'SOAP_ERR_CONTRACT_INVALID', message: /bind several portTypes .*choose one binding with "binding" \(\{http:\/\/whitemesa\.net\/wsdl\/soap12-test\}Soap12TestDocBinding, \{http:\/\/whitemesa\.net\/wsdl\/soap12-test\}Soap12TestRpcBinding\)/ },
-  { wsdl: ['ews', 'services.wsdl'], why: 'a repeated xs:list element (its substitution groups and derived types are read)', code: 'SOAP_ERR_CONTRACT_UNSUPPORTED', message: /the repeated list element ConfigurationName \(an array of xs:list values\), which cannot be served \(at operation GetServiceConfiguration > / },
   { wsdl: ['ochp', 'ochp-direct.wsdl'], why: 'two services (one wsdl:import-ed), and none chosen', code: 'SOAP_ERR_CONTRACT_INVALID', message: /the WSDL has several services: choose one with "service" \(\{http:\/\/ochp\.eu\/1\.4\}e-clearing\.net-OCHP-direct, \{http:\/\/ochp\.eu\/1\.4\}e-clearing\.net\)/ },
   { wsdl: ['ochp', 'ochp-direct.wsdl'], options: { service: 'e-clearing.net-OCHP-direct' }, why: 'a service whose ports bind five portTypes, and no binding chosen', code: 'SOAP_ERR_CONTRACT_INVALID', message: /the ports of \{http:\/\/ochp\.eu\/1\.4\}e-clearing\.net-OCHP-direct bind several portTypes .*choose one binding with "binding"/ },
   { wsdl: ['ochp', 'ochp.wsdl'], why: 'a service whose ports bind two portTypes, and no binding chosen', code: 'SOAP_ERR_CONTRACT_INVALID', message: /the ports of \{http:\/\/ochp\.eu\/1\.4\}e-clearing\.net bind several portTypes .*\{http:\/\/ochp\.eu\/1\.4\}eCHS-OCHP_1\.4, \{http:\/\/ochp\.eu\/1\.4\}eCHS-OCHP_1\.4-live/ },
