@@ -50,6 +50,7 @@ export const schemas = {
           "type": "string",
           "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$",
           "xml": {
+            "whiteSpace": "collapse",
             "namespace": "urn:ec.europa.eu:taxud:vies:services:checkVat:types"
           }
         },
@@ -176,6 +177,7 @@ export const schemas = {
           "type": "string",
           "pattern": "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$",
           "xml": {
+            "whiteSpace": "collapse",
             "namespace": "urn:ec.europa.eu:taxud:vies:services:checkVat:types"
           }
         },
