@@ -2128,6 +2128,34 @@ for (const c of CASES) {
   }
 }
 
+/**
+ * The SOAP 1.2 test suite's document binding: neither client can make a call
+ * its WSDL describes. zeep 4.2.1 fails reading the WSDL (the rpc binding's
+ * types); node-soap 1.13.0 writes a Body element for messages that have no
+ * Body part (the message's name for emptyBody, the header part's element for
+ * echoOk), which no operation takes: a Sender fault, as dispatch says.
+ */
+test('docs/contract-first.md "The corpus": soap12-testsuite (binding Soap12TestDocBinding): zeep cannot read the WSDL; node-soap sends a Body element for an empty Body and is refused with a Sender fault', async (t: TestContext) => {
+  const suite = { id: 'soap12-testsuite', wsdl: ['soap12-testsuite', 'soap12-test.wsdl'], options: { binding: 'Soap12TestDocBinding' }, operation: 'emptyBody' } as unknown as Case
+  const served = await serve(t, suite)
+  if (served === undefined) return
+  const port = { wsdl: `${served.address}?wsdl`, service: 'WhiteMesaSoap12TestSvc', port: 'Soap12TestDocPort' }
+  if (requireClient(t, ...CLIENT.zeep.probe as [string, string, readonly string[]])) {
+    const zeep = await CLIENT.zeep.run(JSON.stringify({ ...port, operation: 'emptyBody', args: {} }))
+    t.assert.match(String(zeep.error), /^TypeError: zeep\.xsd\.dynamic_types\.echoResolvedRef_t\(\) argument after \*\* must be a mapping, not NoneType$/)
+    t.assert.deepStrictEqual(served.exchanges.map((e) => [e.method, e.url, e.status]), [['GET', `${served.path}?wsdl`, 200]], 'zeep read the WSDL and sent nothing')
+  }
+  for (const [operation, element] of [['emptyBody', '{}emptyBodyRequest'], ['echoOk', '{http://example.org/ts-tests}echoOk']]) {
+    const out = await CLIENT['node-soap'].run(JSON.stringify({ ...port, operation, args: {}, soap12: true }))
+    t.assert.strictEqual(out.status, 400, String(out.sent))
+    t.assert.deepStrictEqual(out.fault, {
+      fault: { Code: { Value: 'soap:Sender' }, Reason: { Text: { attributes: { 'xml:lang': 'en' }, $value: `No operation of WhiteMesaSoap12TestSvc takes the element ${element}` } } },
+      message: `soap:Sender: undefined: No operation of WhiteMesaSoap12TestSvc takes the element ${element}`
+    })
+  }
+  t.assert.deepStrictEqual(served.calls, [], 'no handler ran')
+})
+
 // ----------------------------------------------------------- served WSDL ---
 
 /** The child elements of `node`, by namespace and local name, at any depth. */
