@@ -78,6 +78,8 @@ interface Case {
   readonly what: string
   /** The handler's result (absent for a one-way operation)... */
   readonly output?: unknown
+  /** Served behind WS-Security: a UsernameToken of the user demo (password demo). */
+  readonly secured?: boolean
   /** The output header blocks it gives with call.replyHeaders(). */
   readonly replyHeaders?: unknown
   /** ...or the declared fault it throws. */
@@ -1972,13 +1974,38 @@ const ewsFindItem: Case = {
   }
 }
 
+// ------------------------------------------------------------- WS-Security ---
+
+const cxfUsernameToken: Case = {
+  id: 'cxf-ws-security-ut',
+  wsdl: ['cxf-ws-security-ut', 'hello_world.wsdl'],
+  operation: 'greetMe',
+  what: 'a WS-SecurityPolicy (a UsernameToken and a Timestamp, on the port) that turns WS-Security on: each client sends a password digest and a wsu:Timestamp',
+  secured: true,
+  output: { responseType: 'Hello Ann' },
+  zeep: {
+    spec: { service: 'SOAPService', port: 'SoapPort', operation: 'greetMe', args: { requestType: 'Ann' }, wsse: { username: 'demo', password: 'demo' } },
+    version: '1.1',
+    action: '',
+    handler: { input: { requestType: 'Ann' }, headers: undefined },
+    expect: { result: 'Hello Ann' }
+  },
+  nodeSoap: {
+    spec: { service: 'SOAPService', port: 'SoapPort', operation: 'greetMe', args: { requestType: 'Ann' }, wsse: { username: 'demo', password: 'demo' } },
+    version: '1.1',
+    action: '',
+    handler: { input: { requestType: 'Ann' }, headers: undefined },
+    expect: { result: { responseType: 'Hello Ann' } }
+  }
+}
+
 const CASES: readonly Case[] = [
   vies, globalWeather, globalWeatherCities, otaReservation, ocppCentralSystem, ocppChargePoint,
   onvifPullMessages, onvifCreatePullPoint, onvifNotify, sdiRiceviFile, sdiTrasmissione, sdiRicezione, sdiRicezioneOneWay,
   ochp, ochpDirect, cxfNillable, cxfOneWay, cxfFault, cxfBare, cxfSoap12, cxfSoap12Fault, cxfRpcLit, cxfRpcLitStruct,
   wsiRetailer, wsiWarehouse, wsiLogEvent, wsiGetEvents, nfe, afip, cybersource,
   onvifZeroConfiguration, onvifStreamUri, salesforceCategories, bingFault, bingSubmit,
-  digipoortAanleveren, hpdProviderQuery, iheRegister, vecozo, cmisTypeDefinition, cmisTypeDescendants, cmisFault, ewsFindItem
+  digipoortAanleveren, hpdProviderQuery, iheRegister, vecozo, cmisTypeDefinition, cmisTypeDescendants, cmisFault, ewsFindItem, cxfUsernameToken
 ]
 
 // ---------------------------------------------------------------- server ---
@@ -2026,7 +2053,8 @@ async function serve (t: TestContext, c: Case): Promise<Served | undefined> {
   t.after(() => app.close())
   await app.register(soap)
   const exchanges = recordExchanges(app)
-  app.soap.contract({ path, ...where, operations })
+  const security = c.secured === true ? { usernameToken: { lookup: async (name: string) => name === 'demo' ? 'demo' : undefined } } : undefined
+  app.soap.contract({ path, ...where, operations, security })
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   return { address: `${url}${path}`, path, contract, exchanges, calls }
 }

@@ -20,6 +20,9 @@
  *     headers    optional: header blocks, each { value, namespace } (node-soap's
  *                addSoapHeader(value, '', 'hdr', namespace)) or an XML string
  *     soap12     optional: send SOAP 1.2 (node-soap's forceSoap12Headers)
+ *     wsse       optional: { username, password }: a WS-Security UsernameToken
+ *                with a password digest, Nonce, Created and a wsu:Timestamp
+ *                (node-soap's WSSecurity)
  *
  * The script prints one JSON line: the result (a Date as {"Date": ISO}), the
  * envelope sent and the body received, the request's Content-Type and
@@ -47,6 +50,7 @@ interface Spec {
   args?: unknown
   headers?: Array<string | { value: unknown, namespace: string }>
   soap12?: boolean
+  wsse?: { username: string, password: string }
 }
 
 /** The SOAP fault in a node-soap error, as it surfaces it, or undefined. */
@@ -76,6 +80,7 @@ async function run (spec: Spec, out: Record<string, Json>): Promise<void> {
   const http = new LoopbackOnly(new URL(spec.wsdl).origin)
   out.fetched = http.fetched
   const client = await soap.createClientAsync(spec.wsdl, { httpClient: http, forceSoap12Headers: spec.soap12 === true, handleNilAsNull: true })
+  if (spec.wsse !== undefined) client.setSecurity(new soap.WSSecurity(spec.wsse.username, spec.wsse.password, { passwordType: 'PasswordDigest', hasNonce: true, hasTokenCreated: true, hasTimeStamp: true }))
   const last: { status: number | null, type: string | null } = { status: null, type: null }
   client.on('response', (_body: unknown, response: { status?: number, headers?: Record<string, unknown> } | null) => {
     last.status = response?.status ?? null

@@ -15,6 +15,9 @@ SPEC_JSON is one JSON object:
                array: a Body element of simple type is given as one value)
     headers    optional: the header blocks (zeep's _soapheaders), by element name
     addressing optional: true to send WS-Addressing headers (zeep's WsAddressingPlugin)
+    wsse       optional: {"username", "password"} to send a WS-Security
+               UsernameToken with a digest of the password, a Nonce, Created
+               and a wsu:Timestamp (zeep.wsse.username.UsernameToken)
 
 Values in args and headers are JSON, with four markers zeep needs as Python
 objects: {"$bytes": text} is the UTF-8 bytes of text (xs:base64Binary),
@@ -38,11 +41,15 @@ import sys
 import warnings
 from urllib.parse import urlsplit
 
+import datetime
+
 import zeep
 from lxml import etree
 from zeep.exceptions import Fault
 from zeep.plugins import HistoryPlugin
 from zeep.wsa import WsAddressingPlugin
+from zeep.wsse.username import UsernameToken
+from zeep.wsse.utils import WSU
 
 from zeep_common import LoopbackOnly, Recorder, last, plain
 
@@ -63,13 +70,23 @@ def python(value, client):
     return value
 
 
+def username_token(wsse):
+    """A UsernameToken with a password digest, and a Timestamp of five minutes from now."""
+    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    timestamp = WSU.Timestamp()
+    timestamp.append(WSU.Created(now.strftime('%Y-%m-%dT%H:%M:%SZ')))
+    timestamp.append(WSU.Expires((now + datetime.timedelta(minutes=5)).strftime('%Y-%m-%dT%H:%M:%SZ')))
+    return UsernameToken(wsse['username'], wsse['password'], use_digest=True, timestamp_token=timestamp)
+
+
 def run(spec, out):
     history = HistoryPlugin(maxlen=1)
     parts = urlsplit(spec['wsdl'])
     transport = LoopbackOnly((parts.scheme, parts.netloc))
     out['loaded'] = transport.loaded
     plugins = [WsAddressingPlugin(), history] if spec.get('addressing') else [history]
-    client = zeep.Client(spec['wsdl'], transport=transport, plugins=plugins)
+    wsse = username_token(spec['wsse']) if 'wsse' in spec else None
+    client = zeep.Client(spec['wsdl'], transport=transport, plugins=plugins, wsse=wsse)
     if 'binding' in spec:
         service = client.create_service(spec['binding'], spec['address'])
     else:
