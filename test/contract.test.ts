@@ -404,10 +404,7 @@ test('docs/contract-first.md "What is refused": a construct the codec cannot car
     ['class subtraction', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="[a-z-[aeiou]]"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /class subtraction/],
     ['a block escape', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="\\p{IsBasicLatin}"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /Unicode block escapes/],
     ['a bad regex', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="(a"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /no regular expression ECMAScript can run/],
-    ['a list of lists', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:list itemType="k:L"/></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /a list of lists/],
     ['a pattern on a list', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="k:L"><xs:pattern value="1"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the facet xs:pattern on a list type/],
-    ['an unknown built-in', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="xs:strng"/></xs:sequence></xs:complexType></xs:element>', /the type xs:strng, which is no XML Schema built-in type/],
-    ['a bad enumeration value', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:int"><xs:enumeration value="one"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the value "one" of a integer type/],
     ['xs:redefine', '<xs:redefine schemaLocation="x.xsd"/><xs:element name="Op"><xs:complexType/></xs:element>', /the contract uses xs:redefine/],
     ['a Body element of a list type', '<xs:element name="Op"><xs:simpleType><xs:list itemType="xs:int"/></xs:simpleType></xs:element>', /the Body element \{urn:k\}Op of a list type/]
   ]
@@ -418,12 +415,15 @@ test('docs/contract-first.md "What is refused": a construct the codec cannot car
   }
 })
 
-test('docs/contract-first.md "What is refused": a broken contract (a name no schema declares, an undeclared prefix, an element reference to nothing) is SOAP_ERR_CONTRACT_INVALID, naming it and where it is', async (t: TestContext) => {
+test('docs/contract-first.md "What is refused": a broken contract (a name no schema declares, an undeclared prefix, an element reference to nothing, an unknown built-in type, a value not of its type, a list of lists) is SOAP_ERR_CONTRACT_INVALID, naming it and where it is', async (t: TestContext) => {
   const cases: Array<[string, string, RegExp]> = [
     ['an undeclared type', '<xs:element name="Op" type="k:Nowhere"/>', /operation Op > element \{urn:k\}Op: the complexType \{urn:k\}Nowhere is declared by no schema of the contract/],
     ['an undeclared element reference', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:Gone"/></xs:sequence></xs:complexType></xs:element>', /the element \{urn:k\}Gone is declared by no schema of the contract/],
     ['an undeclared attribute group', '<xs:element name="Op"><xs:complexType><xs:attributeGroup ref="k:Gone"/></xs:complexType></xs:element>', /the attributeGroup \{urn:k\}Gone is declared by no schema/],
     ['an undeclared prefix', '<xs:element name="Op" type="nowhere:T"/>', /the prefix of "nowhere:T" is not declared/],
+    ['a list of lists', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:list itemType="k:L"/></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /a list whose items are lists \(XML Schema Part 2 §4\.1\.3/],
+    ['an unknown built-in', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="xs:strng"/></xs:sequence></xs:complexType></xs:element>', /the type xs:strng is no XML Schema built-in type/],
+    ['a bad enumeration value', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:int"><xs:enumeration value="one"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the value "one" is not of its integer type/],
     ['a type derived from itself', '<xs:complexType name="A"><xs:complexContent><xs:extension base="k:B"/></xs:complexContent></xs:complexType><xs:complexType name="B"><xs:complexContent><xs:extension base="k:A"/></xs:complexContent></xs:complexType><xs:element name="Op" type="k:A"/>', /operation Op > element \{urn:k\}Op > type \{urn:k\}A > base \{urn:k\}B: the type \{urn:k\}A is derived from itself/]
   ]
   for (const [what, body, message] of cases) {

@@ -4,7 +4,7 @@
  * (docs/contract-first.md, "The mapping").
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
-import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
+import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { attr, childElements } from './dom'
 import { XSD_NS } from '../namespaces'
 import { normalizeSpace, type WhiteSpace } from '../xml/chars'
@@ -85,7 +85,7 @@ export function builtin (name: string, where: string): Simple {
     const schema: Schema = name === 'hexBinary' ? { type: 'string', contentEncoding: 'base16' } : { type: 'string' }
     return { schema: spaced(schema, PRESERVED.has(name) ? 'preserve' : name === 'normalizedString' ? 'replace' : 'collapse'), list: false }
   }
-  throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the type xs:${name}, which is no XML Schema built-in type`, where)
+  throw new SOAP_ERR_CONTRACT_INVALID(where, `the type xs:${name} is no XML Schema built-in type`)
 }
 
 /** A value written in the schema (an enumeration, a fixed value) as the JSON value of its type. */
@@ -93,7 +93,7 @@ export function lexical (schema: Schema, text: string, where: string): unknown {
   const value = text.trim()
   if (schema.type === 'integer' || schema.type === 'number') {
     const n = Number(value)
-    if (value === '' || !Number.isFinite(n)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the value "${text}" of a ${String(schema.type)} type`, where)
+    if (value === '' || !Number.isFinite(n)) throw new SOAP_ERR_CONTRACT_INVALID(where, `the value "${text}" is not of its ${String(schema.type)} type`)
     return n
   }
   if (schema.type === 'boolean') return value === 'true' || value === '1'
@@ -239,7 +239,7 @@ export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement, contex
   if (list !== undefined) {
     const itemName = attr(list, 'itemType')
     const item = itemName !== undefined ? byName(types.qname(list, itemName, context)) : simpleTypeOf(types, xsChildren(list, 'simpleType')[0], context, where)
-    if (item.list) throw new SOAP_ERR_CONTRACT_UNSUPPORTED('a list of lists', where)
+    if (item.list) throw new SOAP_ERR_CONTRACT_INVALID(where, 'a list whose items are lists (XML Schema Part 2 §4.1.3: a list\'s item type is atomic or a union)')
     // The items are split at white space: none is left in one to normalise.
     const items = { ...item.schema }
     delete items.xml
