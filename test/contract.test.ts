@@ -415,7 +415,19 @@ test('docs/contract-first.md "What is refused": a construct the codec cannot car
   }
 })
 
-test('docs/contract-first.md "What is refused": a broken contract (a name no schema declares, an undeclared prefix, an element reference to nothing, an unknown built-in type, a value not of its type, a list of lists) is SOAP_ERR_CONTRACT_INVALID, naming it and where it is', async (t: TestContext) => {
+test('docs/contract-first.md "The mapping": a model group that reaches itself through an element\'s type (as DSML\'s FilterGroup does) is a recursive type, served', async (t: TestContext) => {
+  const types = SIMPLE('<xs:group name="G"><xs:choice><xs:element name="leaf" type="xs:string"/><xs:element name="and" type="k:Set"/></xs:choice></xs:group><xs:complexType name="Set"><xs:sequence><xs:group ref="k:G" maxOccurs="unbounded"/></xs:sequence></xs:complexType><xs:element name="Op"><xs:complexType><xs:group ref="k:G"/></xs:complexType></xs:element>')
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  let seen: unknown
+  app.soap.contract({ path: '/g', document: wsdl({ types }), operations: { Op: async (input: unknown) => { seen = input; return {} } } })
+  const res = await app.inject({ method: 'POST', url: '/g', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Op xmlns:k="${K}"><k:and><k:leaf>a</k:leaf><k:and><k:leaf>b</k:leaf></k:and></k:and></k:Op>`) })
+  t.assert.strictEqual(res.statusCode, 200, res.body)
+  t.assert.deepStrictEqual(seen, { and: { leaf: ['a'], and: [{ leaf: ['b'], and: [] }] } })
+})
+
+test('docs/contract-first.md "What is refused": a broken contract (a name no schema declares, an undeclared prefix, an element reference to nothing, an unknown built-in type, a value not of its type, a list of lists, a group or type defined by itself, a declaration with no name, occurrences and lengths that are no counts) is SOAP_ERR_CONTRACT_INVALID, naming it and where it is', async (t: TestContext) => {
   const cases: Array<[string, string, RegExp]> = [
     ['an undeclared type', '<xs:element name="Op" type="k:Nowhere"/>', /operation Op > element \{urn:k\}Op: the complexType \{urn:k\}Nowhere is declared by no schema of the contract/],
     ['an undeclared element reference', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:Gone"/></xs:sequence></xs:complexType></xs:element>', /the element \{urn:k\}Gone is declared by no schema of the contract/],
@@ -424,6 +436,19 @@ test('docs/contract-first.md "What is refused": a broken contract (a name no sch
     ['a list of lists', '<xs:simpleType name="L"><xs:list itemType="xs:int"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:list itemType="k:L"/></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /a list whose items are lists \(XML Schema Part 2 §4\.1\.3/],
     ['an unknown built-in', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n" type="xs:strng"/></xs:sequence></xs:complexType></xs:element>', /the type xs:strng is no XML Schema built-in type/],
     ['a bad enumeration value', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="n"><xs:simpleType><xs:restriction base="xs:int"><xs:enumeration value="one"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the value "one" is not of its integer type/],
+    ['a group that contains itself (Part 1 §3.7.6)', '<xs:group name="G"><xs:sequence><xs:group ref="k:G"/></xs:sequence></xs:group><xs:element name="Op"><xs:complexType><xs:group ref="k:G"/></xs:complexType></xs:element>', /group k:G > group k:G: the group k:G contains itself/],
+    ['an attributeGroup that contains itself (Part 1 §3.6.6)', '<xs:attributeGroup name="G"><xs:attributeGroup ref="k:G"/></xs:attributeGroup><xs:element name="Op"><xs:complexType><xs:attributeGroup ref="k:G"/></xs:complexType></xs:element>', /the attributeGroup k:G contains itself/],
+    ['a simple type derived from itself (Part 2 §4.1.6)', '<xs:simpleType name="A"><xs:restriction base="k:B"/></xs:simpleType><xs:simpleType name="B"><xs:restriction base="k:A"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="k:A"/></xs:sequence></xs:complexType></xs:element>', /type \{urn:k\}A > type \{urn:k\}B > type \{urn:k\}A: a simple type defined by itself/],
+    ['a union of itself', '<xs:simpleType name="A"><xs:union memberTypes="k:A"/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="k:A"/></xs:sequence></xs:complexType></xs:element>', /a simple type defined by itself/],
+    ['a restriction that names no base and holds none', '<xs:simpleType name="A"><xs:restriction/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="k:A"/></xs:sequence></xs:complexType></xs:element>', /an xs:restriction, xs:list or xs:union that names no type and holds none/],
+    ['a simpleType with no derivation', '<xs:simpleType name="A"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="k:A"/></xs:sequence></xs:complexType></xs:element>', /an xs:simpleType with no xs:restriction, xs:list or xs:union/],
+    ['a union of no member', '<xs:simpleType name="A"><xs:union/></xs:simpleType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="k:A"/></xs:sequence></xs:complexType></xs:element>', /an xs:union of no member type/],
+    ['an element with neither name nor ref', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element type="xs:string"/></xs:sequence></xs:complexType></xs:element>', /an xs:element with neither name nor ref/],
+    ['an attribute with neither name nor ref', '<xs:element name="Op"><xs:complexType><xs:attribute type="xs:string"/></xs:complexType></xs:element>', /an xs:attribute with neither name nor ref/],
+    ['a maxOccurs that is no count', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string" maxOccurs="many"/></xs:sequence></xs:complexType></xs:element>', /xs:element has maxOccurs="many", which is no count/],
+    ['minOccurs above maxOccurs (Part 1 §3.9.6)', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string" minOccurs="3" maxOccurs="2"/></xs:sequence></xs:complexType></xs:element>', /xs:element has minOccurs="3" above maxOccurs="2"/],
+    ['a length facet that is no count', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a"><xs:simpleType><xs:restriction base="xs:string"><xs:maxLength value="ten"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /xs:maxLength has value="ten", which is no count/],
+    ['a boolean enumeration that is no boolean', '<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a"><xs:simpleType><xs:restriction base="xs:boolean"><xs:enumeration value="maybe"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element>', /the value "maybe" is not of its boolean type/],
     ['a type derived from itself', '<xs:complexType name="A"><xs:complexContent><xs:extension base="k:B"/></xs:complexContent></xs:complexType><xs:complexType name="B"><xs:complexContent><xs:extension base="k:A"/></xs:complexContent></xs:complexType><xs:element name="Op" type="k:A"/>', /operation Op > element \{urn:k\}Op > type \{urn:k\}A > base \{urn:k\}B: the type \{urn:k\}A is derived from itself/]
   ]
   for (const [what, body, message] of cases) {
@@ -552,6 +577,10 @@ test('docs/contract-first.md "What is refused": what the WSDL names must exist, 
   const C = 'SOAP_ERR_CONTRACT_INVALID'
   await refused(t, { document: wsdl({ messages: '' }) }, C, /the message \{urn:svc\}In is not defined/)
   await refused(t, { document: wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/></wsdl:binding>' }) }, C, /operation Op: the binding \{urn:svc\}B does not bind it/)
+  const extraOperation = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation><wsdl:operation name="Other"><wsdl:input><soap:body use="literal"/></wsdl:input></wsdl:operation></wsdl:binding>' })
+  await refused(t, { document: extraOperation }, C, /binding \{urn:svc\}B: it binds the operation Other, which the portType \{urn:svc\}PT does not have/)
+  const barePart = wsdl({ messages: '<wsdl:message name="In"><wsdl:part name="p"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>' })
+  await refused(t, { document: barePart }, C, /operation Op: the part p of message \{urn:svc\}In names neither an element nor a type/)
   const missingHeaderPart = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal"/><soap:header message="tns:In" part="nope" use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>' })
   await refused(t, { document: missingHeaderPart }, C, /the header part nope is not in message \{urn:svc\}In/)
   const missingBodyPart = wsdl({ binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal" parts="nope"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation></wsdl:binding>' })

@@ -170,7 +170,10 @@ function chooseBindings (model: WsdlModel, source: ContractSource, where: string
 /** The parts of a message, by name. */
 function partsOf (model: WsdlModel, message: QName, where: string): Map<string, DomElement> {
   const node = model.get(model.messages, 'message', message, where)
-  return new Map(children(node, WSDL_NS, 'part').map((p) => [attr(p, 'name') as string, p]))
+  const parts = children(node, WSDL_NS, 'part')
+  const bare = parts.find((p) => attr(p, 'element') === undefined && attr(p, 'type') === undefined)
+  if (bare !== undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the part ${attr(bare, 'name') ?? '(no name)'} of message ${key(message)} names neither an element nor a type`)
+  return new Map(parts.map((p) => [attr(p, 'name') as string, p]))
 }
 
 /** The one extension element of a binding's wsdl:input or wsdl:output. */
@@ -304,6 +307,9 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   const main = bindings[0]
   const tns = attr(documents.definitions[0], 'targetNamespace') ?? ''
   const portType = model.get(model.portTypes, 'portType', main.portType, where)
+  const declared = new Set(children(portType, WSDL_NS, 'operation').map((op) => attr(op, 'name')))
+  const unknown = children(main.node, WSDL_NS, 'operation').find((op) => !declared.has(attr(op, 'name')))
+  if (unknown !== undefined) throw new SOAP_ERR_CONTRACT_INVALID(`binding ${key(main.name)}`, `it binds the operation ${attr(unknown, 'name') ?? '(no name)'}, which the portType ${key(main.portType)} does not have`)
   const operations: Record<string, ContractOperation> = {}
   for (const op of children(portType, WSDL_NS, 'operation')) {
     const name = attr(op, 'name') as string

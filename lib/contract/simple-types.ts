@@ -6,6 +6,7 @@
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { attr, childElements } from './dom'
+import { count } from './checks'
 import { XSD_NS } from '../namespaces'
 import { normalizeSpace, type WhiteSpace } from '../xml/chars'
 import { BINARY_ENCODINGS } from '../service/schema'
@@ -96,7 +97,10 @@ export function lexical (schema: Schema, text: string, where: string): unknown {
     if (value === '' || !Number.isFinite(n)) throw new SOAP_ERR_CONTRACT_INVALID(where, `the value "${text}" is not of its ${String(schema.type)} type`)
     return n
   }
-  if (schema.type === 'boolean') return value === 'true' || value === '1'
+  if (schema.type === 'boolean') {
+    if (!['true', 'false', '1', '0'].includes(value)) throw new SOAP_ERR_CONTRACT_INVALID(where, `the value "${text}" is not of its boolean type`)
+    return value === 'true' || value === '1'
+  }
   // A value of the schema is in its value space: normalised as an instance is.
   const whiteSpace = whiteSpaceOf(schema)
   return whiteSpace === 'preserve' ? text : normalizeSpace(text, whiteSpace)
@@ -125,13 +129,14 @@ export function restrict (base: Schema, restriction: DomElement, where: string):
       const binary = BINARY_ENCODINGS.has(schema.contentEncoding)
       const limits = binary ? { ...(schema.xml as Schema) } : schema
       const [min, max] = binary ? ['minOctets', 'maxOctets'] : ['minLength', 'maxLength']
-      if (name !== 'maxLength') limits[min] = Math.max(Number(value), Number(limits[min] ?? 0))
-      if (name !== 'minLength') limits[max] = Math.min(Number(value), Number(limits[max] ?? Infinity))
+      const n = count(facet, 'value', where)
+      if (name !== 'maxLength') limits[min] = Math.max(n, Number(limits[min] ?? 0))
+      if (name !== 'minLength') limits[max] = Math.min(n, Number(limits[max] ?? Infinity))
       if (binary) schema.xml = limits
     } else if ((schema.type === 'integer' || schema.type === 'number') && FACET_NUMBERS[name] !== undefined) {
       schema[FACET_NUMBERS[name]] = lexical(schema, value, where)
     } else if (schema.type === 'integer' && name === 'totalDigits') {
-      const limit = 10 ** Number(value) - 1
+      const limit = 10 ** count(facet, 'value', where) - 1
       if (Number.isSafeInteger(limit)) {
         schema.maximum = Math.min(limit, Number(schema.maximum ?? limit))
         schema.minimum = Math.max(-limit, Number(schema.minimum ?? -limit))
@@ -155,10 +160,10 @@ export function listCounts (base: Schema, restriction: DomElement, where: string
   const counts: Schema = { ...base }
   for (const facet of childElements(restriction)) {
     if (facet.namespaceURI !== XSD_NS || facet.localName === 'annotation' || facet.localName === 'whiteSpace') continue
-    const value = Number(attr(facet, 'value'))
+    if (!['length', 'minLength', 'maxLength'].includes(facet.localName as string)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the facet xs:${facet.localName as string} on a list type`, where)
+    const value = count(facet, 'value', where)
     if (facet.localName === 'length' || facet.localName === 'minLength') counts.minItems = Math.max(value, Number(counts.minItems ?? 0))
     if (facet.localName === 'length' || facet.localName === 'maxLength') counts.maxItems = Math.min(value, Number(counts.maxItems ?? Infinity))
-    if (!['length', 'minLength', 'maxLength'].includes(facet.localName as string)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the facet xs:${facet.localName as string} on a list type`, where)
   }
   return counts
 }
@@ -219,26 +224,33 @@ function xsChildren (node: DomElement, localName: string): DomElement[] {
   return childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName === localName)
 }
 
-/** A simple type (restriction, list or union) as the schema of its values. */
-export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement, context: C, where: string): Simple {
+/**
+ * A simple type (restriction, list or union) as the schema of its values.
+ * `within` holds the simple types being read around it: one defined by
+ * itself, directly or not, is refused (XML Schema Part 2 §4.1.6).
+ */
+export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement | undefined, context: C, where: string, within: ReadonlySet<DomElement> = new Set()): Simple {
+  if (node === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, 'an xs:restriction, xs:list or xs:union that names no type and holds none')
+  if (within.has(node)) throw new SOAP_ERR_CONTRACT_INVALID(where, 'a simple type defined by itself')
+  const inside = new Set(within).add(node)
   const byName = (name: readonly [string, string]): Simple => {
     if (name[0] === XSD_NS) return builtin(name[1], where)
     const declared = types.declaration(name, where)
-    return simpleTypeOf(types, declared.node, declared.context, `${where} > type {${name[0]}}${name[1]}`)
+    return simpleTypeOf(types, declared.node, declared.context, `${where} > type {${name[0]}}${name[1]}`, inside)
   }
   const restriction = xsChildren(node, 'restriction')[0]
   if (restriction !== undefined) {
     const baseName = attr(restriction, 'base')
     const base = baseName !== undefined
       ? byName(types.qname(restriction, baseName, context))
-      : simpleTypeOf(types, xsChildren(restriction, 'simpleType')[0], context, where)
+      : simpleTypeOf(types, xsChildren(restriction, 'simpleType')[0], context, where, inside)
     if (base.list) return { schema: base.schema, list: true, counts: listCounts(base.counts ?? {}, restriction, where) }
     return { schema: restrict(base.schema, restriction, where), list: false }
   }
   const list = xsChildren(node, 'list')[0]
   if (list !== undefined) {
     const itemName = attr(list, 'itemType')
-    const item = itemName !== undefined ? byName(types.qname(list, itemName, context)) : simpleTypeOf(types, xsChildren(list, 'simpleType')[0], context, where)
+    const item = itemName !== undefined ? byName(types.qname(list, itemName, context)) : simpleTypeOf(types, xsChildren(list, 'simpleType')[0], context, where, inside)
     if (item.list) throw new SOAP_ERR_CONTRACT_INVALID(where, 'a list whose items are lists (XML Schema Part 2 §4.1.3: a list\'s item type is atomic or a union)')
     // The items are split at white space: none is left in one to normalise.
     const items = { ...item.schema }
@@ -248,9 +260,11 @@ export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement, contex
   // A union is read as its lexical form: a string, or the enumerations of its members when they all are,
   // its white space normalised as every member's is (a list's, a number's: collapse).
   const union = xsChildren(node, 'union')[0]
+  if (union === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, 'an xs:simpleType with no xs:restriction, xs:list or xs:union')
   const members: Simple[] = []
   for (const name of (attr(union, 'memberTypes') ?? '').split(/\s+/).filter((n) => n !== '')) members.push(byName(types.qname(union, name, context)))
-  for (const inline of xsChildren(union, 'simpleType')) members.push(simpleTypeOf(types, inline, context, where))
+  for (const inline of xsChildren(union, 'simpleType')) members.push(simpleTypeOf(types, inline, context, where, inside))
+  if (members.length === 0) throw new SOAP_ERR_CONTRACT_INVALID(where, 'an xs:union of no member type')
   const whiteSpace = members.map((m) => m.list ? 'collapse' : whiteSpaceOf(m.schema)).reduce<WhiteSpace>((a, b) => STRENGTH[a] < STRENGTH[b] ? a : b, 'collapse')
   if (members.every((m) => !m.list && m.schema.type === 'string' && Array.isArray(m.schema.enum))) {
     return { schema: spaced({ type: 'string', enum: [...new Set(members.flatMap((m) => m.schema.enum as string[]))] }, whiteSpace), list: false }

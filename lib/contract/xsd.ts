@@ -16,6 +16,7 @@ import { anyContent, Content, holderXml, objectSchema, simpleResult, withoutXml 
 import { alternative, blocked, derivationOf, Derivations } from './derivation'
 import { SubstitutionGroups } from './substitution'
 import { isLarge, NamedSchemas, withDefs } from './defs'
+import { named, Nesting, occurrences } from './checks'
 
 type Schema = Record<string, unknown>
 
@@ -58,6 +59,7 @@ export class SchemaModel {
   private readonly derivations = new Derivations()
   /** Which elements may stand for which (XML Schema 1.0 Part 1 §3.3.6). */
   private readonly groups = new SubstitutionGroups()
+  private readonly nesting = new Nesting()
   /** Named types being translated, to find a recursive one. */
   private readonly stack: string[] = []
   /** The type whose content is being gathered, then its bases: a base met again is a type derived from itself. */
@@ -400,8 +402,7 @@ export class SchemaModel {
    * requires appears too).
    */
   private particle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): Reach {
-    const min = attr(node, 'minOccurs') ?? '1'
-    const max = attr(node, 'maxOccurs') ?? '1'
+    const { min, max } = occurrences(node, where)
     if (max === '0') return NOTHING
     const isOptional = optional || min === '0'
     const isRepeated = repeated || max === 'unbounded' || Number(max) > 1
@@ -429,7 +430,8 @@ export class SchemaModel {
       case 'group': {
         const group = this.find('group', this.qname(node, attr(node, 'ref') as string, context), where)
         const parts = childElements(group.node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
-        reach = this.sequence(parts, group.context, content, isOptional, isRepeated, `${where} > group ${attr(node, 'ref') as string}`)
+        const inner = `${where} > group ${attr(node, 'ref') as string}`
+        reach = this.nesting.within(group.node, `the group ${attr(node, 'ref') as string}`, inner, () => this.sequence(parts, group.context, content, isOptional, isRepeated, inner))
         break
       }
       case 'choice':
@@ -492,7 +494,7 @@ export class SchemaModel {
     if (ref === undefined) {
       const form = attr(node, 'form')
       const qualified = form === undefined ? context.elementQualified : form === 'qualified'
-      return { name: [qualified ? context.targetNamespace : '', attr(node, 'name') as string], declaration: { node, context } }
+      return { name: [qualified ? context.targetNamespace : '', named(node, where)], declaration: { node, context } }
     }
     const name = this.qname(node, ref, context)
     return { name, declaration: this.find('element', name, where) }
@@ -502,7 +504,7 @@ export class SchemaModel {
   private elementParticle (name: QName, declaration: Component, min: number, max: string, content: Content, optional: boolean, repeated: boolean, where: string): string {
     this.checkHeads(declaration.node, declaration.context, where)
     const { property, known } = content.property(key(...name), name[1])
-    const { schema } = this.elementType(declaration.node, declaration.context, `${where} > element ${name[1]}`)
+    const { schema } = this.nesting.apart(() => this.elementType(declaration.node, declaration.context, `${where} > element ${name[1]}`))
     const named: Schema = property === name[1] ? { namespace: name[0] } : { name: name[1], namespace: name[0] }
     if (known) {
       // The same element named twice (in a sequence, or in two branches of a choice): an array of its values.
@@ -534,9 +536,12 @@ export class SchemaModel {
     }
     if (node.localName === 'attributeGroup') {
       const group = this.find('attributeGroup', this.qname(node, attr(node, 'ref') as string, context), where)
-      for (const child of childElements(group.node)) {
-        if (child.namespaceURI === XSD_NS && ['attribute', 'attributeGroup', 'anyAttribute'].includes(child.localName as string)) this.attribute(child, group.context, content, `${where} > attributeGroup ${attr(node, 'ref') as string}`)
-      }
+      const inner = `${where} > attributeGroup ${attr(node, 'ref') as string}`
+      this.nesting.within(group.node, `the attributeGroup ${attr(node, 'ref') as string}`, inner, () => {
+        for (const child of childElements(group.node)) {
+          if (child.namespaceURI === XSD_NS && ['attribute', 'attributeGroup', 'anyAttribute'].includes(child.localName as string)) this.attribute(child, group.context, content, inner)
+        }
+      })
       return
     }
     const use = attr(node, 'use')
@@ -552,7 +557,7 @@ export class SchemaModel {
     } else {
       const form = attr(node, 'form')
       const qualified = form === undefined ? context.attributeQualified : form === 'qualified'
-      name = [qualified ? context.targetNamespace : '', attr(node, 'name') as string]
+      name = [qualified ? context.targetNamespace : '', named(node, where)]
       declaration = { node, context }
     }
     const { property, known } = content.property(`@${key(...name)}`, name[1])
