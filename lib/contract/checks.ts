@@ -5,6 +5,7 @@
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_INVALID } from '../errors'
+import { XML_NS } from '../namespaces'
 import { attr } from './dom'
 
 const COUNT = /^[ \t\r\n]*\+?[0-9]+[ \t\r\n]*$/
@@ -60,4 +61,27 @@ export class Nesting {
       this.open.delete(node)
     }
   }
+}
+
+/** An attribute the element must have (a reference's `ref`, a derivation's `base`, a message's `message`...). */
+export function required (node: DomElement, attribute: string, where: string): string {
+  const value = attr(node, attribute)
+  if (value === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `${node.tagName} has no ${attribute}`)
+  return value
+}
+
+/**
+ * A QName written in a schema or WSDL attribute, resolved against the
+ * namespaces in scope there; in a chameleon schema (included into another
+ * namespace), no namespace is the includer's.
+ */
+export function resolveQName (node: DomElement, value: string, context?: { readonly file: string, readonly chameleon: boolean, readonly targetNamespace: string }): readonly [namespace: string, localName: string] {
+  const colon = value.indexOf(':')
+  const prefix = colon === -1 ? null : value.slice(0, colon)
+  const local = colon === -1 ? value : value.slice(colon + 1)
+  // xmldom finds the default namespace under '', not null; the xml prefix is bound everywhere.
+  const namespace = prefix === 'xml' ? XML_NS : node.lookupNamespaceURI(prefix ?? '')
+  if (namespace === null && prefix !== null) throw new SOAP_ERR_CONTRACT_INVALID(context?.file ?? 'the WSDL', `the prefix of "${value}" is not declared`)
+  const ns = namespace ?? ''
+  return [ns === '' && context?.chameleon === true ? context.targetNamespace : ns, local]
 }

@@ -11,6 +11,7 @@ import type { Element as DomElement } from '@xmldom/xmldom'
 import { checkCatalog, ContractDocuments, type ContractCatalog, type ContractResolver } from './documents'
 import { attr, childElements } from './dom'
 import { SchemaModel, type QName } from './xsd'
+import { required } from './checks'
 import { asText } from './content'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { SoapFault } from '../soap/fault'
@@ -121,7 +122,7 @@ class WsdlModel {
     for (const [soap, version] of [[WSDL_SOAP11_NS, '1.1'], [WSDL_SOAP12_NS, '1.2']] as const) {
       const ext = children(node, soap, 'binding')[0]
       if (ext === undefined) continue
-      return { node, name, version, soap, style: attr(ext, 'style') ?? 'document', portType: this.schemas.qname(node, attr(node, 'type') as string) }
+      return { node, name, version, soap, style: attr(ext, 'style') ?? 'document', portType: this.schemas.qnameOf(node, 'type') }
     }
     return undefined
   }
@@ -140,7 +141,7 @@ function chooseBindings (model: WsdlModel, source: ContractSource, where: string
     if (found.length !== 1) throw new SOAP_ERR_CONTRACT_INVALID(where, `${found.length === 0 ? 'no' : 'more than one'} wsdl:binding is named ${source.binding} (there are ${[...model.bindings.keys()].join(', ')})`)
     const info = soapOf(...found[0])
     if (info === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the binding ${found[0][0]} is no SOAP 1.1 or 1.2 binding`)
-    const service = [...model.services.values()].find((s) => children(s, WSDL_NS, 'port').some((p) => key(model.schemas.qname(p, attr(p, 'binding') as string)) === found[0][0]))
+    const service = [...model.services.values()].find((s) => children(s, WSDL_NS, 'port').some((p) => key(model.schemas.qnameOf(p, 'binding')) === found[0][0]))
     return { bindings: [info], service }
   }
   let services = [...model.services]
@@ -157,7 +158,7 @@ function chooseBindings (model: WsdlModel, source: ContractSource, where: string
   const service = services[0][1]
   const bindings: BindingInfo[] = []
   for (const port of children(service, WSDL_NS, 'port')) {
-    const name = model.schemas.qname(port, attr(port, 'binding') as string)
+    const name = model.schemas.qnameOf(port, 'binding')
     const info = soapOf(key(name), model.get(model.bindings, 'binding', name, where))
     if (info !== undefined && !bindings.some((b) => key(b.name) === key(info.name))) bindings.push(info)
   }
@@ -200,7 +201,7 @@ function direction (model: WsdlModel, binding: BindingInfo, style: string, opera
   const bound = new Set<string>()
   for (const header of io === undefined ? [] : children(io, binding.soap, 'header')) {
     checkLiteral(header, `a header of ${where}`, where)
-    const headerMessage = model.schemas.qname(header, attr(header, 'message') as string)
+    const headerMessage = model.schemas.qnameOf(header, 'message')
     const partName = attr(header, 'part') as string
     const part = partsOf(model, headerMessage, where).get(partName)
     if (part === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the header part ${partName} is not in message ${key(headerMessage)}`)
@@ -324,14 +325,14 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     if (bound === undefined) throw new SOAP_ERR_CONTRACT_INVALID(at, `the binding ${key(main.name)} does not bind it`)
     const soapOperation = children(bound, main.soap, 'operation')[0]
     const style = (soapOperation === undefined ? undefined : attr(soapOperation, 'style')) ?? main.style
-    const inputs = direction(model, main, style, name, schemas.qname(input, attr(input, 'message') as string), children(bound, WSDL_NS, 'input')[0], false, at)
-    const outputs = output === undefined ? undefined : direction(model, main, style, name, schemas.qname(output, attr(output, 'message') as string), children(bound, WSDL_NS, 'output')[0], true, at)
+    const inputs = direction(model, main, style, name, schemas.qnameOf(input, 'message'), children(bound, WSDL_NS, 'input')[0], false, at)
+    const outputs = output === undefined ? undefined : direction(model, main, style, name, schemas.qnameOf(output, 'message'), children(bound, WSDL_NS, 'output')[0], true, at)
     const faults: Record<string, JsonSchema> = {}
     const faultActions: Record<string, string> = {}
     for (const fault of children(op, WSDL_NS, 'fault')) {
-      const faultName = attr(fault, 'name') as string
+      const faultName = required(fault, 'name', at)
       faultActions[faultName] = statedAction(fault) ?? patternAction(tns, main.portType[1], name, 'Fault', faultName)
-      const parts = [...partsOf(model, schemas.qname(fault, attr(fault, 'message') as string), at).values()]
+      const parts = [...partsOf(model, schemas.qnameOf(fault, 'message'), at).values()]
       const element = parts.length === 1 ? attr(parts[0], 'element') : undefined
       if (element === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the fault ${faultName}, whose message is not one part naming an element (WS-I BP R2205)`, at)
       faults[faultName] = elementObject(model, schemas.qname(parts[0], element), 'fault detail element', `${at} fault ${faultName}`)
@@ -359,14 +360,14 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   // The served ports' addresses become the live one.
   const addresses: Array<{ node: DomElement, attribute: string }> = []
   for (const port of service === undefined ? [] : children(service, WSDL_NS, 'port')) {
-    const bindingName = key(schemas.qname(port, attr(port, 'binding') as string))
+    const bindingName = key(schemas.qnameOf(port, 'binding'))
     if (!bindings.some((b) => key(b.name) === bindingName)) continue
     for (const address of childElements(port)) {
       if ((address.namespaceURI === WSDL_SOAP11_NS || address.namespaceURI === WSDL_SOAP12_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
     }
   }
   const served = new Set(bindings.map((b) => key(b.name)))
-  const ports = service === undefined ? [] : children(service, WSDL_NS, 'port').filter((p) => served.has(key(schemas.qname(p, attr(p, 'binding') as string))))
+  const ports = service === undefined ? [] : children(service, WSDL_NS, 'port').filter((p) => served.has(key(schemas.qnameOf(p, 'binding'))))
   const security = securityPolicyOf(documents.definitions, [...bindings.map((b) => b.node), ...ports])
   return {
     name: service === undefined ? main.name[1] : attr(service, 'name') as string,

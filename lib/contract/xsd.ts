@@ -16,7 +16,7 @@ import { anyContent, Content, holderXml, objectSchema, simpleResult, withoutXml 
 import { alternative, blocked, derivationOf, Derivations } from './derivation'
 import { SubstitutionGroups } from './substitution'
 import { isLarge, NamedSchemas, withDefs } from './defs'
-import { named, Nesting, occurrences } from './checks'
+import { named, Nesting, occurrences, required, resolveQName } from './checks'
 
 type Schema = Record<string, unknown>
 
@@ -103,14 +103,12 @@ export class SchemaModel {
 
   /** A QName written in a schema or WSDL attribute, resolved against the namespaces in scope there. */
   qname (node: DomElement, value: string, context?: SchemaContext): QName {
-    const colon = value.indexOf(':')
-    const prefix = colon === -1 ? null : value.slice(0, colon)
-    const local = colon === -1 ? value : value.slice(colon + 1)
-    // xmldom finds the default namespace under '', not null; the xml prefix is bound everywhere.
-    const namespace = prefix === 'xml' ? XML_NS : node.lookupNamespaceURI(prefix ?? '')
-    if (namespace === null && prefix !== null) throw new SOAP_ERR_CONTRACT_INVALID(context?.file ?? 'the WSDL', `the prefix of "${value}" is not declared`)
-    const ns = namespace ?? ''
-    return [ns === '' && context?.chameleon === true ? context.targetNamespace : ns, local]
+    return resolveQName(node, value, context)
+  }
+
+  /** The QName an attribute gives, which the element must have. */
+  qnameOf (node: DomElement, attribute: string, context?: SchemaContext): QName {
+    return resolveQName(node, required(node, attribute, context?.file ?? 'the WSDL'), context)
   }
 
   private find (kind: Kind, name: QName, where: string): Component {
@@ -349,8 +347,9 @@ export class SchemaModel {
 
   /** complexContent or simpleContent: an extension adds to its base, a restriction restates it. */
   private derived (node: DomElement, context: SchemaContext, content: Content, simple: boolean, where: string): void {
-    const derivation = childElements(node).find((c) => c.namespaceURI === XSD_NS && (c.localName === 'extension' || c.localName === 'restriction')) as DomElement
-    const base = this.qname(derivation, attr(derivation, 'base') as string, context)
+    const derivation = childElements(node).find((c) => c.namespaceURI === XSD_NS && (c.localName === 'extension' || c.localName === 'restriction'))
+    if (derivation === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `an xs:${node.localName as string} with no xs:extension or xs:restriction`)
+    const base = this.qnameOf(derivation, 'base', context)
     const extension = derivation.localName === 'extension'
     if (SOAP_ENCODING_NAMESPACES.has(base[0])) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the SOAP encoding type ${key(...base)} as a base (encoded arrays and structs have no literal form)`, where)
     if (simple) {
@@ -428,7 +427,7 @@ export class SchemaModel {
         content.addWildcard(attr(node, 'namespace'), context.targetNamespace)
         return NOTHING
       case 'group': {
-        const group = this.find('group', this.qname(node, attr(node, 'ref') as string, context), where)
+        const group = this.find('group', this.qnameOf(node, 'ref', context), where)
         const parts = childElements(group.node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
         const inner = `${where} > group ${attr(node, 'ref') as string}`
         reach = this.nesting.within(group.node, `the group ${attr(node, 'ref') as string}`, inner, () => this.sequence(parts, group.context, content, isOptional, isRepeated, inner))
@@ -535,7 +534,7 @@ export class SchemaModel {
       return
     }
     if (node.localName === 'attributeGroup') {
-      const group = this.find('attributeGroup', this.qname(node, attr(node, 'ref') as string, context), where)
+      const group = this.find('attributeGroup', this.qnameOf(node, 'ref', context), where)
       const inner = `${where} > attributeGroup ${attr(node, 'ref') as string}`
       this.nesting.within(group.node, `the attributeGroup ${attr(node, 'ref') as string}`, inner, () => {
         for (const child of childElements(group.node)) {
@@ -573,6 +572,7 @@ export class SchemaModel {
     const simple = typeName !== undefined
       ? this.typeByName(this.qname(declaration.node, typeName, declaration.context), where)
       : inline !== undefined ? simpleResult(this.simpleType(inline, declaration.context, where)) : { schema: { type: 'string' }, simple: true }
+    if (!simple.simple) throw new SOAP_ERR_CONTRACT_INVALID(where, `the attribute ${key(...name)} of a complex type (an attribute's type is simple)`)
     const schema: Schema = { ...simple.schema }
     const fixed = attr(declaration.node, 'fixed') ?? attr(node, 'fixed')
     if (fixed !== undefined && schema.type !== 'array') schema.const = lexical(schema, fixed, where)
