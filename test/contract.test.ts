@@ -427,6 +427,24 @@ test('docs/contract-first.md "The mapping": a model group that reaches itself th
   t.assert.deepStrictEqual(seen, { and: { leaf: ['a'], and: [{ leaf: ['b'], and: [] }] } })
 })
 
+test('docs/contract-first.md "The mapping": a .NET DataSet (a ref to xs:schema, then xs:any, the XML Schema namespace imported with no location) is raw elements both ways', async (t: TestContext) => {
+  const types = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified"><xs:import namespace="http://www.w3.org/2001/XMLSchema"/>
+    <xs:complexType name="DataSet"><xs:sequence><xs:element ref="xs:schema"/><xs:any/></xs:sequence></xs:complexType>
+    <xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="ds" type="k:DataSet"/></xs:sequence></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="OpResult" type="k:DataSet"/></xs:sequence></xs:complexType></xs:element></xs:schema>`
+  const contract = await readContract({ document: wsdl({ types }) })
+  t.assert.deepStrictEqual(Object.keys((contract.operations.Op.input as { properties: Record<string, { properties: object }> }).properties.ds.properties), ['$any'])
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/ds', document: wsdl({ types }), operations: { Op: async ({ ds }: { ds: unknown }) => ({ OpResult: ds }) } })
+  const dataSet = '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" id="NewDataSet"><xs:element name="Table"/></xs:schema><diffgr:diffgram xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1"><NewDataSet xmlns=""><Table><id>1</id></Table></NewDataSet></diffgr:diffgram>'
+  const res = await app.inject({ method: 'POST', url: '/ds', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Op xmlns:k="${K}"><k:ds>${dataSet}</k:ds></k:Op>`) })
+  t.assert.strictEqual(res.statusCode, 200, res.body)
+  // Written back with the declarations it needs: no default namespace is in scope, so NewDataSet needs no xmlns="".
+  t.assert.ok(res.body.includes(`<tns:OpResult>${dataSet.replace(' xmlns=""', '')}</tns:OpResult>`), res.body)
+})
+
 test('docs/contract-first.md "What is refused": a broken contract (a name no schema declares, an undeclared prefix, an element reference to nothing, an unknown built-in type, a value not of its type, a list of lists, a group or type defined by itself, a declaration with no name, occurrences and lengths that are no counts) is SOAP_ERR_CONTRACT_INVALID, naming it and where it is', async (t: TestContext) => {
   const cases: Array<[string, string, RegExp]> = [
     ['an undeclared type', '<xs:element name="Op" type="k:Nowhere"/>', /operation Op > element \{urn:k\}Op: the complexType \{urn:k\}Nowhere is declared by no schema of the contract/],

@@ -38,6 +38,7 @@ export function checkCatalog (catalog: unknown, where: string): void {
 /** Namespaces a schema may import with no location: their few declarations are the codec's own business, or refused when used. */
 const WELL_KNOWN: ReadonlySet<string> = new Set([
   XML_NS,
+  XSD_NS,
   SOAP11_ENV,
   SOAP12_ENV,
   WSDL_NS,

@@ -51,9 +51,7 @@ type Kind = typeof KINDS[number]
 
 /** The global components of every schema a contract loads, and their translation. */
 export class SchemaModel {
-  private readonly components: Record<Kind, Map<string, Component>> = {
-    element: new Map(), complexType: new Map(), simpleType: new Map(), group: new Map(), attributeGroup: new Map(), attribute: new Map()
-  }
+  private readonly components = Object.fromEntries(KINDS.map((kind) => [kind, new Map()])) as Record<Kind, Map<string, Component>>
 
   /** Which complex types derive from which: an element of a type others derive from takes them all (xsi:type). */
   private readonly derivations = new Derivations()
@@ -408,6 +406,8 @@ export class SchemaModel {
     let reach: Reach
     switch (node.localName) {
       case 'element': {
+        // A .NET DataSet's ref to xs:schema: the schema it carries, as raw elements (and what follows, in its own xs:any).
+        if (attr(node, 'ref') !== undefined && key(...this.qnameOf(node, 'ref', context)) === key(XSD_NS, 'schema')) { content.addWildcard(XSD_NS, context.targetNamespace); return NOTHING }
         const { name, declaration } = this.declaration(node, context, where)
         const group = attr(node, 'ref') === undefined ? undefined : this.groups.substitutes(key(...name), { node: (k) => this.components.element.get(k)?.node, appears: (k) => this.appears(k, where) })
         if (group === undefined) {
