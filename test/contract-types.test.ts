@@ -150,3 +150,28 @@ test('docs/contract-first.md "Types": an operation with output header blocks get
   t.assert.match(out, /^export type EmptyBodyOutputHeaders = /m)
   t.assert.doesNotMatch(out, /^export type (EchoOk|EmptyBody)Output = /m)
 })
+
+test('docs/contract-first.md "Types": the named schemas of a contract are written once, as defs, which every schema that uses them shares: Exchange\'s 122 operations make a module that type-checks', async (t: TestContext) => {
+  const ews = sharedFixture(t, 'wsdl', 'ews')
+  if (ews === undefined) return
+  const dir = await mkdtemp(join(ROOT, 'dist', 'ews-types-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  t.assert.deepStrictEqual(await run(['types', join(ews, 'services.wsdl'), '--out', join(dir, 'ews.ts')]), { status: 0, out: '', err: '' })
+  const written = await readFile(join(dir, 'ews.ts'), 'utf8')
+  t.assert.strictEqual(written.match(/^const defs = \{$/gm)?.length, 1, 'one defs')
+  t.assert.ok((written.match(/"\$defs": defs/g)?.length ?? 0) > 122, 'every schema with named schemas shares them')
+  t.assert.doesNotMatch(written, /"\$defs": \{/, 'no schema has its own copy')
+  await writeFile(join(dir, 'use.ts'), `import type { FindItemInput, Operations } from './ews'
+
+export const traversal: FindItemInput['Traversal'] = 'Shallow'
+// @ts-expect-error: not one of the enumeration's values
+export const wrong: FindItemInput['Traversal'] = 'Deep'
+export const findItem: Operations['FindItem'] = async () => ({ ResponseMessages: {} })
+`)
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'ES2022', strict: true, types: ['node'], outDir: '.', rootDir: '.', noEmit: true },
+    files: ['ews.ts', 'use.ts']
+  }))
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8', timeout: 300_000 })
+  t.assert.strictEqual(tsc.status, 0, tsc.stdout + tsc.stderr)
+})

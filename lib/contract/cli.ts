@@ -25,6 +25,9 @@ export function typeName (operation: string): string {
   return /^[0-9]/.test(name) || name === '' ? `Op${name}` : name
 }
 
+/** What a schema's `$defs` is while the module is written: the shared `defs`. */
+const SHARED = '\u0000defs'
+
 /** A method name of an object literal: the operation's name, quoted unless it is an identifier. */
 function methodName (operation: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(operation) ? operation : JSON.stringify(operation)
@@ -34,16 +37,31 @@ function methodName (operation: string): string {
 export async function contractTypes (options: { wsdl: string, service?: string, binding?: string, catalog?: Record<string, string>, stubs?: boolean }): Promise<string> {
   const { stubs = false, ...source } = options
   const contract = await readContract(source)
+  // The named schemas are written once, and each schema that uses them refers to them all: a contract of many
+  // operations over one set of types (Exchange's) is not written out again for each.
+  const defs: Record<string, unknown> = {}
+  const shared = (schema: unknown): unknown => {
+    const named = (schema as { $defs?: Record<string, unknown> } | undefined)?.$defs
+    if (named === undefined) return schema
+    Object.assign(defs, named)
+    return { ...(schema as object), $defs: SHARED }
+  }
+  const operations = Object.fromEntries(Object.entries(contract.operations).map(([name, op]) => {
+    const { action, outputAction, faultActions, faults, ...schemas } = op
+    const own = Object.fromEntries(Object.entries(schemas).map(([key, schema]) => [key, shared(schema)]))
+    return [name, faults === undefined ? own : { ...own, faults: Object.fromEntries(Object.entries(faults).map(([key, schema]) => [key, shared(schema)])) }]
+  }))
+  const written = JSON.stringify(operations, null, 2).replaceAll(`"$defs": ${JSON.stringify(SHARED)}`, '"$defs": defs')
   const lines = [
     `// Written by \`fastify-soap types\` from ${basename(options.wsdl).replace(/[\r\n]/g, ' ')}: the ${contract.name} service,`,
     `// binding${contract.bindings.length > 1 ? 's' : ''} ${contract.bindings.map((b) => `${b.name} (SOAP ${b.version})`).join(', ')}. Written again when the contract changes; not edited.`,
     stubs ? "import { SoapFault, type ContractOperations, type Infer } from 'fastify-soap'" : "import type { ContractOperations, Infer } from 'fastify-soap'",
     '',
+    ...Object.keys(defs).length === 0
+      ? []
+      : ['/** The named schemas (`$defs`) of the contract, which the schemas below share. */', `const defs = ${JSON.stringify(defs, null, 2)} as const`, ''],
     '/** The schemas each operation is read and written by. */',
-    `export const schemas = ${JSON.stringify(Object.fromEntries(Object.entries(contract.operations).map(([name, op]) => {
-      const { action, outputAction, faultActions, ...schemas } = op
-      return [name, schemas]
-    })), null, 2)} as const`,
+    `export const schemas = ${written} as const`,
     '',
     '/** The handlers of `app.soap.contract<Operations>({ operations })`. */',
     'export type Operations = ContractOperations<typeof schemas>',
