@@ -445,6 +445,22 @@ test('docs/contract-first.md "The mapping": a .NET DataSet (a ref to xs:schema, 
   t.assert.ok(res.body.includes(`<tns:OpResult>${dataSet.replace(' xmlns=""', '')}</tns:OpResult>`), res.body)
 })
 
+test('docs/contract-first.md "The mapping": every schema of a contract that uses named schemas has the one $defs object, the union of them all, so that their shapes and validators are made once', async (t: TestContext) => {
+  const types = SIMPLE('<xs:complexType name="T"><xs:sequence><xs:element name="t" type="k:T" minOccurs="0"/></xs:sequence></xs:complexType><xs:complexType name="U"><xs:sequence><xs:element name="u" type="k:U" minOccurs="0"/></xs:sequence></xs:complexType><xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="k:T"/></xs:sequence></xs:complexType></xs:element><xs:element name="Other"><xs:complexType><xs:sequence><xs:element name="b" type="k:U"/></xs:sequence></xs:complexType></xs:element>')
+  const contract = await readContract({
+    document: wsdl({
+      types,
+      messages: '<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message><wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message><wsdl:message name="OtherIn"><wsdl:part name="p" element="k:Other"/></wsdl:message>',
+      portType: '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation><wsdl:operation name="Other"><wsdl:input message="tns:OtherIn"/></wsdl:operation></wsdl:portType>',
+      binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="Op"><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation><wsdl:operation name="Other"><wsdl:input><soap:body use="literal"/></wsdl:input></wsdl:operation></wsdl:binding>'
+    })
+  })
+  const defsOf = (schema: unknown): unknown => (schema as { $defs?: unknown }).$defs
+  t.assert.strictEqual(defsOf(contract.operations.Op.input), defsOf(contract.operations.Other.input))
+  t.assert.deepStrictEqual(Object.keys(defsOf(contract.operations.Op.input) as object), ['T', 'U'])
+  t.assert.strictEqual(defsOf(contract.operations.Op.output), undefined, 'a schema that names none has none')
+})
+
 test('docs/contract-first.md "What is refused": a broken contract (a name no schema declares, an undeclared prefix, an element reference to nothing, an unknown built-in type, a value not of its type, a list of lists, a group or type defined by itself, a declaration with no name, occurrences and lengths that are no counts) is SOAP_ERR_CONTRACT_INVALID, naming it and where it is', async (t: TestContext) => {
   const cases: Array<[string, string, RegExp]> = [
     ['an undeclared type', '<xs:element name="Op" type="k:Nowhere"/>', /operation Op > element \{urn:k\}Op: the complexType \{urn:k\}Nowhere is declared by no schema of the contract/],

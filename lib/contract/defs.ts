@@ -46,6 +46,20 @@ function nillable (base: Schema): Schema {
   return nil
 }
 
+/**
+ * Makes the `$defs` of every schema of a contract one object, the union of
+ * them all: the codec's shapes and Ajv's validators of a named schema are
+ * then made once for all the operations that reach it, not once each
+ * (Exchange's 122 operations held 350 MB of shapes of the same types).
+ */
+export function shareDefs (schemas: Iterable<Schema | undefined>): void {
+  const using = [...schemas].filter((schema): schema is Schema => schema?.$defs !== undefined)
+  const union: Schema = {}
+  for (const schema of using) Object.assign(union, schema.$defs)
+  const shared = Object.fromEntries(Object.entries(union).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+  for (const schema of using) schema.$defs = shared
+}
+
 /** The size (in schema objects) from which a named type used by an element is a `$ref` to `$defs`. */
 const LARGE = 150
 const weights = new WeakMap<object, number>()

@@ -12,6 +12,7 @@ import { checkCatalog, ContractDocuments, type ContractCatalog, type ContractRes
 import { attr, childElements } from './dom'
 import { SchemaModel, type QName } from './xsd'
 import { required } from './checks'
+import { shareDefs } from './defs'
 import { asText } from './content'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { SoapFault } from '../soap/fault'
@@ -357,6 +358,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     }
   }
 
+  shareDefs(Object.values(operations).flatMap((op) => [op.input, op.output, op.headers, op.outputHeaders, ...Object.values(op.faults ?? {})] as Array<Record<string, unknown> | undefined>))
   // The served ports' addresses become the live one.
   const addresses: Array<{ node: DomElement, attribute: string }> = []
   for (const port of service === undefined ? [] : children(service, WSDL_NS, 'port')) {

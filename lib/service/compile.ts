@@ -14,7 +14,7 @@ import {
   SOAP_ERR_HOOK_INVALID
 } from '../errors'
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapScope } from './hooks'
-import { fail, usesXsi, shapeOf, xmlOf, type Field, type ObjectShape } from './schema'
+import { fail, usesXsi, shapeOf, xmlOf, type Field, type NamedShapes, type ObjectShape } from './schema'
 import { prefixesFor } from './prefixes'
 import { KnownKeys } from './keys'
 import { compile } from './validation'
@@ -114,17 +114,17 @@ function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function objectShape (schema: unknown, where: string, namespace: string): ObjectShape {
-  const shape = shapeOf(schema, where, namespace)
+function objectShape (schema: unknown, where: string, namespace: string, shapes: NamedShapes): ObjectShape {
+  const shape = shapeOf(schema, where, namespace, shapes)
   if (shape.kind !== 'object' || shape.nullable) fail(where, 'must be an object schema (type "object", not nullable)')
   return shape
 }
 
 /** The writer of a top-level element and its validator. */
-function writer (ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string): { write: (value: unknown) => string, validate: ValidateFunction, element: ElementDescription } {
+function writer (ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string, shapes: NamedShapes): { write: (value: unknown) => string, validate: ValidateFunction, element: ElementDescription } {
   const xml = xmlOf(schema, where)
   const namespace = xml.namespace ?? tns
-  const shape = objectShape(schema, where, namespace)
+  const shape = objectShape(schema, where, namespace, shapes)
   const validate = compile(ajv, schema, where)
   const element = { name: xml.name ?? name, namespace, shape, schema }
   const write = compileElement(shape, element.name, namespace, prefixesFor(shape, namespace, schema, where), usesXsi(shape))
@@ -143,7 +143,7 @@ export interface ServiceOptions {
   readonly redact: ReadonlySet<string>
 }
 
-function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number, validateOutputs: boolean, redact: ReadonlySet<string>): Operation {
+function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number, validateOutputs: boolean, redact: ReadonlySet<string>, shapes: NamedShapes): Operation {
   const service = declaration.name
   const tns = declaration.namespace
   const raw: unknown = declaration.operations[name]
@@ -173,7 +173,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     const xml = xmlOf(op.input, `${where}.input`)
     namespace = xml.namespace ?? tns
     localName = xml.name ?? name
-    input = objectShape(op.input, `${where}.input`, namespace)
+    input = objectShape(op.input, `${where}.input`, namespace, shapes)
     validateInput = compile(ajv, op.input, `${where}.input`)
   }
 
@@ -181,7 +181,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   let validateOutput: ValidateFunction | undefined
   let output: ElementDescription | undefined
   if (op.output !== undefined) {
-    const out = writer(ajv, op.output, `${name}Response`, tns, `${where}.output`)
+    const out = writer(ajv, op.output, `${name}Response`, tns, `${where}.output`, shapes)
     writeOutput = out.write
     output = out.element
     if (validateOutputs) validateOutput = out.validate
@@ -190,14 +190,14 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   let headers: ObjectShape | undefined
   let validateHeaders: ValidateFunction | undefined
   if (op.headers !== undefined) {
-    headers = objectShape(op.headers, `${where}.headers`, tns)
+    headers = objectShape(op.headers, `${where}.headers`, tns, shapes)
     if (headers.attributes.length !== 0) fail(`${where}.headers`, 'header blocks are elements: no property may be an attribute')
     validateHeaders = compile(ajv, op.headers, `${where}.headers`)
   }
 
   const replyHeaders = op.outputHeaders === undefined
     ? undefined
-    : compileReplyHeaders(ajv, op.outputHeaders, objectShape(op.outputHeaders, `${where}.outputHeaders`, tns), validateOutputs, `${where}.outputHeaders`)
+    : compileReplyHeaders(ajv, op.outputHeaders, objectShape(op.outputHeaders, `${where}.outputHeaders`, tns, shapes), validateOutputs, `${where}.outputHeaders`)
 
   const faults = new Map<string, FaultWriter>()
   const faultElements = new Map<string, ElementDescription>()
@@ -205,7 +205,7 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     if (!isObject(op.faults)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faults" must map fault names to schemas`)
     for (const fault of Object.keys(op.faults)) {
       if (!isNCName(fault)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: fault name "${fault}" is not an XML NCName`)
-      const { write, validate, element } = writer(ajv, op.faults[fault], fault, tns, `${where}.faults.${fault}`)
+      const { write, validate, element } = writer(ajv, op.faults[fault], fault, tns, `${where}.faults.${fault}`, shapes)
       faults.set(fault, { write, validate })
       faultElements.set(fault, element)
     }
@@ -287,6 +287,8 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const timeout = milliseconds(declaration.timeout, 0, name, '"timeout"')
 
   const operations: Operation[] = []
+  // The operations' schemas that share a $defs object share the shapes of its named schemas.
+  const shapes: NamedShapes = new WeakMap()
   const byElement = new Map<string, Map<string, Operation>>()
   const byAction = new Map<string, Operation>()
   const addressing = addressingPolicy(name, declaration.addressing)
@@ -294,7 +296,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const security = compileSecurity(name, declaration.security, Object.keys(declaration.operations))
   if (security !== undefined) understood.add(SECURITY_HEADER)
   for (const operationName of Object.keys(declaration.operations)) {
-    const compiled = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact)
+    const compiled = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact, shapes)
     const op = security === undefined || security.except.has(operationName) ? compiled : { ...compiled, security }
     if (op.localName !== undefined) {
       let inNamespace = byElement.get(op.namespace)

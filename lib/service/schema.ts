@@ -257,11 +257,23 @@ function isNonEmptyArray (value: unknown): boolean {
  * `definitions`): a named schema is read once per namespace it is used in,
  * so that a schema that contains itself is a shape that contains itself.
  */
-export function shapeOf (schema: unknown, where: string, inherited: string): Shape {
+export function shapeOf (schema: unknown, where: string, inherited: string, shared?: NamedShapes): Shape {
   const defs = isObject(schema) ? schema.$defs ?? schema.definitions : undefined
   if (defs !== undefined && !isObject(defs)) fail(where, '"$defs" must map names to schemas')
-  return new ShapeBuilder(defs as Record<string, unknown> | undefined).shape(schema, where, inherited)
+  let named = defs === undefined ? undefined : shared?.get(defs)
+  if (named === undefined) {
+    named = new Map()
+    if (defs !== undefined) shared?.set(defs, named)
+  }
+  return new ShapeBuilder(defs as Record<string, unknown> | undefined, named).shape(schema, where, inherited)
 }
+
+/**
+ * The shapes of named schemas, by the `$defs` object that holds them: the
+ * schemas of one service that share a `$defs` object (a contract's, or one a
+ * service spreads into each of its schemas) share its shapes.
+ */
+export type NamedShapes = WeakMap<object, Map<string, Shape>>
 
 const REF = /^#\/(\$defs|definitions)\/([^/]+)$/
 const BESIDE_REF: ReadonlySet<string> = new Set(['$ref', 'xml', 'description', 'title', '$comment'])
@@ -279,10 +291,11 @@ function emptyObject (nullable: boolean, xml: XmlKeyword): MutableObjectShape {
 
 /** Reads the schemas of one top-level element: its named schemas are shared by all their uses. */
 class ShapeBuilder {
-  /** Shapes of named schemas, by name and inherited namespace: made before their fields, so that a cycle finds its start. */
-  private readonly named = new Map<string, Shape>()
-
-  constructor (private readonly defs: Record<string, unknown> | undefined) {}
+  /**
+   * @param named shapes of named schemas, by name and inherited namespace:
+   * made before their fields, so that a cycle finds its start
+   */
+  constructor (private readonly defs: Record<string, unknown> | undefined, private readonly named: Map<string, Shape>) {}
 
   /** The schema a `$ref` names, and its name; undefined for a schema that is no reference. */
   target (schema: Schema, where: string): { name: string, schema: Schema } | undefined {

@@ -53,12 +53,14 @@ function qualified (namespace: string, name: string, prefixes: Prefixes): string
 
 /**
  * The content writers of each object shape one top-level element writes,
- * made once per shape: a shape met again while its writers are being made
- * (a schema that contains itself) gets writers that call the finished ones.
+ * one per shape, each made when first used: a contract's operations reach
+ * many types their answers never hold (Exchange's reach hundreds), and a
+ * shape that contains itself finds its own writers.
  */
 type Contents = Map<ObjectShape, Content>
 
-interface Content { readonly attributes: Writer, readonly children: Writer }
+/** Writers of an object's attributes and child elements; until first used, ones that make the real writers and take their place. */
+interface Content { attributes: Writer, children: Writer }
 
 function compileValue (shape: Shape, tag: string, prefixes: Prefixes, contents: Contents): Writer {
   const open = `<${tag}>`
@@ -73,14 +75,14 @@ function compileValue (shape: Shape, tag: string, prefixes: Prefixes, contents: 
       throw new OutputProblem('cannot be null')
     }
   }
-  const { attributes, children } = compileContent(shape, prefixes, contents)
+  const content = compileContent(shape, prefixes, contents)
   const start = `<${tag}`
   return (value) => {
     if (value === null) {
       if (nullable) return nil
       throw new OutputProblem('cannot be null')
     }
-    return element(start, attributes, children, close, value)
+    return element(start, content.attributes, content.children, close, value)
   }
 }
 
@@ -222,11 +224,19 @@ function compileField (field: Field, prefixes: Prefixes, contents: Contents): Wr
 function compileContent (shape: ObjectShape, prefixes: Prefixes, contents: Contents): Content {
   const known = contents.get(shape)
   if (known !== undefined) return known
-  contents.set(shape, {
-    attributes: (value) => (contents.get(shape) as Content).attributes(value),
-    children: (value) => (contents.get(shape) as Content).children(value)
-  })
-  const content = buildContent(shape, prefixes, contents)
+  let built: Content | undefined
+  const build = (): Content => {
+    if (built === undefined) {
+      built = buildContent(shape, prefixes, contents)
+      content.attributes = built.attributes
+      content.children = built.children
+    }
+    return built
+  }
+  const content: Content = {
+    attributes: (value) => build().attributes(value),
+    children: (value) => build().children(value)
+  }
   contents.set(shape, content)
   return content
 }
@@ -290,11 +300,11 @@ export function compileElement (shape: ObjectShape, name: string, namespace: str
   let start = `<${tag}`
   for (const [uri, prefix] of prefixes) start += ` xmlns:${prefix}="${escapeAttribute(uri)}"`
   if (xsi) start += ` xmlns:xsi="${XSI_NS}"`
-  const { attributes, children } = compileContent(shape, prefixes, new Map())
+  const content = compileContent(shape, prefixes, new Map())
   const close = `</${tag}>`
   return (value) => {
     try {
-      return element(start, attributes, children, close, value)
+      return element(start, content.attributes, content.children, close, value)
     } catch (err) {
       throw err instanceof OutputProblem ? new SOAP_ERR_OUTPUT_INVALID(err.path, err.message) : err
     }

@@ -11,7 +11,7 @@ import { EnvelopeDecoder } from '../../../lib/soap/envelope'
 import { errorCodes } from '../../../lib/errors'
 import { SOAP12, SOAP12_ENV, XML_NS, XMLNS_NS, XSI_NS } from '../../../lib/namespaces'
 import { normalizeOptions } from '../../../lib/options'
-import { usesXsi, shapeOf, type ObjectShape } from '../../../lib/service/schema'
+import { usesXsi, shapeOf, type NamedShapes, type ObjectShape } from '../../../lib/service/schema'
 import { prefixesFor } from '../../../lib/service/prefixes'
 import { writeEnvelope } from '../../../lib/soap/writer'
 import type { XmlTree } from '../../../lib/xml/tree'
@@ -790,4 +790,15 @@ test('writer: xml.prefix "xsi" is refused: the writer binds it for xsi:nil', (t:
 
 test('writer: the items of an unwrapped array cannot be in another namespace than the property (items.xml.namespace)', (t: TestContext) => {
   assertWriterRefusal(t, object({ a: { type: 'array', items: { type: 'string', xml: { namespace: OTHER } } } }), /"xml.name" and "xml.namespace" on items apply to wrapped arrays only/)
+})
+
+test('docs/services.md "Named schemas": the schemas of one service that share a $defs object share the shapes of its named schemas; another $defs object has its own', (t: TestContext) => {
+  const defs = { Node: object({ kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }) }
+  const shared: NamedShapes = new WeakMap()
+  const nodeOf = (schema: Schema): unknown => (shapeOf(schema, '#', TNS, shared) as ObjectShape).elements[0].shape
+  const first = nodeOf(object({ root: { $ref: '#/$defs/Node' } }, { $defs: defs }))
+  t.assert.strictEqual(nodeOf(object({ tree: { $ref: '#/$defs/Node' } }, { $defs: defs })), first)
+  t.assert.notStrictEqual(nodeOf(object({ root: { $ref: '#/$defs/Node' } }, { $defs: { ...defs } })), first)
+  // Without the service's map, each schema has its own.
+  t.assert.notStrictEqual((shapeOf(object({ root: { $ref: '#/$defs/Node' } }, { $defs: defs }), '#', TNS) as ObjectShape).elements[0].shape, first)
 })
