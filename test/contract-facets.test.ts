@@ -9,24 +9,13 @@ import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { readContract } from '../lib/index'
-import { envelope, MEDIA, sharedFixture } from './helper'
+import { CONTRACT_NS, contractWsdl, envelope, MEDIA, sharedFixture } from './helper'
 
-const K = 'urn:k'
+const K = CONTRACT_NS
 
 /** A WSDL 1.1 document serving `Op` (document/literal): input `k:Op`, output `k:OpResponse`, both declared in `types`. */
 function wsdl (types: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
-  xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:k="${K}" xmlns:tns="urn:svc" targetNamespace="urn:svc">
-  <wsdl:types><xs:schema targetNamespace="${K}" elementFormDefault="qualified">${types}</xs:schema></wsdl:types>
-  <wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message>
-  <wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>
-  <wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation></wsdl:portType>
-  <wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
-    <wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
-  </wsdl:binding>
-  <wsdl:service name="S"><wsdl:port name="P" binding="tns:B"><soap:address location="http://example.invalid/"/></wsdl:port></wsdl:service>
-</wsdl:definitions>`
+  return contractWsdl({ types: `<xs:schema targetNamespace="${K}" elementFormDefault="qualified">${types}</xs:schema>` })
 }
 
 async function serve (t: TestContext, document: string, Op: (input: Record<string, unknown>) => unknown): Promise<FastifyInstance> {

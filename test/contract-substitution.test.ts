@@ -13,24 +13,13 @@ import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { readContract } from '../lib/index'
-import { envelope, post } from './helper'
+import { CONTRACT_NS, contractWsdl, envelope, post } from './helper'
 
-const K = 'urn:k'
+const K = CONTRACT_NS
 
 /** A WSDL 1.1 document/literal contract of one operation `Op` (`k:Op` → `k:OpResponse`) over `schema`. */
 function wsdl (schema: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
-  xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:k="${K}" xmlns:tns="urn:svc" targetNamespace="urn:svc">
-  <wsdl:types>${schema}</wsdl:types>
-  <wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message>
-  <wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>
-  <wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation></wsdl:portType>
-  <wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
-    <wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
-  </wsdl:binding>
-  <wsdl:service name="S"><wsdl:port name="P" binding="tns:B"><soap:address location="http://example.invalid/old"/></wsdl:port></wsdl:service>
-</wsdl:definitions>`
+  return contractWsdl({ types: schema })
 }
 
 /**

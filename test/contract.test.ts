@@ -14,34 +14,11 @@ import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { readContract, type ContractSource } from '../lib/index'
 import { bindContract } from '../lib/contract/read'
-import { envelope, MEDIA, post, SOAP11_ENV, sharedFixture } from './helper'
+import { CONTRACT_NS, CONTRACT_NS_U, contractWsdl, envelope, MEDIA, OP_TYPES, post, SOAP11_ENV, sharedFixture } from './helper'
 
-const K = 'urn:k'
-const U = 'urn:u'
-
-/** A WSDL 1.1 document around the given parts; the defaults make one document/literal operation `Op`. */
-const OP_TYPES = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified">
-      <xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
-      <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="b" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
-    </xs:schema>`
-
-function wsdl (parts: { types?: string, messages?: string, portType?: string, binding?: string, service?: string, extra?: string }): string {
-  const types = parts.types ?? OP_TYPES
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
-  xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:xs="http://www.w3.org/2001/XMLSchema"
-  xmlns:k="${K}" xmlns:u="${U}" xmlns:tns="urn:svc" targetNamespace="urn:svc">
-  ${parts.extra ?? ''}
-  <wsdl:types>${types}</wsdl:types>
-  ${parts.messages ?? `<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message>
-  <wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>`}
-  ${parts.portType ?? '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation></wsdl:portType>'}
-  ${parts.binding ?? `<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
-    <wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
-  </wsdl:binding>`}
-  ${parts.service ?? '<wsdl:service name="S"><wsdl:port name="P" binding="tns:B"><soap:address location="http://example.invalid/old"/></wsdl:port></wsdl:service>'}
-</wsdl:definitions>`
-}
+const K = CONTRACT_NS
+const U = CONTRACT_NS_U
+const wsdl = contractWsdl
 
 // ----------------------------------------------------------- the mapping ---
 

@@ -300,3 +300,34 @@ export function captureRequests (bytes: Buffer): CapturedRequest[] {
   }
   return out
 }
+
+// --------------------------------------------------------------- contracts ---
+
+/** The namespaces of the contracts contractWsdl() writes: its elements' (prefix k), and another (prefix u). */
+export const CONTRACT_NS = 'urn:k'
+export const CONTRACT_NS_U = 'urn:u'
+
+/** The types of contractWsdl()'s default operation: `k:Op` holds `a`, `k:OpResponse` holds `b`. */
+export const OP_TYPES = `<xs:schema targetNamespace="${CONTRACT_NS}" elementFormDefault="qualified">
+      <xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="b" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+    </xs:schema>`
+
+/** A WSDL 1.1 document around the given parts; the defaults make one document/literal operation `Op` (`k:Op` in, `k:OpResponse` out). */
+export function contractWsdl (parts: { types?: string, messages?: string, portType?: string, binding?: string, service?: string, extra?: string }): string {
+  const types = parts.types ?? OP_TYPES
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+  xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+  xmlns:k="${CONTRACT_NS}" xmlns:u="${CONTRACT_NS_U}" xmlns:tns="urn:svc" targetNamespace="urn:svc">
+  ${parts.extra ?? ''}
+  <wsdl:types>${types}</wsdl:types>
+  ${parts.messages ?? `<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message>
+  <wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>`}
+  ${parts.portType ?? '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation></wsdl:portType>'}
+  ${parts.binding ?? `<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
+  </wsdl:binding>`}
+  ${parts.service ?? '<wsdl:service name="S"><wsdl:port name="P" binding="tns:B"><soap:address location="http://example.invalid/old"/></wsdl:port></wsdl:service>'}
+</wsdl:definitions>`
+}
