@@ -81,6 +81,9 @@ export function statedChoices (shape: ObjectShape, schema: Schema): StatedChoice
     if (indices.length < rule.length) continue
     indices.sort((a, b) => a - b)
     if (indices[indices.length - 1] - indices[0] + 1 !== indices.length) continue
+    // A branch asking for an item of an array that holds none never holds: no particle says that.
+    const none = (i: number): boolean => items.get(i) === true && ((schema.properties as Schema | undefined)?.[shape.elements[i].property] as Schema | undefined)?.maxItems === 0
+    if (indices.some(none)) continue
     const branches = indices.map((i) => branchOf(shape.elements[i], items.get(i) as boolean))
     // One at least says nothing when a branch holds without its element.
     if (branches.some((b) => b === undefined || (kind === 'some' && !b.present))) continue
