@@ -136,8 +136,8 @@ function fits (registered: Registered, defs: Record<string, unknown>, seen: Set<
 function namedOnce (ajv: Ajv, schema: Record<string, unknown>): object {
   const defs = (schema.$defs ?? schema.definitions) as Record<string, unknown> | undefined
   if (defs === undefined) return forAjv(schema) as object
-  let registry = registries.get(ajv)
-  if (registry === undefined) registries.set(ajv, registry = { byDef: new WeakMap(), count: 0 })
+  const registry = registries.get(ajv) ?? { byDef: new WeakMap(), count: 0 }
+  registries.set(ajv, registry)
   const { byDef } = registry
   const bound = new Map<string, Registered>()
   const named = (name: string): Registered => {
@@ -147,7 +147,7 @@ function namedOnce (ajv: Ajv, schema: Record<string, unknown>): object {
       bound.set(name, registered)
       return registered
     }
-    const made: Registered = { def, id: `urn:fastify-soap:schema:${++(registry as { count: number }).count}`, uses: new Map() }
+    const made: Registered = { def, id: `urn:fastify-soap:schema:${++registry.count}`, uses: new Map() }
     registered = made
     bound.set(name, made)
     byDef.set(def, [...byDef.get(def) ?? [], made])
