@@ -17,7 +17,17 @@ import { checkHook, createScope, type SoapScope } from './service/hooks'
 import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from './options'
 import { sendSoap, type SoapContent, type SoapReplyOptions } from './plugin/reply'
 import type { ServiceDeclaration } from './service/declaration'
-import type { SoapContractDefinition, SoapFaultHook, SoapHook, SoapHookName, SoapOperation, SoapResult, SoapSchema, SoapServiceDefinition } from './types'
+import type {
+  SoapContractDefinition,
+  SoapExactResult,
+  SoapFaultHook,
+  SoapHook,
+  SoapHookName,
+  SoapOperation,
+  SoapResult,
+  SoapSchema,
+  SoapServiceDefinition
+} from './types'
 import { createAjv } from './service/validation'
 
 export interface SoapDecorator {
@@ -116,7 +126,8 @@ const fastifySoap = fp(plugin, {
  * Types an operation from its schemas (written inline, or `as const`): the
  * handler's input, result, headers and faults. The handler's result is typed
  * on its own (`Result`) and checked against the output schema's type, so
- * that an enum value or a list it returns needs no `as const`.
+ * that an enum value or a list it returns needs no `as const`, then checked
+ * to have no property a closed object schema does not name (`SoapExactResult`).
  */
 export function defineOperation<
   const Input extends SoapSchema | undefined = undefined,
@@ -125,7 +136,13 @@ export function defineOperation<
   const Faults extends Readonly<Record<string, SoapSchema>> | undefined = undefined,
   const Result extends SoapResult<Output> | Promise<SoapResult<Output>> = SoapResult<Output> | Promise<SoapResult<Output>>,
   const OutputHeaders extends SoapSchema | undefined = undefined
-> (operation: SoapOperation<Input, Output, Headers, Faults, OutputHeaders> & { handler: (...args: Parameters<SoapOperation<Input, Output, Headers, Faults, OutputHeaders>['handler']>) => Result }): SoapOperation<Input, Output, Headers, Faults, OutputHeaders> {
+> (
+  operation: SoapOperation<Input, Output, Headers, Faults, OutputHeaders> & {
+    handler: (
+      ...args: Parameters<SoapOperation<Input, Output, Headers, Faults, OutputHeaders>['handler']>
+    ) => Result & SoapExactResult<Result, Output>
+  }
+): SoapOperation<Input, Output, Headers, Faults, OutputHeaders> {
   return operation
 }
 

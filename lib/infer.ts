@@ -65,3 +65,52 @@ type Value<S, D> = S extends { readonly static: infer T } ? T
  * them) carries its value's type as `static`: that type is taken as it is.
  */
 export type Infer<S> = Value<S, DefsOf<S>>
+
+/**
+ * A value of type T whose arrays may be read-only, as a handler's result may
+ * be (the writer only reads them), so that a literal result needs no `as const`.
+ */
+export type Readable<T> = T extends ReadonlyArray<infer U> ? ReadonlyArray<Readable<U>>
+  : T extends object ? { readonly [K in keyof T]: Readable<T[K]> }
+    : T
+
+/** The properties of an object schema; `never` for one it does not name if the schema is closed. */
+type ExactObject<R, S, P, D> = R extends object
+  ? {
+      [K in keyof R]: K extends keyof P ? ExactValue<R[K], P[K], D>
+        : S extends { readonly additionalProperties: false } ? never
+          : R[K]
+    }
+  : R
+
+/** An array (or a tuple), each item checked against the `items` schema. */
+type ExactArray<R, I, D> = R extends ReadonlyArray<unknown> ? { [K in keyof R]: ExactValue<R[K], I, D> } : R
+
+/** A value of a "oneOf", checked against the branches it is a value of: it must be exact for one of them. */
+type ExactOneOf<R, B, D> = R extends unknown
+  ? OrElse<B extends unknown ? (R extends Readable<Value<B, D>> ? ExactValue<R, B, D> : never) : never, R>
+  : never
+
+type OrElse<T, Otherwise> = [T] extends [never] ? Otherwise : T
+
+type ExactNamed<R, Ref, D> = Ref extends `#/${'$defs' | 'definitions'}/${infer Name}`
+  ? (Name extends keyof D ? ExactValue<R, D[Name], D> : R)
+  : R
+
+/** The value R checked against the schema S, inside a root whose `$defs` are `D`. */
+type ExactValue<R, S, D> = S extends { readonly static: unknown } ? R
+  : S extends { readonly $ref: infer Ref } ? ExactNamed<R, Ref, D>
+    : S extends { readonly xml: { readonly any: true } } ? R
+      : S extends { readonly properties: infer P } ? ExactObject<R, S, P, D>
+        : S extends { readonly items: infer I } ? ExactArray<R, I, D>
+          : S extends { readonly oneOf: ReadonlyArray<infer B> } ? ExactOneOf<R, B, D>
+            : R
+
+/**
+ * R, a value written for the schema S (a handler's result, a fault's detail),
+ * with each property that an object schema with `additionalProperties: false`
+ * does not name typed `never`, at any depth: R is assignable to it only when
+ * it has no such property. Where `additionalProperties` is absent, and in a
+ * TypeBox schema (whose type does not say), any other property is allowed.
+ */
+export type Exact<R, S> = ExactValue<R, S, DefsOf<S>>

@@ -4,7 +4,7 @@
  * the fault (soap/fault.ts) and the schema-to-type mapping (infer.ts).
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
-import type { Infer } from './infer'
+import type { Exact, Infer, Readable } from './infer'
 import type { SoapFault, SoapFaultOptions } from './soap/fault'
 
 import type { XmlElement } from './xml/element'
@@ -143,24 +143,51 @@ export interface SoapAddressingOptions {
 export type SoapSchema = { readonly [keyword: string]: unknown }
 
 type InputOf<I> = I extends SoapSchema ? Infer<I> : undefined
-/** What a handler may return for a value of type T: its arrays may be read-only (the writer only reads them), so that a literal result needs no `as const`. */
-type Result<T> = T extends ReadonlyArray<infer U> ? ReadonlyArray<Result<U>> : T extends object ? { readonly [K in keyof T]: Result<T[K]> } : T
 /** What the handler of an operation with this output schema returns. */
-export type SoapResult<O> = O extends SoapSchema ? Result<Infer<O>> : undefined | void
+export type SoapResult<O> = O extends SoapSchema ? Readable<Infer<O>> : undefined | void
 type OutputOf<O> = SoapResult<O>
+/**
+ * What a handler that returns R (or a promise of it) may return for this
+ * output schema: R itself, less any property a closed object schema
+ * (`additionalProperties: false`) does not declare (docs/typescript.md "Exact results").
+ */
+export type SoapExactResult<R, O> = O extends SoapSchema
+  ? (R extends PromiseLike<infer V> ? Promise<Exact<V, O>> : Exact<R, O>)
+  : R
 type HeadersOf<H> = H extends SoapSchema ? Infer<H> : undefined
 /** What `call.replyHeaders()` takes: the output header blocks' values; never for an operation that declares none. */
-type ReplyHeadersOf<H> = H extends SoapSchema ? Result<Infer<H>> : never
+type ReplyHeadersOf<H> = H extends SoapSchema ? Readable<Infer<H>> : never
 type FaultsOf<F> = F extends Readonly<Record<string, SoapSchema>> ? { [K in keyof F]: Infer<F[K]> } : Record<never, never>
 
-/** A handler's second argument, typed from the operation's header and fault schemas. */
-export interface SoapHandlerCall<Headers = unknown, Faults = Record<string, unknown>, ReplyHeaders = unknown> extends Omit<SoapCall, 'headers' | 'fault' | 'replyHeaders'> {
+/** V checked against the schema S, when there is one: see `Exact`. */
+type ExactFor<V, S> = S extends SoapSchema ? Exact<V, S> : V
+type FaultSchemaOf<F, Name> = F extends Readonly<Record<string, SoapSchema>>
+  ? (Name extends keyof F ? F[Name] : undefined)
+  : undefined
+
+/**
+ * A handler's second argument, typed from the operation's header and fault
+ * schemas. `FaultSchemas` and `ReplyHeadersSchema`, the schemas themselves,
+ * make a fault's detail and the reply's header values exact
+ * (docs/typescript.md "Exact results").
+ */
+export interface SoapHandlerCall<
+  Headers = unknown,
+  Faults = Record<string, unknown>,
+  ReplyHeaders = unknown,
+  FaultSchemas = undefined,
+  ReplyHeadersSchema = undefined
+> extends Omit<SoapCall, 'headers' | 'fault' | 'replyHeaders'> {
   /** The header blocks the operation's `headers` schema names, decoded and validated. */
   readonly headers: Headers
   /** A declared fault, its detail written by its schema. Throw what it returns. */
-  fault<Name extends keyof Faults & string> (name: Name, detail: Faults[Name], options: Omit<SoapFaultOptions, 'detail'>): SoapFault
+  fault<Name extends keyof Faults & string, const Detail extends Faults[Name]> (
+    name: Name,
+    detail: Detail & ExactFor<Detail, FaultSchemaOf<FaultSchemas, Name>>,
+    options: Omit<SoapFaultOptions, 'detail'>
+  ): SoapFault
   /** The values of the reply's header blocks (the `outputHeaders` schema's properties), written into its Header. */
-  replyHeaders (values: ReplyHeaders): void
+  replyHeaders<const Values extends ReplyHeaders> (values: Values & ExactFor<Values, ReplyHeadersSchema>): void
 }
 
 /** One operation of a service (docs/services.md). */
@@ -193,7 +220,10 @@ export interface SoapOperation<
   readonly timeout?: number
   /** Hooks of this operation, run after the scope's. */
   readonly hooks?: SoapOperationHooks
-  handler (input: InputOf<Input>, call: SoapHandlerCall<HeadersOf<Headers>, FaultsOf<Faults>, ReplyHeadersOf<OutputHeaders>>): Promise<OutputOf<Output>> | OutputOf<Output>
+  handler (
+    input: InputOf<Input>,
+    call: SoapHandlerCall<HeadersOf<Headers>, FaultsOf<Faults>, ReplyHeadersOf<OutputHeaders>, Faults, OutputHeaders>
+  ): Promise<OutputOf<Output>> | OutputOf<Output>
 }
 
 /** A service: operations under one path and one target namespace. */

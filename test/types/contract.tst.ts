@@ -111,3 +111,40 @@ describe('docs/contract-first.md "What is served": output header blocks', () => 
     })).type.toRaiseError()
   })
 })
+
+describe('docs/typescript.md "Exact results": contracts', () => {
+  type Schemas = {
+    readonly Track: {
+      readonly input: { type: 'object', properties: { id: { type: 'string' } }, required: readonly ['id'], additionalProperties: false, xml: { name: 'Track', namespace: 'urn:p' } }
+      readonly output: { type: 'object', properties: { id: { type: 'string' }, trackingNumber: { type: 'string' } }, required: readonly ['id'], additionalProperties: false, xml: { name: 'TrackResponse', namespace: 'urn:p' } }
+      readonly outputHeaders: { type: 'object', properties: { Receipt: { type: 'object', properties: { at: { type: 'string' } }, required: readonly ['at'], additionalProperties: false, xml: { namespace: 'urn:p' } } }, additionalProperties: false }
+      readonly faults: { readonly NotFound: { type: 'object', properties: { id: { type: 'string' } }, required: readonly ['id'], additionalProperties: false, xml: { name: 'NotFound', namespace: 'urn:p' } } }
+    }
+  }
+
+  test('a contract handler\'s fault detail and reply header values, as a literal or a variable, have no property their schema does not declare', () => {
+    expect(app.soap.contract<ContractOperations<Schemas>>({
+      path: '/p',
+      wsdl: 'p.wsdl',
+      operations: {
+        Track: async (input, call) => {
+          call.replyHeaders({ Receipt: { at: '2026-11-26T21:00:00Z' } })
+          if (input.id === '') throw call.fault('NotFound', { id: input.id }, { code: 'Sender', reason: 'no such parcel' })
+          return { id: input.id }
+        }
+      }
+    })).type.not.toRaiseError()
+    const detail = { id: 'p1', gone: true }
+    expect(app.soap.contract<ContractOperations<Schemas>>({
+      path: '/p',
+      wsdl: 'p.wsdl',
+      operations: { Track: async (_input, call) => { throw call.fault('NotFound', detail, { code: 'Sender', reason: 'no such parcel' }) } }
+    })).type.toRaiseError('gone')
+    const receipt = { Receipt: { at: '2026-11-26T21:00:00Z', clerk: 'desk' } }
+    expect(app.soap.contract<ContractOperations<Schemas>>({
+      path: '/p',
+      wsdl: 'p.wsdl',
+      operations: { Track: async (input, call) => { call.replyHeaders(receipt); return { id: input.id } } }
+    })).type.toRaiseError('clerk')
+  })
+})

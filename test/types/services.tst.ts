@@ -230,7 +230,9 @@ describe('docs/services.md "Header blocks": outputHeaders', () => {
       output: pair,
       outputHeaders: quota,
       handler (input, call) {
-        expect(call.replyHeaders).type.toBe<(values: { readonly Quota?: { readonly left: number }, readonly Trace?: readonly string[] }) => void>()
+        expect(call.replyHeaders).type.toBeCallableWith({ Quota: { left: 1 }, Trace: ['a'] })
+        expect(call.replyHeaders).type.toBeCallableWith({ Trace: [] as readonly string[] })
+        expect(call.replyHeaders).type.toBeCallableWith({})
         call.replyHeaders({ Quota: { left: 1 }, Trace: ['a'] })
         return input
       }
@@ -296,5 +298,101 @@ describe('WS-Security', () => {
     expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ usernameToken: {} })
     expect(redisReplayStore).type.toBeCallableWith({ call: async () => 'OK' })
     expect<SoapReplayStore>().type.toBeAssignableFrom(redisReplayStore({}))
+  })
+})
+
+describe('docs/typescript.md "Exact results"', () => {
+  const parcel = { type: 'object', properties: { id: { type: 'string' }, trackingNumber: { type: 'string' } }, required: ['id'], additionalProperties: false } as const
+  const open = { type: 'object', properties: { id: { type: 'string' }, trackingNumber: { type: 'string' } }, required: ['id'] } as const
+
+  test('a property a closed output schema does not declare does not compile: in an async method, an arrow, a variable', () => {
+    expect(defineOperation({ output: parcel, async handler () { return { id: 'p1', trackingNo: '1Z' } } })).type.toRaiseError('trackingNo')
+    expect(defineOperation({ output: parcel, handler: () => ({ id: 'p1', trackingNumber: '1Z', carrier: 'UPS' }) })).type.toRaiseError('carrier')
+    expect(defineOperation({
+      output: parcel,
+      handler (_input, call) {
+        const parcel = { id: 'p1', trackingNo: '1Z' }
+        return call.signal.aborted ? { id: 'p1' } : parcel
+      }
+    })).type.toRaiseError('trackingNo')
+    expect(defineOperation({ output: parcel, async handler () { return { id: 'p1', trackingNumber: '1Z' } } })).type.not.toRaiseError()
+    expect(defineOperation({ output: parcel, handler: (_input, call) => call.signal.aborted ? { id: 'p1' } : { id: 'p1', trackingNumber: '1Z' } })).type.not.toRaiseError()
+  })
+
+  test('at any depth: a nested object, the items of a list, a named schema, a "oneOf" branch', () => {
+    const nested = { type: 'object', properties: { parcel, parcels: { type: 'array', items: parcel } }, required: ['parcel'], additionalProperties: false } as const
+    expect(defineOperation({ output: nested, handler: () => ({ parcel: { id: 'p1', weight: 2 } }) })).type.toRaiseError('weight')
+    expect(defineOperation({ output: nested, handler: () => ({ parcel: { id: 'p1' }, parcels: [{ id: 'p2' }, { id: 'p3', weight: 2 }] }) })).type.toRaiseError('weight')
+    expect(defineOperation({ output: nested, handler: () => ({ parcel: { id: 'p1' }, parcels: [{ id: 'p2' }, { id: 'p3', trackingNumber: '1Z' }] }) })).type.not.toRaiseError()
+
+    const tree = {
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/Node' } },
+      required: ['root'],
+      additionalProperties: false,
+      $defs: { Node: { type: 'object', properties: { v: { type: 'integer' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['v'], additionalProperties: false } }
+    } as const
+    expect(defineOperation({ output: tree, handler: () => ({ root: { v: 1, kids: [{ v: 2, kids: [{ v: 3, depth: 4 }] }] } }) })).type.toRaiseError('depth')
+    expect(defineOperation({ output: tree, handler: () => ({ root: { v: 1, kids: [{ v: 2, kids: [{ v: 3 }] }] } }) })).type.not.toRaiseError()
+
+    const shapes = {
+      type: 'object',
+      properties: { shape: { oneOf: [{ $ref: '#/$defs/Shape' }, { $ref: '#/$defs/Circle' }] } },
+      required: ['shape'],
+      additionalProperties: false,
+      $defs: {
+        Shape: { type: 'object', properties: { $type: { const: 'Shape' }, name: { type: 'string' } }, required: ['$type', 'name'], additionalProperties: false },
+        Circle: { type: 'object', properties: { $type: { const: 'Circle' }, name: { type: 'string' }, radius: { type: 'number' } }, required: ['$type', 'name', 'radius'], additionalProperties: false }
+      }
+    } as const
+    expect(defineOperation({ output: shapes, handler: () => ({ shape: { $type: 'Shape', name: 's', radius: 1 } }) })).type.toRaiseError('radius')
+    expect(defineOperation({ output: shapes, handler: () => ({ shape: { $type: 'Circle', name: 'c', radius: 1 } }) })).type.not.toRaiseError()
+  })
+
+  test('a fault\'s detail and the reply\'s header values are exact too, given as a literal or a variable', () => {
+    defineOperation({
+      output: parcel,
+      outputHeaders: { type: 'object', properties: { Quota: { type: 'object', properties: { left: { type: 'integer' } }, required: ['left'], additionalProperties: false } }, additionalProperties: false },
+      faults: { NotFound: parcel },
+      handler (_input, call) {
+        const detail = { id: 'p1', reason: 'gone' }
+        expect(call.fault).type.not.toBeCallableWith('NotFound', detail, { code: 'Sender', reason: 'no' })
+        expect(call.fault).type.not.toBeCallableWith('NotFound', { id: 'p1', trackingNo: '1Z' }, { code: 'Sender', reason: 'no' })
+        expect(call.fault).type.toBeCallableWith('NotFound', { id: 'p1', trackingNumber: '1Z' }, { code: 'Sender', reason: 'no' })
+        const quota = { Quota: { left: 1, right: 2 } }
+        expect(call.replyHeaders).type.not.toBeCallableWith(quota)
+        expect(call.replyHeaders).type.toBeCallableWith({ Quota: { left: 1 } })
+        return { id: 'p1' }
+      }
+    })
+  })
+
+  test('where additionalProperties is absent, other properties compile, in a result, a fault\'s detail and header values', () => {
+    defineOperation({
+      output: open,
+      outputHeaders: { type: 'object', properties: { Quota: open } },
+      faults: { NotFound: open },
+      handler (_input, call) {
+        expect(call.fault).type.toBeCallableWith('NotFound', { id: 'p1', reason: 'gone' }, { code: 'Sender', reason: 'no' })
+        expect(call.replyHeaders).type.toBeCallableWith({ Quota: { id: 'q', left: 1 } })
+        return { id: 'p1', carrier: 'UPS' }
+      }
+    })
+  })
+
+  test('services made of such operations stay exact', () => {
+    expect(defineService({
+      path: '/p',
+      namespace: 'urn:p',
+      name: 'P',
+      operations: { Track: defineOperation({ output: parcel, async handler () { return { id: 'p1', trackingNo: '1Z' } } }) }
+    })).type.toRaiseError('trackingNo')
+    const app = Fastify()
+    expect(app.soap.service({
+      path: '/p',
+      namespace: 'urn:p',
+      name: 'P',
+      operations: { Track: defineOperation({ output: parcel, async handler () { return { id: 'p1', trackingNumber: '1Z' } } }) }
+    })).type.not.toRaiseError()
   })
 })
