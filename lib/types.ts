@@ -319,7 +319,10 @@ export interface SoapSecurityOptions {
   readonly maxAge?: number
   /** How far in the future a Created may be, and past an Expires, in milliseconds; default 60,000. */
   readonly clockSkew?: number
-  /** Where Nonces are claimed: default an in-memory store of the service's own; `false` for none. */
+  /**
+   * Where Nonces are claimed, once per store: by default the in-memory store
+   * of the plugin's registration, shared by its services; `false` for none.
+   */
   readonly replay?: SoapReplayStore | false
   /** Operations served without WS-Security (e.g. ONVIF's GetSystemDateAndTime): their Security header is not read. */
   readonly except?: readonly string[]

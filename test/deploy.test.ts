@@ -158,6 +158,29 @@ test('docs/security.md "Replay": a Redis client pointed at a closed port gives a
   t.assert.ok(answer.ms < 3000, `answered in ${answer.ms} ms`)
 })
 
+test('docs/security.md "Replay": services on one Redis store are one replay domain: a token captured at one service is refused at another', async (t: TestContext) => {
+  const server = await startRedis(t)
+  if (server === undefined) return
+  const redis = new Redis({ host: '127.0.0.1', port: server.port })
+  t.after(() => redis.disconnect())
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  // Two services, each with a store of its own on the same Redis and prefix, as two processes would have.
+  for (const path of ['/a', '/b']) {
+    app.soap.service({ ...secureCalculator, name: path === '/a' ? 'A' : 'B', path, security: { ...secureCalculator.security, replay: redisReplayStore(redis) } })
+  }
+  await app.ready()
+  const payload = (body: string): string => envelope('1.2', body, security(usernameToken({ digest: true, nonce: Buffer.from('captured at /a') })))
+  const first = await app.inject({ method: 'POST', url: '/a', headers: { 'content-type': MEDIA['1.2'] }, payload: payload(ADD) })
+  t.assert.strictEqual(first.statusCode, 200, first.body)
+  const replay = await app.inject({ method: 'POST', url: '/b', headers: { 'content-type': MEDIA['1.2'] }, payload: payload('<c:Echo xmlns:c="urn:example:calc"><c:text>any Body</c:text></c:Echo>') })
+  t.assert.strictEqual(replay.statusCode, 400, replay.body)
+  t.assert.match(replay.body, REPLAYED)
+  const keys = await redis.keys('fastify-soap:replay:*')
+  t.assert.strictEqual(keys.length, 1, 'one key for the Nonce, whichever service claimed it')
+})
+
 test('docs/security.md "Replay": redisReplayStore takes an ioredis client (call) or a node-redis one (sendCommand), by shape', async (t: TestContext) => {
   const sent: unknown[][] = []
   const answers: unknown[] = ['OK', null, 42]

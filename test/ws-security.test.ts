@@ -288,6 +288,35 @@ test('docs/security.md "Replay": a replay store that fails, hangs or answers odd
   t.assert.deepStrictEqual(logged, ['SOAP_ERR_SECURITY_STORE', 'SOAP_ERR_SECURITY_STORE', 'SOAP_ERR_SECURITY_STORE'])
 })
 
+test('docs/security.md "Replay" (WSS UsernameToken Profile 1.1 §3.2): a Nonce is claimed once per replay store, whichever service sees it, with any Body; the default store is one per registration of the plugin, nested ones included', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const shared = memoryReplayStore()
+  // Two users with one password: a digest does not cover the Username, so a captured token can be relabelled.
+  const lookup = async (name: string): Promise<string | undefined> => ({ ann: 'same', bob: 'same' } as Record<string, string>)[name]
+  const service = (name: string, options: Partial<SoapSecurityOptions> = {}): SoapServiceDefinition => ({ ...secured({ usernameToken: { lookup }, ...options }), name, path: `/${name}` })
+  app.soap.service(service('A'))
+  app.soap.service(service('B'))
+  app.soap.service(service('C', { replay: shared }))
+  app.soap.service(service('D', { replay: shared }))
+  await app.register(async (child) => {
+    await child.register(soap, { logLevel: 'silent' })
+    child.soap.service(service('E'))
+  })
+  await app.ready()
+  const send = async (path: string, header: string, body: string): Promise<Awaited<ReturnType<typeof post>>> =>
+    await post(app, '1.2', envelope('1.2', body, header), { url: path })
+  const captured = security(usernameToken({ user: 'ann', password: 'same', digest: true }))
+  t.assert.strictEqual((await send('/A', captured, whoAmI)).statusCode, 200)
+  await assertSecurityFault(t, await send('/B', captured, add), '1.2', 'InvalidSecurity', 'replayed to another service on the default store, with another Body')
+  await assertSecurityFault(t, await send('/E', captured, whoAmI), '1.2', 'InvalidSecurity', 'replayed to a service of a nested registration')
+  await assertSecurityFault(t, await send('/B', captured.replace('>ann<', '>bob<'), whoAmI), '1.2', 'InvalidSecurity', 'relabelled to another user with the same password')
+  // A store is a domain: the other store has not seen it.
+  t.assert.strictEqual((await send('/C', captured, whoAmI)).statusCode, 200)
+  await assertSecurityFault(t, await send('/D', captured, add), '1.2', 'InvalidSecurity', 'replayed to another service on the store given to both')
+})
+
 test('docs/security.md "Replay": the in-memory store holds at most maxEntries live keys and lets expired ones go', async (t: TestContext) => {
   t.assert.throws(() => memoryReplayStore({ maxEntries: 0 }), TypeError)
   const store = memoryReplayStore({ maxEntries: 2 })

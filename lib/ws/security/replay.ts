@@ -10,12 +10,15 @@ import type { SoapReplayStore } from '../../types'
 
 /**
  * The key a Nonce is claimed under: a SHA-256 (64 hex characters) of the
- * service and the Nonce. Not of the Created: a text password does not cover
- * it, so a replay could rewrite it (`Z` as `+00:00`) and dodge a key made
- * with it; the Nonce alone refuses every such copy.
+ * Nonce alone, so that a store is one replay domain, whichever service
+ * claims in it. Nothing a replay could rewrite goes in: not the Created (a
+ * text password does not cover it: `Z` rewritten as `+00:00` would dodge
+ * the key), not the Username (a digest does not cover it: relabelled to
+ * another user with the same password, a captured token would pass), not the
+ * service (a token captured at one would pass at every other).
  */
-export function replayKey (service: string, nonce: Buffer): string {
-  return createHash('sha256').update(service).update('\0').update(nonce).digest('hex')
+export function replayKey (nonce: Buffer): string {
+  return createHash('sha256').update(nonce).digest('hex')
 }
 
 /** The in-memory store's bound on keys, by default. */
@@ -53,7 +56,9 @@ export function memoryReplayStore (options: MemoryReplayStoreOptions = {}): Soap
       if (expiry !== undefined && expiry > now) return false
       if (expiries.size >= max) sweep(now, true)
       if (expiries.size >= max) throw new SOAP_ERR_SECURITY_STORE(`the in-memory store holds ${max} live keys`)
-      // Delete first: the key goes to the end, in the order of its expiry.
+      // Delete first: the key goes to the end. Claimed with one ttl, keys stand in the order of
+      // their expiry and the sweep above stops at the first live one; a shorter ttl's key behind
+      // a longer one (services of other windows sharing the store) goes in the full sweep.
       expiries.delete(key)
       expiries.set(key, now + ttlMs)
       return true

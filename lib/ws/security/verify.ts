@@ -63,7 +63,7 @@ export async function verifySecurity (security: ServiceSecurity, headers: readon
   if (!await authenticate(ut, options.lookup)) throw securityFault('FailedAuthentication')
   // Claimed once authenticated, so that no one without a password fills the store.
   if (ut.nonce !== undefined && security.replay !== undefined) {
-    const key = replayKey(security.service, ut.nonce)
+    const key = replayKey(ut.nonce)
     if (!await claim(security.replay, key, freshness.maxAge + freshness.clockSkew, STORE_TIMEOUT)) throw securityFault('InvalidSecurity')
   }
   return { username: ut.username, replyHeader }
