@@ -158,7 +158,7 @@ test('docs/security.md "Replay": a Redis client pointed at a closed port gives a
   t.assert.ok(answer.ms < 3000, `answered in ${answer.ms} ms`)
 })
 
-test('docs/security.md "Replay": services on one Redis store are one replay domain: a token captured at one service is refused at another', async (t: TestContext) => {
+test('docs/security.md "Replay": services on one Redis store are one replay domain: a token captured at one service is refused at another, and its key outlives the window by a second', async (t: TestContext) => {
   const server = await startRedis(t)
   if (server === undefined) return
   const redis = new Redis({ host: '127.0.0.1', port: server.port })
@@ -172,6 +172,7 @@ test('docs/security.md "Replay": services on one Redis store are one replay doma
   }
   await app.ready()
   const payload = (body: string): string => envelope('1.2', body, security(usernameToken({ digest: true, nonce: Buffer.from('captured at /a') })))
+  const started = Date.now()
   const first = await app.inject({ method: 'POST', url: '/a', headers: { 'content-type': MEDIA['1.2'] }, payload: payload(ADD) })
   t.assert.strictEqual(first.statusCode, 200, first.body)
   const replay = await app.inject({ method: 'POST', url: '/b', headers: { 'content-type': MEDIA['1.2'] }, payload: payload('<c:Echo xmlns:c="urn:example:calc"><c:text>any Body</c:text></c:Echo>') })
@@ -179,6 +180,10 @@ test('docs/security.md "Replay": services on one Redis store are one replay doma
   t.assert.match(replay.body, REPLAYED)
   const keys = await redis.keys('fastify-soap:replay:*')
   t.assert.strictEqual(keys.length, 1, 'one key for the Nonce, whichever service claimed it')
+  const pttl = await redis.pttl(keys[0])
+  const elapsed = Date.now() - started
+  // maxAge + clockSkew (6 minutes) is when its Created is last fresh: the key lives a second past it.
+  t.assert.ok(pttl + elapsed >= 360_000 + 1000, `PTTL ${pttl} ms, ${elapsed} ms after the first request`)
 })
 
 test('docs/security.md "Replay": redisReplayStore takes an ioredis client (call) or a node-redis one (sendCommand), by shape', async (t: TestContext) => {

@@ -317,6 +317,21 @@ test('docs/security.md "Replay" (WSS UsernameToken Profile 1.1 §3.2): a Nonce i
   await assertSecurityFault(t, await send('/D', captured, add), '1.2', 'InvalidSecurity', 'replayed to another service on the store given to both')
 })
 
+test('docs/security.md "Replay" (WSS UsernameToken Profile 1.1 §3.2, WSS 1.1 §10): a Nonce\'s key outlives the last instant its message is fresh by at least a second: a replay at the exact edge of the window is refused', async (t: TestContext) => {
+  const app = await build(t)
+  // The clock of this test (Date only: timers run as they do).
+  t.mock.timers.enable({ apis: ['Date'], now: Math.ceil(Date.now() / 1000) * 1000 })
+  const nonce = Buffer.from('at the very edge')
+  // The latest Created the window takes (clockSkew ahead); it stays fresh until it is maxAge old.
+  const header = security(usernameToken({ nonce, created: instant(60_000) }))
+  t.assert.strictEqual((await call(app, '1.2', header)).statusCode, 200)
+  t.mock.timers.tick(60_000 + 300_000)
+  await assertSecurityFault(t, await call(app, '1.2', header), '1.2', 'InvalidSecurity', 'replayed when its Created is exactly maxAge old')
+  t.mock.timers.tick(999)
+  // Stale now; with a fresh Created (a text password does not cover it), still a replay.
+  await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ nonce, created: instant() }))), '1.2', 'InvalidSecurity', 'a second later, Created rewritten')
+})
+
 test('docs/security.md "Replay": the in-memory store holds at most maxEntries live keys and lets expired ones go', async (t: TestContext) => {
   t.assert.throws(() => memoryReplayStore({ maxEntries: 0 }), TypeError)
   const store = memoryReplayStore({ maxEntries: 2 })

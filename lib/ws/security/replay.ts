@@ -21,6 +21,19 @@ export function replayKey (nonce: Buffer): string {
   return createHash('sha256').update(nonce).digest('hex')
 }
 
+/**
+ * How much longer than its window a Nonce's key is kept, in milliseconds. A
+ * message whose Created is `clockSkew` ahead when its Nonce is claimed is
+ * fresh until `maxAge + clockSkew` after the claim, that instant included:
+ * the key outlives it by this margin, so that no replay meets an expired key.
+ */
+export const REPLAY_MARGIN = 1000
+
+/** The ttl of a Nonce's key: the window a Created is accepted in, and the margin. */
+export function replayTtl (maxAge: number, clockSkew: number): number {
+  return maxAge + clockSkew + REPLAY_MARGIN
+}
+
 /** The in-memory store's bound on keys, by default. */
 export const MEMORY_MAX_ENTRIES = 100_000
 
