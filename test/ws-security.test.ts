@@ -332,6 +332,38 @@ test('docs/security.md "Replay" (WSS UsernameToken Profile 1.1 §3.2, WSS 1.1 §
   await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ nonce, created: instant() }))), '1.2', 'InvalidSecurity', 'a second later, Created rewritten')
 })
 
+test('docs/security.md "Replay": a claim the store answers after the timeout does not land: the request gets a Receiver fault, and the client\'s identical resend is accepted', async (t: TestContext) => {
+  const inner = memoryReplayStore()
+  const calls: Array<{ aborted: boolean | undefined }> = []
+  let settled: Promise<void> = Promise.resolve()
+  // A store whose first answer comes after the plugin's 2 s, and that keeps to the interface: an aborted claim is not made.
+  const late: SoapReplayStore = {
+    async claim (key: string, ttlMs: number, signal?: AbortSignal): Promise<boolean> {
+      const call = { aborted: signal?.aborted }
+      calls.push(call)
+      if (calls.length > 1) return await inner.claim(key, ttlMs)
+      let done = (): void => {}
+      settled = new Promise((resolve) => { done = resolve })
+      await new Promise((resolve) => setTimeout(resolve, 2300))
+      call.aborted = signal?.aborted
+      done()
+      return signal?.aborted === true ? false : await inner.claim(key, ttlMs)
+    }
+  }
+  const lines: Array<Record<string, unknown>> = []
+  const app = await build(t, secured({ replay: late }), (line) => lines.push(line))
+  const header = security(usernameToken({ digest: true }))
+  const first = await call(app, '1.2', header)
+  t.assert.strictEqual(first.statusCode, 500, first.body)
+  t.assert.match(first.body, /<soap:Value>soap:Receiver<\/soap:Value>/)
+  t.assert.ok(lines.some((l) => l.level === 50 && (l.err as { code?: string }).code === 'SOAP_ERR_SECURITY_STORE'))
+  await settled
+  const resend = await call(app, '1.2', header)
+  t.assert.strictEqual(resend.statusCode, 200, resend.body)
+  t.assert.deepStrictEqual(calls, [{ aborted: true }, { aborted: false }], 'the plugin gave up the claim it stopped waiting for')
+  await assertSecurityFault(t, await call(app, '1.2', header), '1.2', 'InvalidSecurity', 'the resend\'s own replay')
+})
+
 test('docs/security.md "Replay": the in-memory store holds at most maxEntries live keys and lets expired ones go', async (t: TestContext) => {
   t.assert.throws(() => memoryReplayStore({ maxEntries: 0 }), TypeError)
   const store = memoryReplayStore({ maxEntries: 2 })

@@ -3,6 +3,8 @@
  * each Nonce accepted is claimed in a store for as long as its message could
  * still be accepted; a second claim is refused. The in-memory store is the
  * default, for one process; several processes share one elsewhere (redis.ts).
+ * A claim the plugin stops waiting for is undone by the store, so that the
+ * client's resend of the failed request is not taken for a replay.
  */
 import { createHash } from 'node:crypto'
 import { SOAP_ERR_SECURITY_STORE } from '../../errors'
@@ -47,6 +49,8 @@ export interface MemoryReplayStoreOptions {
  * kept until its time is over. Expired keys are let go as claims come; when
  * every key kept is live and the store is full, a claim fails (the request
  * gets a Receiver fault) rather than forget a Nonce that could be replayed.
+ * It answers at once, never after the plugin has stopped waiting: it has no
+ * use for a claim's signal.
  */
 export function memoryReplayStore (options: MemoryReplayStoreOptions = {}): SoapReplayStore {
   const max = options.maxEntries ?? MEMORY_MAX_ENTRIES
@@ -79,14 +83,24 @@ export function memoryReplayStore (options: MemoryReplayStoreOptions = {}): Soap
   }
 }
 
-/** Claims `key` in `store` within `timeoutMs`: a rejection, a timeout or an answer that is not a boolean is SOAP_ERR_SECURITY_STORE. */
+/**
+ * Claims `key` in `store` within `timeoutMs`: a rejection, a timeout or an
+ * answer that is not a boolean is SOAP_ERR_SECURITY_STORE. On a timeout the
+ * claim's signal aborts, so that the store undoes a claim that lands later:
+ * the request has failed, and the client's resend must not meet it.
+ */
 export async function claim (store: SoapReplayStore, key: string, ttlMs: number, timeoutMs: number): Promise<boolean> {
+  const abandoned = new AbortController()
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new SOAP_ERR_SECURITY_STORE(`no answer in ${timeoutMs} ms`)), timeoutMs)
+    timer = setTimeout(() => {
+      const err = new SOAP_ERR_SECURITY_STORE(`no answer in ${timeoutMs} ms`)
+      abandoned.abort(err)
+      reject(err)
+    }, timeoutMs)
   })
   try {
-    const claimed: unknown = await Promise.race([store.claim(key, ttlMs), late])
+    const claimed: unknown = await Promise.race([store.claim(key, ttlMs, abandoned.signal), late])
     if (typeof claimed !== 'boolean') throw new SOAP_ERR_SECURITY_STORE('claim() did not resolve to a boolean')
     return claimed
   } catch (err) {
