@@ -364,6 +364,21 @@ test('docs/security.md "Replay": a claim the store answers after the timeout doe
   await assertSecurityFault(t, await call(app, '1.2', header), '1.2', 'InvalidSecurity', 'the resend\'s own replay')
 })
 
+test('WSS UsernameToken Profile 1.1 §3.1 (XML 1.0 §2.3): only XML white space (space, tab, CR, LF) around a Username or a Type is let go; U+00A0 or U+3000 make another name', async (t: TestContext) => {
+  const asked: string[] = []
+  const app = await build(t, secured({ usernameToken: { lookup: async (name: string) => { asked.push(name); return USERS[name] } } }))
+  const ok = await call(app, '1.2', security(usernameToken({ user: ' \t&#13;\ndemo\n ' })))
+  t.assert.strictEqual(ok.statusCode, 200, ok.body)
+  t.assert.strictEqual(user(ok.body), 'demo')
+  for (const name of ['\u00a0demo', 'demo\u3000', '\u2003demo\u2028']) {
+    await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ user: name }))), '1.2', 'FailedAuthentication', JSON.stringify(name))
+  }
+  t.assert.deepStrictEqual(asked, ['demo', '\u00a0demo', 'demo\u3000', '\u2003demo\u2028'])
+  t.assert.strictEqual((await call(app, '1.2', security(usernameToken({ digest: true, type: ` ${PASSWORD_DIGEST} ` })))).statusCode, 200)
+  await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ digest: true, type: `${PASSWORD_DIGEST}\u00a0` }))), '1.2', 'UnsupportedSecurityToken', 'a Type with U+00A0')
+  await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ nonce: 'AAECAwQFBgcICQoLDA0ODw==' }).replace(`EncodingType="${BASE64_BINARY}"`, `EncodingType="\u3000${BASE64_BINARY}"`))), '1.2', 'InvalidSecurityToken', 'an EncodingType with U+3000')
+})
+
 test('docs/security.md "Replay": the in-memory store holds at most maxEntries live keys and lets expired ones go', async (t: TestContext) => {
   t.assert.throws(() => memoryReplayStore({ maxEntries: 0 }), TypeError)
   const store = memoryReplayStore({ maxEntries: 2 })
