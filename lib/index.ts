@@ -29,6 +29,7 @@ import type {
   SoapServiceDefinition
 } from './types'
 import { createAjv } from './service/validation'
+import { memoryReplayStore } from './ws/security/replay'
 
 export interface SoapDecorator {
   /** The options in force, defaults applied. */
@@ -91,8 +92,10 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   const soap = normalizeOptions(options, fastify.initialConfig.bodyLimit)
   // Registered again (another scope, other options), the plugin adds its
   // routes and its options, not decorators: what is declared in this scope
-  // and below takes this registration's options (kRegistration).
-  fastify[kRegistration] = { soap, ajv: createAjv() }
+  // and below takes this registration's options (kRegistration). The default
+  // replay store is the outer registration's: one replay domain for all.
+  const outer = fastify[kRegistration]
+  fastify[kRegistration] = { soap, ajv: createAjv(), replay: outer?.replay ?? memoryReplayStore() }
   if (!fastify.hasDecorator('soap')) {
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {

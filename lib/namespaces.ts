@@ -27,6 +27,15 @@ export const WSAM_NS = 'http://www.w3.org/2007/05/addressing/metadata'
 export const WSAW_NS = 'http://www.w3.org/2006/05/addressing/wsdl'
 /** WS-Security 1.0 secext. */
 export const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd'
+/** Every secext namespace WS-Security has had: OASIS 1.0, WSS 1.1's, and the 2002-2003 drafts old clients write. */
+export const WSSE_NAMESPACES: readonly string[] = Object.freeze([
+  WSSE_NS,
+  'http://docs.oasis-open.org/wss/oasis-wss-wssecurity-secext-1.1.xsd',
+  'http://schemas.xmlsoap.org/ws/2002/04/secext',
+  'http://schemas.xmlsoap.org/ws/2002/07/secext',
+  'http://schemas.xmlsoap.org/ws/2002/12/secext',
+  'http://schemas.xmlsoap.org/ws/2003/06/secext'
+])
 /** WS-Security 1.0 utility (`wsu:Timestamp`, `wsu:Created`, `wsu:Id`). */
 export const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd'
 /** WS-Policy 1.5 (W3C) and the 2004/09 submission it replaced. */

@@ -4,7 +4,7 @@ import type { SoapFault } from './soap/fault'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 import { KnownKeys } from './service/keys'
 import type { SoapLimits } from './soap/limits'
-import { isQNameKey, qnameKey, WSSE_NS } from './namespaces'
+import { isQNameKey, qnameKey, WSSE_NAMESPACES } from './namespaces'
 
 export type { SoapLimits }
 
@@ -29,14 +29,18 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   logLevel?: SoapLogLevel
   /** Add the request's header blocks and Body to that line, as XML, with the `redact` elements' content hidden. */
   logBody?: boolean
-  /** More elements, as `{namespace}localName`, whose content is never logged nor echoed in a fault (WS-Security's Password, Nonce and BinarySecurityToken always are). */
+  /**
+   * More elements, as `{namespace}localName`, whose content is never logged nor echoed in a fault
+   * (WS-Security's Password, Nonce and BinarySecurityToken always are, in each of its namespaces).
+   */
   redact?: readonly string[]
 }
 
 export type SoapLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
-/** Elements whose content is always redacted. */
-export const REDACTED: readonly string[] = Object.freeze([qnameKey(WSSE_NS, 'Password'), qnameKey(WSSE_NS, 'Nonce'), qnameKey(WSSE_NS, 'BinarySecurityToken')])
+/** Elements whose content is always redacted: WS-Security's secrets, by local name, in each of its namespaces. */
+export const REDACTED: readonly string[] = Object.freeze(WSSE_NAMESPACES.flatMap((ns) =>
+  ['Password', 'Nonce', 'BinarySecurityToken'].map((name) => qnameKey(ns, name))))
 
 const LOG_LEVELS: ReadonlySet<string> = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 

@@ -324,10 +324,14 @@ export type SoapUserSecret = string | { readonly verify: (password: string) => b
  * Where the Nonces seen are kept, so that a message is accepted once
  * (docs/security.md "Replay"). `claim` is atomic: the first claim of a key
  * within `ttlMs` resolves true, any other false. A rejection answers the
- * request with a Receiver fault.
+ * request with a Receiver fault. `signal` aborts when the plugin stops
+ * waiting (after 2 s: the request got a Receiver fault, and its client may
+ * send it again): a store that can answer that late must see to it that
+ * this claim does not hold, undoing it once made (as redisReplayStore does),
+ * or the resend is refused as a replay.
  */
 export interface SoapReplayStore {
-  claim (key: string, ttlMs: number): Promise<boolean>
+  claim (key: string, ttlMs: number, signal?: AbortSignal): Promise<boolean>
 }
 
 export interface SoapUsernameTokenOptions {
@@ -349,7 +353,10 @@ export interface SoapSecurityOptions {
   readonly maxAge?: number
   /** How far in the future a Created may be, and past an Expires, in milliseconds; default 60,000. */
   readonly clockSkew?: number
-  /** Where Nonces are claimed: default an in-memory store of the service's own; `false` for none. */
+  /**
+   * Where Nonces are claimed, once per store: by default the in-memory store
+   * of the plugin's registration, shared by its services; `false` for none.
+   */
   readonly replay?: SoapReplayStore | false
   /** Operations served without WS-Security (e.g. ONVIF's GetSystemDateAndTime): their Security header is not read. */
   readonly except?: readonly string[]

@@ -93,6 +93,30 @@ test('docs/security.md "Logging": logBody adds the header blocks and the Body, w
   for (const l of lines) t.assert.doesNotMatch(JSON.stringify(l), /hunter2|1234/, l.msg)
 })
 
+test('docs/security.md "Logging": the Password, Nonce and BinarySecurityToken of every WS-Security namespace (OASIS 1.0 and 1.1, the 2002/04, 2002/07, 2002/12 and 2003/06 drafts) are hidden by logBody and never quoted in a fault', async (t: TestContext) => {
+  const { app, lines } = await build(t, { logBody: true })
+  const drafts = ['2002/04', '2002/07', '2002/12', '2003/06'].map((d) => `http://schemas.xmlsoap.org/ws/${d}/secext`)
+  const namespaces = [WSSE, 'http://docs.oasis-open.org/wss/oasis-wss-wssecurity-secext-1.1.xsd', ...drafts]
+  for (const [i, ns] of namespaces.entries()) {
+    const header = `<w:Security xmlns:w="${ns}"><w:UsernameToken><w:Username>ann</w:Username><w:Password>hunter${i}</w:Password><w:Nonce>bm9uY2U${i}</w:Nonce></w:UsernameToken><w:BinarySecurityToken>c2Vzc2lvbg${i}</w:BinarySecurityToken></w:Security>`
+    await post(app, '1.2', envelope('1.2', `<b:Login xmlns:b="${PIN}"><b:user>ann</b:user><b:Pin>1</b:Pin></b:Login>`, header), { url: '/bank' })
+    t.assert.strictEqual(answered(lines)[i].soap?.header, '<w:Security><w:UsernameToken><w:Username>ann</w:Username><w:Password>[redacted]</w:Password><w:Nonce>[redacted]</w:Nonce></w:UsernameToken><w:BinarySecurityToken>[redacted]</w:BinarySecurityToken></w:Security>', ns)
+  }
+  t.assert.strictEqual(answered(lines).length, namespaces.length)
+  for (const l of lines) t.assert.doesNotMatch(JSON.stringify(l), /hunter|bm9uY2U|c2Vzc2lvbg/, l.msg)
+
+  // A Body element named so in a draft namespace: the value it refuses is not quoted either.
+  const legacy = Fastify({ logger: { level: 'trace', stream: { write: (line: string) => { lines.push(JSON.parse(line) as Line) } } } })
+  t.after(() => legacy.close())
+  await legacy.register(soap, { logBody: true })
+  legacy.soap.service({ ...bank, name: 'Legacy', path: '/legacy', namespace: drafts[1], operations: { Login: defineOperation({ input: { type: 'object', properties: { Password: { type: 'integer' } }, additionalProperties: false }, handler: () => undefined }) } })
+  await legacy.ready()
+  const refused = await post(legacy, '1.1', envelope('1.1', `<w:Login xmlns:w="${drafts[1]}"><w:Password>hunter2</w:Password></w:Login>`), { url: '/legacy' })
+  t.assert.strictEqual(refused.statusCode, 500, refused.body)
+  t.assert.match(refused.body, /\/Password not an integer/)
+  for (const text of [refused.body, ...lines.map((l) => JSON.stringify(l))]) t.assert.doesNotMatch(text, /hunter2/)
+})
+
 test('docs/security.md "Logging": logBody cuts a large message at 8,192 characters', async (t: TestContext) => {
   const { app, lines } = await build(t, { logBody: true })
   await post(app, '1.2', envelope('1.2', `<c:Echo xmlns:c="urn:example:calc"><c:text>${'x'.repeat(20_000)}</c:text></c:Echo>`), { url: '/calculator' })

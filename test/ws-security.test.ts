@@ -288,6 +288,97 @@ test('docs/security.md "Replay": a replay store that fails, hangs or answers odd
   t.assert.deepStrictEqual(logged, ['SOAP_ERR_SECURITY_STORE', 'SOAP_ERR_SECURITY_STORE', 'SOAP_ERR_SECURITY_STORE'])
 })
 
+test('docs/security.md "Replay" (WSS UsernameToken Profile 1.1 §3.2): a Nonce is claimed once per replay store, whichever service sees it, with any Body; the default store is one per registration of the plugin, nested ones included', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const shared = memoryReplayStore()
+  // Two users with one password: a digest does not cover the Username, so a captured token can be relabelled.
+  const lookup = async (name: string): Promise<string | undefined> => ({ ann: 'same', bob: 'same' } as Record<string, string>)[name]
+  const service = (name: string, options: Partial<SoapSecurityOptions> = {}): SoapServiceDefinition => ({ ...secured({ usernameToken: { lookup }, ...options }), name, path: `/${name}` })
+  app.soap.service(service('A'))
+  app.soap.service(service('B'))
+  app.soap.service(service('C', { replay: shared }))
+  app.soap.service(service('D', { replay: shared }))
+  await app.register(async (child) => {
+    await child.register(soap, { logLevel: 'silent' })
+    child.soap.service(service('E'))
+  })
+  await app.ready()
+  const send = async (path: string, header: string, body: string): Promise<Awaited<ReturnType<typeof post>>> =>
+    await post(app, '1.2', envelope('1.2', body, header), { url: path })
+  const captured = security(usernameToken({ user: 'ann', password: 'same', digest: true }))
+  t.assert.strictEqual((await send('/A', captured, whoAmI)).statusCode, 200)
+  await assertSecurityFault(t, await send('/B', captured, add), '1.2', 'InvalidSecurity', 'replayed to another service on the default store, with another Body')
+  await assertSecurityFault(t, await send('/E', captured, whoAmI), '1.2', 'InvalidSecurity', 'replayed to a service of a nested registration')
+  await assertSecurityFault(t, await send('/B', captured.replace('>ann<', '>bob<'), whoAmI), '1.2', 'InvalidSecurity', 'relabelled to another user with the same password')
+  // A store is a domain: the other store has not seen it.
+  t.assert.strictEqual((await send('/C', captured, whoAmI)).statusCode, 200)
+  await assertSecurityFault(t, await send('/D', captured, add), '1.2', 'InvalidSecurity', 'replayed to another service on the store given to both')
+})
+
+test('docs/security.md "Replay" (WSS UsernameToken Profile 1.1 §3.2, WSS 1.1 §10): a Nonce\'s key outlives the last instant its message is fresh by at least a second: a replay at the exact edge of the window is refused', async (t: TestContext) => {
+  const app = await build(t)
+  // The clock of this test (Date only: timers run as they do).
+  t.mock.timers.enable({ apis: ['Date'], now: Math.ceil(Date.now() / 1000) * 1000 })
+  const nonce = Buffer.from('at the very edge')
+  // The latest Created the window takes (clockSkew ahead); it stays fresh until it is maxAge old.
+  const header = security(usernameToken({ nonce, created: instant(60_000) }))
+  t.assert.strictEqual((await call(app, '1.2', header)).statusCode, 200)
+  t.mock.timers.tick(60_000 + 300_000)
+  await assertSecurityFault(t, await call(app, '1.2', header), '1.2', 'InvalidSecurity', 'replayed when its Created is exactly maxAge old')
+  t.mock.timers.tick(999)
+  // Stale now; with a fresh Created (a text password does not cover it), still a replay.
+  await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ nonce, created: instant() }))), '1.2', 'InvalidSecurity', 'a second later, Created rewritten')
+})
+
+test('docs/security.md "Replay": a claim the store answers after the timeout does not land: the request gets a Receiver fault, and the client\'s identical resend is accepted', async (t: TestContext) => {
+  const inner = memoryReplayStore()
+  const calls: Array<{ aborted: boolean | undefined }> = []
+  let settled: Promise<void> = Promise.resolve()
+  // A store whose first answer comes after the plugin's 2 s, and that keeps to the interface: an aborted claim is not made.
+  const late: SoapReplayStore = {
+    async claim (key: string, ttlMs: number, signal?: AbortSignal): Promise<boolean> {
+      const call = { aborted: signal?.aborted }
+      calls.push(call)
+      if (calls.length > 1) return await inner.claim(key, ttlMs)
+      let done = (): void => {}
+      settled = new Promise((resolve) => { done = resolve })
+      await new Promise((resolve) => setTimeout(resolve, 2300))
+      call.aborted = signal?.aborted
+      done()
+      return signal?.aborted === true ? false : await inner.claim(key, ttlMs)
+    }
+  }
+  const lines: Array<Record<string, unknown>> = []
+  const app = await build(t, secured({ replay: late }), (line) => lines.push(line))
+  const header = security(usernameToken({ digest: true }))
+  const first = await call(app, '1.2', header)
+  t.assert.strictEqual(first.statusCode, 500, first.body)
+  t.assert.match(first.body, /<soap:Value>soap:Receiver<\/soap:Value>/)
+  t.assert.ok(lines.some((l) => l.level === 50 && (l.err as { code?: string }).code === 'SOAP_ERR_SECURITY_STORE'))
+  await settled
+  const resend = await call(app, '1.2', header)
+  t.assert.strictEqual(resend.statusCode, 200, resend.body)
+  t.assert.deepStrictEqual(calls, [{ aborted: true }, { aborted: false }], 'the plugin gave up the claim it stopped waiting for')
+  await assertSecurityFault(t, await call(app, '1.2', header), '1.2', 'InvalidSecurity', 'the resend\'s own replay')
+})
+
+test('WSS UsernameToken Profile 1.1 §3.1 (XML 1.0 §2.3): only XML white space (space, tab, CR, LF) around a Username or a Type is let go; U+00A0 or U+3000 make another name', async (t: TestContext) => {
+  const asked: string[] = []
+  const app = await build(t, secured({ usernameToken: { lookup: async (name: string) => { asked.push(name); return USERS[name] } } }))
+  const ok = await call(app, '1.2', security(usernameToken({ user: ' \t&#13;\ndemo\n ' })))
+  t.assert.strictEqual(ok.statusCode, 200, ok.body)
+  t.assert.strictEqual(user(ok.body), 'demo')
+  for (const name of ['\u00a0demo', 'demo\u3000', '\u2003demo\u2028']) {
+    await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ user: name }))), '1.2', 'FailedAuthentication', JSON.stringify(name))
+  }
+  t.assert.deepStrictEqual(asked, ['demo', '\u00a0demo', 'demo\u3000', '\u2003demo\u2028'])
+  t.assert.strictEqual((await call(app, '1.2', security(usernameToken({ digest: true, type: ` ${PASSWORD_DIGEST} ` })))).statusCode, 200)
+  await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ digest: true, type: `${PASSWORD_DIGEST}\u00a0` }))), '1.2', 'UnsupportedSecurityToken', 'a Type with U+00A0')
+  await assertSecurityFault(t, await call(app, '1.2', security(usernameToken({ nonce: 'AAECAwQFBgcICQoLDA0ODw==' }).replace(`EncodingType="${BASE64_BINARY}"`, `EncodingType="\u3000${BASE64_BINARY}"`))), '1.2', 'InvalidSecurityToken', 'an EncodingType with U+3000')
+})
+
 test('docs/security.md "Replay": the in-memory store holds at most maxEntries live keys and lets expired ones go', async (t: TestContext) => {
   t.assert.throws(() => memoryReplayStore({ maxEntries: 0 }), TypeError)
   const store = memoryReplayStore({ maxEntries: 2 })

@@ -11,6 +11,7 @@ import { SoapFault, renderFault, toSoapFault } from '../soap/fault'
 import type { SoapScope } from '../service/hooks'
 import type { SoapVersion } from '../namespaces'
 import type { ResolvedOptions } from '../options'
+import type { SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser } from './parser'
 import { getHandler, serviceHandler } from '../service/pipeline'
@@ -28,10 +29,15 @@ declare module 'fastify' {
   }
 }
 
-/** One registration of the plugin: its options, and the Ajv instance its services' validators are compiled with. */
+/**
+ * One registration of the plugin: its options, the Ajv instance its services'
+ * validators are compiled with, and the replay store its services share when
+ * they name none (one replay domain: docs/security.md "Replay").
+ */
 export interface Registration {
   readonly soap: ResolvedOptions
   readonly ajv: Ajv
+  readonly replay: SoapReplayStore
 }
 
 /**
@@ -132,7 +138,7 @@ function respondsOn (request: FastifyRequest, reply: FastifyReply, done: HookHan
  * and prefix, however the calls were ordered or awaited.
  */
 export async function endpoint (instance: FastifyInstance, { routes, service }: EndpointOptions): Promise<void> {
-  const { soap, ajv } = instance[kRegistration] as Registration
+  const { soap, ajv, replay } = instance[kRegistration] as Registration
   // A service's understood header blocks are known at ready(), when its scope's are.
   const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
   const parse = buildParser(soap, understood)
@@ -176,7 +182,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     instance.addHook('preValidation', respondsOn)
     await instance.register(routes)
   }
-  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>)
+  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>, replay)
 
   collecting = false
   const supported = instance.supportedMethods
@@ -201,7 +207,10 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
  * the operations that opt in. The service is compiled at `ready()`, when
  * every hook and understood header of its scopes is known.
  */
-function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv, understood: Set<string>): void {
+function serviceRoutes (
+  instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv,
+  understood: Set<string>, replay: SoapReplayStore
+): void {
   const own: unknown = declaration?.path
   if (typeof own !== 'string' || !own.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
   // Under the plugin's own prefix, as its `routes` are.
@@ -212,7 +221,8 @@ function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declar
   const gets = new Map<string, Handler>()
   const context = buildGetContext(soap)
   instance.addHook('onReady', async function compileSoapService () {
-    const service = compileService(ajv, declaration, instance[kSoapScope] as SoapScope, soap)
+    const options = { understoodHeaders: soap.understoodHeaders, redact: soap.redact, replay }
+    const service = compileService(ajv, declaration, instance[kSoapScope] as SoapScope, options)
     for (const key of service.understood) understood.add(key)
     post = serviceHandler(service)
     compiled = service

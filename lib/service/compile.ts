@@ -20,7 +20,7 @@ import { KnownKeys } from './keys'
 import { compile } from './validation'
 import { isXmlText } from '../xml/chars'
 import { isNCName } from '../xml/chars'
-import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
+import type { SoapOperationInfo, SoapReplayStore, SoapWsdlOptions } from '../types'
 import { defaultAction, wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
 import { qnameKey, isQNameKey } from '../namespaces'
 import { addressingAssertion, addressingPolicy, type AddressingPolicy } from '../ws/addressing/policy'
@@ -141,6 +141,8 @@ function milliseconds (value: unknown, fallback: number, name: string, what: str
 export interface ServiceOptions {
   readonly understoodHeaders: ReadonlySet<string>
   readonly redact: ReadonlySet<string>
+  /** The replay store of a service with `security` and no `replay` of its own: its registration's. */
+  readonly replay: SoapReplayStore
 }
 
 function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number, validateOutputs: boolean, redact: ReadonlySet<string>, shapes: NamedShapes): Operation {
@@ -293,7 +295,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const byAction = new Map<string, Operation>()
   const addressing = addressingPolicy(name, declaration.addressing)
   const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope), ...(addressing === undefined ? [] : ADDRESSING_HEADERS)])
-  const security = compileSecurity(name, declaration.security, Object.keys(declaration.operations))
+  const security = compileSecurity(name, declaration.security, Object.keys(declaration.operations), options.replay)
   if (security !== undefined) understood.add(SECURITY_HEADER)
   for (const operationName of Object.keys(declaration.operations)) {
     const compiled = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact, shapes)

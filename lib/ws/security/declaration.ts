@@ -1,18 +1,15 @@
 /**
  * The `security` key of a service declaration, checked and compiled once at
  * `ready()` (docs/security.md "WS-Security"): what its requests must carry,
- * the replay store, the operations left out, and the policy assertions its
- * WSDL states.
+ * the replay store (its own, or the registration's default), the operations
+ * left out, and the policy assertions its WSDL states.
  */
 import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } from '../../types'
-import { memoryReplayStore } from './replay'
 import { usernameTokenAssertion } from './policy'
 import type { Freshness } from './timestamp'
 
 export interface ServiceSecurity {
-  /** The service's name: replay keys are the service's own. */
-  readonly service: string
   readonly usernameToken: Required<SoapUsernameTokenOptions> | undefined
   readonly timestampRequired: boolean
   readonly replyTimestamp: boolean
@@ -35,8 +32,14 @@ function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** The compiled `security` of a service, or undefined when it has none. Throws SOAP_ERR_SERVICE_INVALID for a bad one. */
-export function compileSecurity (service: string, value: unknown, operations: readonly string[]): ServiceSecurity | undefined {
+/**
+ * The compiled `security` of a service, or undefined when it has none; with
+ * no `replay` of its own, it claims in `defaultStore`, the one its plugin
+ * registration's services share. Throws SOAP_ERR_SERVICE_INVALID for a bad one.
+ */
+export function compileSecurity (
+  service: string, value: unknown, operations: readonly string[], defaultStore: SoapReplayStore
+): ServiceSecurity | undefined {
   if (value === undefined) return undefined
   const bad = (problem: string): never => { throw new SOAP_ERR_SERVICE_INVALID(service, `"security"${problem}`) }
   if (!isObject(value)) bad(' must be an object')
@@ -78,7 +81,7 @@ export function compileSecurity (service: string, value: unknown, operations: re
   const freshness = { maxAge: ms('maxAge', DEFAULT_MAX_AGE), clockSkew: ms('clockSkew', DEFAULT_CLOCK_SKEW) }
 
   let replay: SoapReplayStore | undefined
-  if (options.replay === undefined) replay = memoryReplayStore()
+  if (options.replay === undefined) replay = defaultStore
   else if (options.replay !== false) {
     if (typeof (options.replay as { claim?: unknown } | null)?.claim !== 'function') bad('.replay must be a store with claim(key, ttlMs), or false')
     replay = options.replay
@@ -89,7 +92,6 @@ export function compileSecurity (service: string, value: unknown, operations: re
   for (const name of except) if (!operations.includes(name)) bad(`.except names ${String(name)}, which is no operation of the service`)
 
   return {
-    service,
     usernameToken,
     timestampRequired,
     replyTimestamp: (timestamp as { reply?: boolean } | undefined)?.reply === true,

@@ -8,7 +8,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { WSSE_NS, WSU_NS } from '../../namespaces'
 import type { SoapUserSecret, SoapUsernameTokenOptions } from '../../types'
 import type { XmlElement } from '../../xml/element'
-import { isWhitespace } from '../../xml/chars'
+import { isWhitespace, trimXmlSpace } from '../../xml/chars'
 import { securityFault } from './faults'
 import { childElements, textOf } from './elements'
 import { parseDateTime } from './timestamp'
@@ -44,8 +44,10 @@ export function decodeBase64 (text: string): Buffer | undefined {
   return BASE64.test(compact) ? Buffer.from(compact, 'base64') : undefined
 }
 
+/** An attribute's value, XML white space around it let go (anyURI's whiteSpace is collapse); nothing else is. */
 function attributeOf (element: XmlElement, localName: string): string | undefined {
-  return element.attributes.find((a) => a.namespace === '' && a.localName === localName)?.value.trim()
+  const value = element.attributes.find((a) => a.namespace === '' && a.localName === localName)?.value
+  return value === undefined ? undefined : trimXmlSpace(value)
 }
 
 /** The one child of each kind: a second, an unknown child, or text between them is InvalidSecurityToken. */
@@ -74,7 +76,8 @@ export function readUsernameToken (token: XmlElement): UsernameToken {
   const user = found.get('Username')
   const pass = found.get('Password')
   if (user === undefined || pass === undefined) throw securityFault('InvalidSecurityToken')
-  const username = bounded(user, MAX_USERNAME).trim()
+  // XML white space only (space, tab, CR, LF): U+00A0 or U+3000 around a name make another name.
+  const username = trimXmlSpace(bounded(user, MAX_USERNAME))
   if (username === '') throw securityFault('InvalidSecurityToken')
   const typeUri = attributeOf(pass, 'Type')
   const type = typeUri === undefined || typeUri === PASSWORD_TEXT ? 'text' : typeUri === PASSWORD_DIGEST ? 'digest' : undefined

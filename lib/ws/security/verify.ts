@@ -12,7 +12,7 @@ import type { XmlElement } from '../../xml/element'
 import type { ServiceSecurity } from './declaration'
 import { childElements } from './elements'
 import { securityFault } from './faults'
-import { claim, replayKey } from './replay'
+import { claim, replayKey, replayTtl } from './replay'
 import { checkCreated, checkTimestamp, replyTimestamp } from './timestamp'
 import { authenticate, readUsernameToken } from './token'
 
@@ -63,8 +63,8 @@ export async function verifySecurity (security: ServiceSecurity, headers: readon
   if (!await authenticate(ut, options.lookup)) throw securityFault('FailedAuthentication')
   // Claimed once authenticated, so that no one without a password fills the store.
   if (ut.nonce !== undefined && security.replay !== undefined) {
-    const key = replayKey(security.service, ut.nonce)
-    if (!await claim(security.replay, key, freshness.maxAge + freshness.clockSkew, STORE_TIMEOUT)) throw securityFault('InvalidSecurity')
+    const ttl = replayTtl(freshness.maxAge, freshness.clockSkew)
+    if (!await claim(security.replay, replayKey(ut.nonce), ttl, STORE_TIMEOUT)) throw securityFault('InvalidSecurity')
   }
   return { username: ut.username, replyHeader }
 }
