@@ -18,7 +18,10 @@ import { normalizeOptions, type FastifySoapOptions, type ResolvedOptions } from 
 import { sendSoap, type SoapContent, type SoapReplyOptions } from './plugin/reply'
 import type { ServiceDeclaration } from './service/declaration'
 import type {
+  ContractSchemas,
   SoapContractDefinition,
+  SoapContractHandlers,
+  SoapContractResults,
   SoapExactResult,
   SoapFaultHook,
   SoapHook,
@@ -149,6 +152,20 @@ export function defineOperation<
   return operation
 }
 
+/**
+ * Returns the handlers as they are, typed from a contract's schemas (the
+ * `schemas` that `fastify-soap types` writes): each handler's input, call
+ * and result, its result inferred, then checked to be exact, as
+ * `defineOperation()` checks a code-first one (docs/typescript.md "Exact results").
+ * Give what it returns as `operations` to `app.soap.contract<Operations>()`.
+ */
+export function defineContractOperations<
+  const Schemas extends ContractSchemas,
+  Results extends SoapContractResults<Schemas>
+> (schemas: Schemas, operations: SoapContractHandlers<Schemas, Results>): SoapContractHandlers<Schemas, Results> {
+  return operations
+}
+
 /** Returns the definition as it is: a typed place to write a service. */
 export function defineService<const Definition extends SoapServiceDefinition> (definition: Definition): Definition {
   return definition
@@ -180,13 +197,16 @@ export type { SoapContent, SoapReplyOptions } from './plugin/reply'
 export { escapeAttribute, escapeXml } from './xml/escape'
 export type {
   ContractOperations,
+  ContractSchemas,
   SoapAddressing,
   SoapAddressingOptions,
   SoapAsyncReplyOptions,
   SoapCall,
   SoapEndpointReference,
   SoapContractDefinition,
+  SoapContractHandlers,
   SoapContractOptions,
+  SoapContractResults,
   SoapFaultHook,
   SoapHandlerCall,
   SoapHook,

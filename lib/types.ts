@@ -254,7 +254,7 @@ export interface SoapServiceDefinition {
 // ------------------------------------------------------- contract first ---
 
 /** The operations of a contract as `fastify-soap types` writes them: each operation's schemas, `as const`. */
-type ContractSchemas = { readonly [name: string]: { readonly input?: SoapSchema, readonly output?: SoapSchema, readonly headers?: SoapSchema, readonly outputHeaders?: SoapSchema, readonly faults?: Readonly<Record<string, SoapSchema>> } }
+export type ContractSchemas = { readonly [name: string]: { readonly input?: SoapSchema, readonly output?: SoapSchema, readonly headers?: SoapSchema, readonly outputHeaders?: SoapSchema, readonly faults?: Readonly<Record<string, SoapSchema>> } }
 
 type HandlerOf<O> = O extends { readonly input?: infer I, readonly output?: infer Out, readonly headers?: infer H, readonly outputHeaders?: infer OH, readonly faults?: infer F }
   ? SoapOperation<
@@ -270,6 +270,24 @@ type HandlerOf<O> = O extends { readonly input?: infer I, readonly output?: infe
 export type ContractOperations<S extends ContractSchemas> = {
   readonly [K in keyof S]: HandlerOf<S[K]> | { readonly handler: HandlerOf<S[K]>, readonly hooks?: SoapOperationHooks, readonly timeout?: number }
 }
+
+/** An operation's output schema; undefined for a one-way operation. */
+type ContractOutputOf<O> = O extends { readonly output: infer Out } ? Out : undefined
+
+/**
+ * Handlers of a contract's operations, given to `defineContractOperations()`
+ * with the schemas `fastify-soap types` writes: `R` is what each handler
+ * returns, inferred, then checked against its output schema and to have no
+ * property a closed object schema does not name (docs/typescript.md "Exact results").
+ */
+export type SoapContractHandlers<S extends ContractSchemas, R> = {
+  readonly [K in keyof R]: K extends keyof S
+    ? (...args: Parameters<HandlerOf<S[K]>>) => R[K] & SoapExactResult<R[K], ContractOutputOf<S[K]>>
+    : never
+}
+
+/** What the handlers of a contract's operations may return, by operation. */
+export type SoapContractResults<S extends ContractSchemas> = { readonly [K in keyof S]?: ReturnType<HandlerOf<S[K]>> }
 
 /** What a contract definition says besides its handlers (docs/contract-first.md "Options"). */
 export interface SoapContractOptions {

@@ -7,8 +7,8 @@
  */
 import Fastify from 'fastify'
 import { describe, expect, test } from 'tstyche'
-import soap, { type ContractOperations } from 'fastify-soap'
-import type { AuthorizeHeaders, AuthorizeInput, AuthorizeOutput, Operations } from './contract-ocpp'
+import soap, { defineContractOperations, type ContractOperations } from 'fastify-soap'
+import { schemas as ocpp, type AuthorizeHeaders, type AuthorizeInput, type AuthorizeOutput, type Operations } from './contract-ocpp'
 
 const app = Fastify()
 app.register(soap)
@@ -146,5 +146,42 @@ describe('docs/typescript.md "Exact results": contracts', () => {
       wsdl: 'p.wsdl',
       operations: { Track: async (input, call) => { call.replyHeaders(receipt); return { id: input.id } } }
     })).type.toRaiseError('clerk')
+  })
+
+  test('defineContractOperations(): a handler\'s result is inferred, then has no property its closed schema does not declare', () => {
+    const schemas = {} as Schemas
+    const operations = defineContractOperations(schemas, {
+      async Track (input) {
+        expect(input.id).type.toBe<string>()
+        return { id: input.id, trackingNumber: '1Z' }
+      }
+    })
+    expect(app.soap.contract<ContractOperations<Schemas>>({ path: '/p', wsdl: 'p.wsdl', operations })).type.not.toRaiseError()
+    expect(defineContractOperations(schemas, { Track: (input) => ({ id: input.id }) })).type.not.toRaiseError()
+    expect(defineContractOperations(schemas, { async Track (input) { return { id: input.id, trackingNo: '1Z' } } })).type.toRaiseError('trackingNo')
+    expect(defineContractOperations(schemas, { Track: (input) => ({ id: input.id, trackingNo: '1Z' }) }))
+      .type.toRaiseError("Type 'string' is not assignable to type 'never'")
+    const built = { id: 'p1', trackingNo: '1Z' }
+    expect(defineContractOperations(schemas, { Track: async () => built })).type.toRaiseError('trackingNo')
+  })
+
+  test('defineContractOperations(): a result not of the output schema\'s type, or an operation the contract lacks, does not compile', () => {
+    expect(defineContractOperations({} as Schemas, { Track: (input) => ({ id: input.id.length }) })).type.toRaiseError()
+    expect(defineContractOperations({} as Schemas, { Trace: () => ({ id: 'p1' }) })).type.toRaiseError('Trace')
+  })
+
+  test('defineContractOperations() with the schemas fastify-soap types writes: some operations, given with unimplemented: \'fault\'', () => {
+    const operations = defineContractOperations(ocpp, {
+      async Heartbeat () {
+        return { currentTime: '2026-11-26T21:00:00Z' }
+      },
+      Authorize: (input, call) => {
+        expect(call.headers.chargeBoxIdentity).type.toBe<string | undefined>()
+        return { idTagInfo: { status: input.idTag === '' ? 'Invalid' : 'Accepted' } }
+      }
+    })
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'ocpp.wsdl', unimplemented: 'fault', operations })).type.not.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'ocpp.wsdl', operations })).type.toRaiseError()
+    expect(defineContractOperations(ocpp, { async Heartbeat () { return { currentTime: '2026-11-26T21:00:00Z', uptime: 3 } } })).type.toRaiseError('uptime')
   })
 })
