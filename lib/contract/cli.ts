@@ -5,8 +5,8 @@
  * schemas, exactly as the server reads them, `as const`, and the handler
  * types inferred from them by the same `Infer` code-first services use.
  */
-import { writeFile } from 'node:fs/promises'
-import { basename } from 'node:path'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
 import { readContract } from './read'
 
 const USAGE = `usage: fastify-soap types <contract.wsdl> [--service <name>] [--binding <name>] [--catalog <location>=<file>]... [--stubs] [--out <file.ts>]
@@ -16,7 +16,8 @@ app.soap.contract<Operations>({ ... }). With --stubs, also an \`operations\`
 object with a handler for every operation, each throwing a SoapFault that
 says it is not implemented, to fill in. --catalog maps a location the
 contract's documents name to a file (relative to the WSDL's folder) or URL,
-as the catalog option does. Without --out, to standard output.`
+as the catalog option does. Without --out, to standard output; --out
+creates the file's folder.`
 
 /** A TypeScript identifier made of an operation's name: letters and digits kept, the first letter upper case. */
 export function typeName (operation: string): string {
@@ -104,7 +105,7 @@ export async function contractTypes (options: { wsdl: string, service?: string, 
 /** Runs the command with its arguments; resolves to the exit status. */
 export async function main (args: readonly string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
   const [command, ...rest] = args
-  if (command === '--help' || command === '-h') {
+  if (command === '--help' || command === '-h' || (command === 'types' && (rest.includes('--help') || rest.includes('-h')))) {
     out(USAGE + '\n')
     return 0
   }
@@ -145,8 +146,12 @@ export async function main (args: readonly string[], out: (text: string) => void
     err((e as Error).message)
     return 1
   }
-  if (options.out === undefined) out(text)
-  else await writeFile(options.out, text)
+  if (options.out === undefined) {
+    out(text)
+  } else {
+    await mkdir(dirname(options.out), { recursive: true })
+    await writeFile(options.out, text)
+  }
   return 0
 }
 
