@@ -1,17 +1,21 @@
 /**
  * docs/contract-first.md "The contract's folder", "Catalog", "Catalog file"
- * and "Types": where a contract's documents are read from (its folder, the
- * catalog, the resolver), and what is refused and how it is reported.
+ * and "The WSDL served": where a contract's documents are read from (its
+ * folder, the catalog, the resolver, the plugin's own copies of well-known
+ * schemas), what is refused and how it is reported, and that what is served
+ * names nothing outside the service.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { test, type TestContext } from 'node:test'
+import { DOMParser, type Element as DomElement } from '@xmldom/xmldom'
 import Fastify from 'fastify'
 import soap, { readContract, type ContractSource } from '../lib/index'
 import { main } from '../lib/contract/cli'
-import { CONTRACT_NS, CONTRACT_NS_U, contractWsdl, OP_TYPES } from './helper'
+import { CONTRACT_NS, CONTRACT_NS_U, contractWsdl, envelope, MEDIA, OP_TYPES } from './helper'
+import { CLIENTS, requireClient, runClient } from './interop'
 
 const K = CONTRACT_NS
 const U = CONTRACT_NS_U
@@ -268,6 +272,144 @@ test('docs/contract-first.md "Catalog file": a catalog file that cannot be read,
   }
   // The option's object is checked the same way.
   await refused(t, { document, catalog: { '/cpl/u.xsd': 'file://server.example/u.xsd' } }, C, /the catalog maps to file:\/\/server\.example\/u\.xsd, which is no file: URL of this machine/)
+})
+
+// ----------------------------------------------------------- what is served ---
+
+const WSA = 'http://www.w3.org/2005/08/addressing'
+const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd'
+const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd'
+const DS = 'http://www.w3.org/2000/09/xmldsig#'
+
+/**
+ * An ONVIF-style contract: a SOAP 1.2 binding whose schema imports the SOAP
+ * 1.2 envelope by its URL (as ONVIF's onvif.xsd does), WS-Addressing,
+ * WS-Security and the SOAP encoding by theirs, and uses a WS-Addressing type.
+ */
+const ONVIF_STYLE = `<?xml version="1.0" encoding="UTF-8"?>
+<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/"
+  xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tds="urn:device" targetNamespace="urn:device">
+  <wsdl:types>
+    <xs:schema targetNamespace="urn:device" elementFormDefault="qualified" xmlns:env="http://www.w3.org/2003/05/soap-envelope" xmlns:wsa="${WSA}" xmlns:wsse="${WSSE}">
+      <xs:import namespace="http://www.w3.org/2003/05/soap-envelope" schemaLocation="https://www.w3.org/2003/05/soap-envelope"/>
+      <xs:import namespace="${WSA}" schemaLocation="http://www.w3.org/2006/03/addressing/ws-addr.xsd"/>
+      <xs:import namespace="${WSSE}" schemaLocation="${WSSE}"/>
+      <xs:import namespace="http://schemas.xmlsoap.org/soap/encoding/" schemaLocation="http://schemas.xmlsoap.org/soap/encoding/"/>
+      <xs:element name="GetDeviceInformation"><xs:complexType><xs:sequence>
+        <xs:element name="Reply" type="wsa:AttributedURIType" minOccurs="0"/>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="GetDeviceInformationResponse"><xs:complexType><xs:sequence>
+        <xs:element name="Model" type="xs:string"/>
+        <xs:element name="Relationship" type="wsa:RelationshipTypeOpenEnum" minOccurs="0"/>
+      </xs:sequence></xs:complexType></xs:element>
+    </xs:schema>
+  </wsdl:types>
+  <wsdl:message name="In"><wsdl:part name="parameters" element="tds:GetDeviceInformation"/></wsdl:message>
+  <wsdl:message name="Out"><wsdl:part name="parameters" element="tds:GetDeviceInformationResponse"/></wsdl:message>
+  <wsdl:portType name="Device"><wsdl:operation name="GetDeviceInformation"><wsdl:input message="tds:In"/><wsdl:output message="tds:Out"/></wsdl:operation></wsdl:portType>
+  <wsdl:binding name="DeviceBinding" type="tds:Device"><soap12:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <wsdl:operation name="GetDeviceInformation"><soap12:operation soapAction="urn:device/GetDeviceInformation"/><wsdl:input><soap12:body use="literal"/></wsdl:input><wsdl:output><soap12:body use="literal"/></wsdl:output></wsdl:operation>
+  </wsdl:binding>
+  <wsdl:service name="DeviceService"><wsdl:port name="DevicePort" binding="tds:DeviceBinding"><soap12:address location="http://192.168.0.51/onvif/device_service"/></wsdl:port></wsdl:service>
+</wsdl:definitions>`
+
+const DEVICE_REPLY = { Model: 'C-1', Relationship: 'http://www.w3.org/2005/08/addressing/reply' }
+
+/** Every document a contract at `path` serves (its WSDL, and each `?xsd=` it names, followed), by URL. */
+async function servedDocuments (t: TestContext, app: ReturnType<typeof Fastify>, path: string, address: string): Promise<Map<string, string>> {
+  const documents = new Map<string, string>()
+  const queue = [`${address}?wsdl`]
+  for (let n = 0; queue.length > 0 && n < 50; n++) {
+    const url = queue.shift() as string
+    if (documents.has(url)) continue
+    const res = await app.inject({ method: 'GET', url: url.slice(url.indexOf(path)) })
+    t.assert.strictEqual(res.statusCode, 200, url)
+    documents.set(url, res.body)
+    const dom = new DOMParser().parseFromString(res.body, 'text/xml')
+    const elements = dom.getElementsByTagNameNS('*', '*')
+    for (let i = 0; i < elements.length; i++) {
+      const e = elements[i] as DomElement
+      for (const name of ['location', 'schemaLocation']) {
+        const value = e.getAttribute(name)
+        if (value === null) continue
+        t.assert.ok(value === address || value.startsWith(`${address}?xsd=`), `${url}: <${e.tagName} ${name}="${value}"> names a location outside the service`)
+        if (value !== address) queue.push(value)
+      }
+    }
+  }
+  return documents
+}
+
+test('docs/contract-first.md "The WSDL served": no document served names a location outside the service: the SOAP 1.2 envelope, WS-Addressing, WS-Security, wsu and XML Signature schemas imported by URL are the plugin\'s copies, served; a well-known namespace it has no copy of is imported with no location', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/device', document: ONVIF_STYLE, operations: { GetDeviceInformation: async () => DEVICE_REPLY } })
+  await app.ready()
+  const documents = await servedDocuments(t, app, '/device', 'http://localhost:80/device')
+  t.assert.deepStrictEqual([...documents.keys()].map((u) => u.replace(/^.*\?/, '')).sort(), [
+    'wsdl',
+    'xsd=oasis-200401-wss-wssecurity-secext-1.0.xsd',
+    'xsd=oasis-200401-wss-wssecurity-utility-1.0.xsd',
+    'xsd=soap12-envelope.xsd',
+    'xsd=ws-addr.xsd',
+    'xsd=xml.xsd',
+    'xsd=xmldsig-core-schema.xsd'
+  ])
+  // Each copy is the schema of its namespace, its licence notice kept.
+  const byName = (name: string): string => documents.get(`http://localhost:80/device?xsd=${name}`) as string
+  t.assert.match(byName('soap12-envelope.xsd'), /targetNamespace="http:\/\/www\.w3\.org\/2003\/05\/soap-envelope"[\s\S]*W3C Software License|W3C Software License[\s\S]*targetNamespace="http:\/\/www\.w3\.org\/2003\/05\/soap-envelope"/)
+  t.assert.match(byName('ws-addr.xsd'), new RegExp(`W3C® Software License[\\s\\S]*targetNamespace="${WSA}"`))
+  t.assert.match(byName('oasis-200401-wss-wssecurity-secext-1.0.xsd'), /Copyright © OASIS Open 2002-2004[\s\S]*targetNamespace="http:\/\/docs\.oasis-open\.org\/wss\/2004\/01\/oasis-200401-wss-wssecurity-secext-1\.0\.xsd"/)
+  t.assert.match(byName('oasis-200401-wss-wssecurity-utility-1.0.xsd'), new RegExp(`Copyright © OASIS Open 2002-2004[\\s\\S]*targetNamespace="${WSU.replace(/\./g, '\\.')}"`))
+  t.assert.match(byName('xmldsig-core-schema.xsd'), new RegExp(`W3C Software License[\\s\\S]*targetNamespace="${DS}"`))
+  // The SOAP encoding import keeps its namespace and loses its location.
+  t.assert.match(documents.get('http://localhost:80/device?wsdl') as string, /<xs:import namespace="http:\/\/schemas\.xmlsoap\.org\/soap\/encoding\/"\/>/)
+  // The copies' types are the contract's: a reply that uses them is written.
+  const call = async (): Promise<string> => (await app.inject({ method: 'POST', url: '/device', headers: { 'content-type': MEDIA['1.2'] }, payload: envelope('1.2', '<d:GetDeviceInformation xmlns:d="urn:device"/>') })).body
+  t.assert.match(await call(), /<tns:Model>C-1<\/tns:Model><tns:Relationship>http:\/\/www\.w3\.org\/2005\/08\/addressing\/reply<\/tns:Relationship>/)
+})
+
+test('docs/contract-first.md "Catalog": the catalog is honoured for well-known namespaces too: an entry for the SOAP 1.2 envelope\'s URL is read and served in place of the plugin\'s copy', async (t: TestContext) => {
+  const dir = await folder(t)
+  const local = join(dir, 'env.xsd')
+  await writeFile(local, `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.w3.org/2003/05/soap-envelope">
+    <!-- the user's own copy -->
+    <xs:simpleType name="faultcodeEnum"><xs:restriction base="xs:QName"/></xs:simpleType></xs:schema>`)
+  await mkdir(join(dir, 'copies'))
+  await writeFile(join(dir, 'copies', 'ws-addr.xsd'), `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="${WSA}">
+    <!-- the user's WS-Addressing -->
+    <xs:simpleType name="AttributedURIType"><xs:restriction base="xs:anyURI"/></xs:simpleType><xs:simpleType name="RelationshipTypeOpenEnum"><xs:restriction base="xs:anyURI"/></xs:simpleType></xs:schema>`)
+  await writeFile(join(dir, 'catalog.xml'), `<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">
+    <system systemId="https://www.w3.org/2003/05/soap-envelope" uri="env.xsd"/>
+    <rewriteSystem systemIdStartString="http://www.w3.org/2006/03/addressing/" rewritePrefix="copies/"/>
+  </catalog>`)
+  const contract = await readContract({ document: ONVIF_STYLE, catalog: join(dir, 'catalog.xml') })
+  t.assert.match(contract.wsdl.schemas['env.xsd'], /the user's own copy/)
+  t.assert.match(contract.wsdl.schemas['ws-addr.xsd'], /the user's WS-Addressing/)
+  t.assert.strictEqual(contract.wsdl.schemas['soap12-envelope.xsd'], undefined)
+  t.assert.match(contract.wsdl.schemas['oasis-200401-wss-wssecurity-secext-1.0.xsd'], /OASIS/)
+})
+
+test('docs/contract-first.md "The WSDL served": zeep, reaching nothing but the service (a transport that refuses every other URL), loads an ONVIF-style contract that imports the SOAP 1.2 envelope, WS-Addressing and WS-Security by URL, and calls it', async (t: TestContext) => {
+  if (!requireClient(t, 'zeep (python3-zeep)', '/usr/bin/python3', ['-c', 'import zeep'])) return
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/device', document: ONVIF_STYLE, operations: { GetDeviceInformation: async () => DEVICE_REPLY } })
+  const url = await app.listen({ host: '127.0.0.1', port: 0 })
+  const out = await runClient('/usr/bin/python3', [join(CLIENTS, 'contract_zeep.py'), JSON.stringify({ wsdl: `${url}/device?wsdl`, service: 'DeviceService', port: 'DevicePort', operation: 'GetDeviceInformation', args: {} })])
+  t.assert.strictEqual(out.error, undefined, String(out.error))
+  t.assert.deepStrictEqual(out.result, DEVICE_REPLY)
+  t.assert.deepStrictEqual((out.loaded as string[]).map((u) => u.replace(url, '')).sort(), [
+    '/device?wsdl',
+    '/device?xsd=oasis-200401-wss-wssecurity-secext-1.0.xsd',
+    '/device?xsd=oasis-200401-wss-wssecurity-utility-1.0.xsd',
+    '/device?xsd=soap12-envelope.xsd',
+    '/device?xsd=ws-addr.xsd',
+    '/device?xsd=xml.xsd',
+    '/device?xsd=xmldsig-core-schema.xsd'
+  ])
 })
 
 // ----------------------------------------------------------------- the command ---

@@ -4,8 +4,8 @@
  * relative to the document that names it, unless the user's catalog maps the
  * location elsewhere. Nothing is read from outside the contract: a path stays
  * in the root WSDL's folder (or `root`), an absolute URL (`file:` too) goes to
- * the user's resolver, and the schemas of well-known namespaces are known;
- * anything else is an error.
+ * the user's resolver, and the schemas of well-known namespaces are the
+ * plugin's own copies; anything else is an error.
  */
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node:path'
@@ -15,8 +15,10 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_LOAD } from '../errors'
 import { Catalog, URL_LOCATION } from './catalog'
 import { attr, childElements } from './dom'
 import type { SchemaContext, SchemaModel } from './xsd'
-import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV } from '../namespaces'
-import { SOAP11_ENVELOPE_SCHEMA, XML_NAMESPACE_SCHEMA } from './well-known'
+import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV, WSA_NS, WSSE_NS, WSU_NS } from '../namespaces'
+import { SOAP11_ENVELOPE_SCHEMA, SOAP12_ENVELOPE_SCHEMA, WS_ADDRESSING_SCHEMA, XML_NAMESPACE_SCHEMA } from './well-known'
+import { WSSE_SCHEMA, WSU_SCHEMA } from './well-known-security'
+import { XMLDSIG_SCHEMA } from './well-known-signature'
 import { ADDRESS } from '../wsdl/xsd'
 
 /** Gives the bytes or text of a document named by an absolute URL (docs/contract-first.md, "Resolver"). */
@@ -49,6 +51,19 @@ const WELL_KNOWN: ReadonlySet<string> = new Set([
   WSDL_NS,
   'http://www.w3.org/1999/xlink',
   ...SOAP_ENCODING_NAMESPACES
+])
+
+const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#'
+
+/** The schemas the plugin ships, by namespace: what an import of the namespace by URL reads, and serves, in place of the URL. */
+const BUILT_IN: ReadonlyMap<string, readonly [name: string, text: string]> = new Map([
+  [XML_NS, ['xml.xsd', XML_NAMESPACE_SCHEMA]],
+  [SOAP11_ENV, ['soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA]],
+  [SOAP12_ENV, ['soap12-envelope.xsd', SOAP12_ENVELOPE_SCHEMA]],
+  [WSA_NS, ['ws-addr.xsd', WS_ADDRESSING_SCHEMA]],
+  [WSSE_NS, ['oasis-200401-wss-wssecurity-secext-1.0.xsd', WSSE_SCHEMA]],
+  [WSU_NS, ['oasis-200401-wss-wssecurity-utility-1.0.xsd', WSU_SCHEMA]],
+  [XMLDSIG_NS, ['xmldsig-core-schema.xsd', XMLDSIG_SCHEMA]]
 ])
 
 export interface ContractDocument {
@@ -138,6 +153,8 @@ export class ContractDocuments {
   private readonly names = new Set<string>()
   /** Attributes that name a loaded document, rewritten to `?xsd=` when the contract is served. */
   private readonly links: Array<{ node: DomElement, attribute: string, target: ContractDocument }> = []
+  /** Imports of well-known namespaces the plugin has no copy of: served with no location. */
+  private readonly unlinked: DomElement[] = []
   /** Namespaces imported without a location, to be found among the loaded schemas. */
   private readonly unlocated: Array<{ namespace: string, where: string }> = []
   /**
@@ -345,16 +362,21 @@ export class ContractDocuments {
       this.unlocated.push({ namespace, where: doc.location })
       return
     }
-    // The well-known namespaces' schemas are never fetched: the SOAP 1.1 envelope's and the xml namespace's are
-    // served from copies of our own (so that clients need not fetch them either), the others are only known.
+    // An import of a well-known namespace by URL is never fetched: unless the catalog maps it, the plugin's own copy of the
+    // namespace's schema is read, and served (so that clients need not fetch it either); a namespace it has no copy of is
+    // only known, and served with no location.
     let target: ContractDocument | undefined
-    if (location === undefined || (URL_LOCATION.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import')) {
-      if (namespace !== SOAP11_ENV && namespace !== XML_NS) return
-      target = namespace === XML_NS ? this.builtIn('xml.xsd', XML_NAMESPACE_SCHEMA) : this.builtIn('soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA)
-    } else {
-      target = await this.fetch(location, doc)
-      if (target === undefined) return
+    if (child.localName === 'import' && (location === undefined || (URL_LOCATION.test(location) && this.catalog.lookup(location, location) === undefined))) {
+      const copy = BUILT_IN.get(namespace)
+      if (copy !== undefined) {
+        target = this.builtIn(...copy)
+      } else if (WELL_KNOWN.has(namespace)) {
+        this.unlinked.push(child)
+        return
+      }
     }
+    target ??= await this.fetch(location as string, doc)
+    if (target === undefined) return
     this.links.push({ node: child, attribute: 'schemaLocation', target })
     const root = target.dom.documentElement as DomElement
     if (root.namespaceURI !== XSD_NS || root.localName !== 'schema') throw new SOAP_ERR_CONTRACT_LOAD(target.location, 'it is imported as a schema and is no xs:schema')
@@ -372,6 +394,7 @@ export class ContractDocuments {
    * WSDL route fills in per request.
    */
   serve (addresses: ReadonlyArray<{ node: DomElement, attribute: string }>): { document: string, schemas: Record<string, string> } {
+    for (const node of this.unlinked) node.removeAttribute('schemaLocation')
     for (const link of this.links) link.node.setAttribute(link.attribute, `${ADDRESS}?xsd=${link.target.name as string}`)
     for (const a of addresses) a.node.setAttribute(a.attribute, ADDRESS)
     const text = (doc: ContractDocument): string => {
