@@ -306,8 +306,17 @@ export interface SoapContractOptions {
    * as a document writes it (`'/cpl/x.xsd'`), or the absolute URL it resolves
    * to, mapped to a file path (relative to the root WSDL's folder, or
    * absolute), a `file:` URL, or a URL given to `resolver`. Consulted first.
+   * Or an XML catalog file (OASIS XML Catalogs: `system`, `uri`,
+   * `rewriteSystem`, `rewriteURI`, `systemSuffix`, `uriSuffix`): its path,
+   * from the working directory, or its `file:` URL.
    */
-  readonly catalog?: Readonly<Record<string, string | URL>>
+  readonly catalog?: Readonly<Record<string, string | URL>> | string | URL
+  /**
+   * The folder the contract's files must be in (a path relative to the root
+   * WSDL's folder, an absolute path or a `file:` URL): by default the root
+   * WSDL's folder. A file the catalog maps to may be anywhere.
+   */
+  readonly root?: string | URL
   /** The wsdl:service to serve, when there are several. */
   readonly service?: string
   /** The wsdl:binding to serve, when the service's ports bind several portTypes or there is no service. */

@@ -72,7 +72,7 @@ interface Case {
   /** The WSDL, under ../shared/fixtures/wsdl: its folder, then its path in the folder. */
   readonly wsdl: readonly string[]
   /** The service or binding to serve, when the WSDL needs the choice; the catalog, when its imports need one. */
-  readonly options?: { readonly service?: string, readonly binding?: string, readonly catalog?: Readonly<Record<string, string>> }
+  readonly options?: { readonly service?: string, readonly binding?: string, readonly catalog?: Readonly<Record<string, string>>, readonly root?: string }
   readonly operation: string
   /** What the test shows, for its name. */
   readonly what: string
@@ -1361,6 +1361,8 @@ const HEAD_ONLY = { $type: 'IdentifiableType', id: 'urn:uuid:0b7f3b3c-6f0e-4a8e-
 const iheRegister: Case = {
   id: 'ihe-xds-b-registry-register',
   wsdl: ['ihe-xds-b-registry', 'wsdl', 'XDS.b_DocumentRegistry.wsdl'],
+  // The WSDL, in wsdl/, imports the schemas of ../schema/: the contract's folder is the one above.
+  options: { root: '..' },
   operation: 'DocumentRegistry_RegisterDocumentSet-b',
   what: 'ebRIM substitution groups: rim:ExtrinsicObject, rim:RegistryPackage and rim:Association stand for rim:Identifiable in RegistryObjectList, each read into its own array; SOAP 1.2, wsaw:Action; the xml namespace schema served from the plugin\'s copy',
   output: REGISTERED,
@@ -1537,6 +1539,8 @@ const HPD_ACTION = 'urn:ihe:iti:2010:ProviderInformationQuery'
 const hpdProviderQuery: Case = {
   id: 'ihe-hpd-provider-query',
   wsdl: ['ihe-hpd-dsml', 'wsdl', 'iti58.wsdl'],
+  // The WSDL, in wsdl/, imports ../schema/DSMLv2.xsd: the contract's folder is the one above.
+  options: { root: '..' },
   operation: 'ProviderInformationQueryRequest',
   what: 'DSMLv2: a recursive filter three levels deep (and > or > equalityMatch/substrings, and > not > equalityMatch) through the FilterGroup model group; an xs:anyType controlValue carrying text in the reply; SOAP 1.2, wsam:Action',
   output: HPD_OUTPUT,
@@ -2021,7 +2025,7 @@ interface Served {
 }
 
 /** The case's WSDL and choice, as readContract() and app.soap.contract() take them; undefined, the test skipped (failed under CI), without the corpus. */
-function source (t: TestContext, c: Pick<Case, 'wsdl' | 'options'>): { wsdl: string, service?: string, binding?: string, catalog?: Readonly<Record<string, string>> } | undefined {
+function source (t: TestContext, c: Pick<Case, 'wsdl' | 'options'>): { wsdl: string, service?: string, binding?: string, catalog?: Readonly<Record<string, string>>, root?: string } | undefined {
   const folder = sharedFixture(t, 'wsdl', c.wsdl[0])
   if (folder === undefined) return undefined
   const file = join(folder, ...c.wsdl.slice(1))

@@ -648,7 +648,7 @@ test('docs/contract-first.md "Loading": documents that are not a WSDL, or cannot
   await refused(t, { document: Buffer.from('<?xml version="1.0" encoding="EBCDIC-XX"?><a/>') as never }, L, /the encoding "ebcdic-xx" is not supported/)
   await refused(t, { document: Buffer.from([0x3c, 0x61, 0x3e, 0xff, 0x3c, 0x2f, 0x61, 0x3e]) as never }, L, /the bytes are not utf-8/)
   const imports = (location: string): string => wsdl({ types: `<xs:schema targetNamespace="urn:imp"><xs:import namespace="${K}" schemaLocation="${location}"/></xs:schema>` })
-  await refused(t, { document: imports('http://remote.example/k.xsd') }, L, /http:\/\/remote\.example\/k\.xsd cannot be loaded: .* nothing is fetched over the network: give a resolver/)
+  await refused(t, { document: imports('http://remote.example/k.xsd') }, L, /http:\/\/remote\.example\/k\.xsd cannot be loaded: \(document\) names it by URL, and nothing is fetched over the network; map it to a local copy in the catalog: <system systemId="http:\/\/remote\.example\/k\.xsd" uri="\.\/k\.xsd"\/>$/)
   await refused(t, { document: imports('http://remote.example/k.xsd'), resolver: () => { throw new Error('offline') } }, L, /the resolver failed \(offline\)/)
   await refused(t, { document: imports('http://remote.example/k.xsd'), resolver: (() => 42) as never }, L, /the resolver must return a string or bytes/)
   await refused(t, { document: imports('http://remote.example/k.xsd'), resolver: () => '<notaschema/>' }, L, /it is imported as a schema and is no xs:schema/)
@@ -674,8 +674,10 @@ test('docs/contract-first.md "Loading": byte order marks, an ISO-8859-1 declarat
   if (base === undefined) return
   const relative = wsdl({ types: OP_TYPES + '<xs:schema targetNamespace="urn:imp"><xs:import namespace="http://www.ws-i.org/SampleApplications/SupplyChainManagement/2002-08/Configuration.xsd" schemaLocation="Configuration.xsd"/></xs:schema>' })
   t.assert.strictEqual((await readContract({ document: relative, base })).name, 'S')
-  const byFileUrl = relative.replace('schemaLocation="Configuration.xsd"', `schemaLocation="${pathToFileURL(join(base, 'Configuration.xsd')).href}"`)
-  t.assert.deepStrictEqual(Object.keys((await readContract({ document: byFileUrl })).wsdl.schemas), ['Configuration.xsd', 'soap-envelope.xsd'])
+  // A file: URL in a document is a URL like any other (docs/contract-first.md "Imports stay inside the contract"): read when the catalog maps it.
+  const fileUrl = pathToFileURL(join(base, 'Configuration.xsd')).href
+  const byFileUrl = relative.replace('schemaLocation="Configuration.xsd"', `schemaLocation="${fileUrl}"`)
+  t.assert.deepStrictEqual(Object.keys((await readContract({ document: byFileUrl, catalog: { [fileUrl]: join(base, 'Configuration.xsd') } })).wsdl.schemas), ['Configuration.xsd', 'soap-envelope.xsd'])
   const url = pathToFileURL(join(base, 'LoggingFacility.wsdl'))
   t.assert.strictEqual((await readContract({ wsdl: url })).name, 'LoggingFacilitySoapBinding')
   t.assert.strictEqual((await readContract({ wsdl: url.href })).name, 'LoggingFacilitySoapBinding')
@@ -776,13 +778,13 @@ test('docs/contract-first.md "Catalog": a location mapped to a local file, by th
 
 test('docs/contract-first.md "Catalog": a server-relative location (/path) that is neither mapped nor a file is SOAP_ERR_CONTRACT_LOAD suggesting the catalog; a mapped file that is missing names the entry; a bad catalog is SOAP_ERR_CONTRACT_INVALID', async (t: TestContext) => {
   const L = 'SOAP_ERR_CONTRACT_LOAD'
-  await refused(t, { document: importing('/nonexistent-site/u-1.2.xsd') }, L, /\/nonexistent-site\/u-1\.2\.xsd cannot be loaded: ENOENT: \(document\) names it "\/nonexistent-site\/u-1\.2\.xsd", a path on the server the contract was published at: map it to a local copy with the "catalog" option/)
+  await refused(t, { document: importing('/nonexistent-site/u-1.2.xsd') }, L, /\/nonexistent-site\/u-1\.2\.xsd cannot be loaded: \(document\) names it "\/nonexistent-site\/u-1\.2\.xsd", a path on the server the contract was published at, outside .*; map it to a local copy in the catalog: <system systemId="\/nonexistent-site\/u-1\.2\.xsd" uri="\.\/u-1\.2\.xsd"\/>$/)
   await refused(t, { document: importing('/nonexistent-site/u-1.2.xsd'), catalog: { '/nonexistent-site/u-1.2.xsd': '/nonexistent/u.xsd' } }, L, /\/nonexistent\/u\.xsd cannot be loaded: ENOENT \(the catalog maps \/nonexistent-site\/u-1\.2\.xsd to it\)/)
   // a relative location keeps the plain code
-  await refused(t, { document: importing('nonexistent-u.xsd') }, L, /nonexistent-u\.xsd cannot be loaded: ENOENT$/)
+  await refused(t, { document: importing('nonexistent-u.xsd') }, L, /nonexistent-u\.xsd cannot be loaded: ENOENT; map it to a local copy in the catalog: <system systemId="nonexistent-u\.xsd" uri="\.\/nonexistent-u\.xsd"\/>$/)
   const C = 'SOAP_ERR_CONTRACT_INVALID'
-  for (const catalog of ['x', 42, null, ['a'], { '/a.xsd': 42 }, { '/a.xsd': '' }, { '': './a.xsd' }, new Map([['/a.xsd', './a.xsd']])]) {
-    await refused(t, { document: importing('/a.xsd'), catalog } as never, C, /"catalog" must map locations \(as written, or the absolute URLs they resolve to\) to file paths or URLs/)
+  for (const catalog of ['', 42, null, ['a'], { '/a.xsd': 42 }, { '/a.xsd': '' }, { '': './a.xsd' }, new Map([['/a.xsd', './a.xsd']])]) {
+    await refused(t, { document: importing('/a.xsd'), catalog } as never, C, /"catalog" must be a catalog file, or map locations \(as written, or the absolute URLs they resolve to\) to file paths or URLs/)
     await t.assert.rejects(readContract({ document: importing('/a.xsd'), catalog } as never), { code: C })
   }
 })
@@ -793,7 +795,7 @@ test('docs/contract-first.md "Catalog": the digipoort-aanleverservice WSDL impor
   const wsdl = join(folder, '1.wsdl')
   await t.assert.rejects(readContract({ wsdl }), (err: Error & { code?: string }) => {
     t.assert.strictEqual(err.code, 'SOAP_ERR_CONTRACT_LOAD')
-    t.assert.match(err.message, /\/cpl\/digipoort-koppelvlak-1\.2\.xsd cannot be loaded: ENOENT: .*1\.wsdl names it "\/cpl\/digipoort-koppelvlak-1\.2\.xsd", a path on the server the contract was published at: map it to a local copy with the "catalog" option/)
+    t.assert.match(err.message, /\/cpl\/digipoort-koppelvlak-1\.2\.xsd cannot be loaded: .*1\.wsdl names it "\/cpl\/digipoort-koppelvlak-1\.2\.xsd", a path on the server the contract was published at, outside .*; map it to a local copy in the catalog: <system systemId="\/cpl\/digipoort-koppelvlak-1\.2\.xsd" uri="\.\/digipoort-koppelvlak-1\.2\.xsd"\/>$/)
     return true
   })
   const contract = await readContract({ wsdl, catalog: { '/cpl/digipoort-koppelvlak-1.2.xsd': './digipoort-koppelvlak-1.xsd' } })

@@ -5,18 +5,23 @@
  * schemas, exactly as the server reads them, `as const`, and the handler
  * types inferred from them by the same `Infer` code-first services use.
  */
-import { writeFile } from 'node:fs/promises'
-import { basename } from 'node:path'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
 import { readContract } from './read'
 
-const USAGE = `usage: fastify-soap types <contract.wsdl> [--service <name>] [--binding <name>] [--catalog <location>=<file>]... [--stubs] [--out <file.ts>]
+const USAGE = `usage: fastify-soap types <contract.wsdl> [--service <name>] [--binding <name>]
+         [--catalog <catalog.xml> | --catalog <location>=<file>...] [--root <folder>] [--stubs] [--out <file.ts>]
 
 Writes the TypeScript types of the contract's handlers, for
 app.soap.contract<Operations>({ ... }). With --stubs, also an \`operations\`
 object with a handler for every operation, each throwing a SoapFault that
-says it is not implemented, to fill in. --catalog maps a location the
-contract's documents name to a file (relative to the WSDL's folder) or URL,
-as the catalog option does. Without --out, to standard output.`
+says it is not implemented, to fill in. --catalog names an XML catalog file
+(OASIS XML Catalogs: system, uri, rewriteSystem, rewriteURI, systemSuffix,
+uriSuffix), or maps a location the contract's documents name to a file
+(relative to the WSDL's folder) or URL, as the catalog option does. --root
+names the folder the contract's files must be in (relative to the WSDL's
+folder; by default the WSDL's folder). Without --out, to standard output;
+--out creates the file's folder.`
 
 /** A TypeScript identifier made of an operation's name: letters and digits kept, the first letter upper case. */
 export function typeName (operation: string): string {
@@ -34,7 +39,7 @@ function methodName (operation: string): string {
 }
 
 /** The module `types` writes for a contract; with `stubs`, a handler skeleton too. */
-export async function contractTypes (options: { wsdl: string, service?: string, binding?: string, catalog?: Record<string, string>, stubs?: boolean }): Promise<string> {
+export async function contractTypes (options: { wsdl: string, service?: string, binding?: string, catalog?: Record<string, string> | string, root?: string, stubs?: boolean }): Promise<string> {
   const { stubs = false, ...source } = options
   const contract = await readContract(source)
   // The named schemas are written once, and each schema that uses them refers to them all: a contract of many
@@ -104,7 +109,7 @@ export async function contractTypes (options: { wsdl: string, service?: string, 
 /** Runs the command with its arguments; resolves to the exit status. */
 export async function main (args: readonly string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
   const [command, ...rest] = args
-  if (command === '--help' || command === '-h') {
+  if (command === '--help' || command === '-h' || (command === 'types' && (rest.includes('--help') || rest.includes('-h')))) {
     out(USAGE + '\n')
     return 0
   }
@@ -112,21 +117,23 @@ export async function main (args: readonly string[], out: (text: string) => void
     err(USAGE)
     return 2
   }
-  const options: { wsdl?: string, service?: string, binding?: string, out?: string, stubs?: boolean, catalog?: Record<string, string> } = {}
+  const options: { wsdl?: string, service?: string, binding?: string, out?: string, root?: string, stubs?: boolean, catalog?: Record<string, string> | string } = {}
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]
-    const flag = /^--(service|binding|out)$/.exec(arg)
+    const flag = /^--(service|binding|out|root)$/.exec(arg)
     if (arg === '--stubs') {
       options.stubs = true
     } else if (arg === '--catalog') {
-      const entry = /^([^=]+)=(.+)$/.exec(rest[++i] ?? '')
-      if (entry === null) {
-        err(`fastify-soap: --catalog takes <location>=<file or URL>\n${USAGE}`)
+      const value = rest[++i] ?? ''
+      const entry = /^([^=]+)=(.+)$/.exec(value)
+      // One catalog file, or entries: a file is not merged with entries.
+      if (value.includes('=') ? entry === null || typeof options.catalog === 'string' : value === '' || options.catalog !== undefined) {
+        err(`fastify-soap: --catalog takes one catalog file, or <location>=<file or URL> entries\n${USAGE}`)
         return 2
       }
-      options.catalog = { ...options.catalog, [entry[1]]: entry[2] }
+      options.catalog = entry === null ? value : { ...options.catalog as Record<string, string> | undefined, [entry[1]]: entry[2] }
     } else if (flag !== null && rest[i + 1] !== undefined) {
-      options[flag[1] as 'service' | 'binding' | 'out'] = rest[++i]
+      options[flag[1] as 'service' | 'binding' | 'out' | 'root'] = rest[++i]
     } else if (!arg.startsWith('-') && options.wsdl === undefined) {
       options.wsdl = arg
     } else {
@@ -140,13 +147,17 @@ export async function main (args: readonly string[], out: (text: string) => void
   }
   let text: string
   try {
-    text = await contractTypes({ wsdl: options.wsdl, service: options.service, binding: options.binding, catalog: options.catalog, stubs: options.stubs })
+    text = await contractTypes({ wsdl: options.wsdl, service: options.service, binding: options.binding, catalog: options.catalog, root: options.root, stubs: options.stubs })
   } catch (e) {
     err((e as Error).message)
     return 1
   }
-  if (options.out === undefined) out(text)
-  else await writeFile(options.out, text)
+  if (options.out === undefined) {
+    out(text)
+  } else {
+    await mkdir(dirname(options.out), { recursive: true })
+    await writeFile(options.out, text)
+  }
   return 0
 }
 

@@ -2,18 +2,23 @@
  * Contract first, part 1: the documents of a contract. A WSDL (a file, or a
  * string) and every WSDL and schema it imports or includes, each read once,
  * relative to the document that names it, unless the user's catalog maps the
- * location elsewhere. Nothing is fetched over the network: an absolute URL
- * goes to the user's resolver, or is an error.
+ * location elsewhere. Nothing is read from outside the contract: a path stays
+ * in the root WSDL's folder (or `root`), an absolute URL (`file:` too) goes to
+ * the user's resolver, and the schemas of well-known namespaces are the
+ * plugin's own copies; anything else is an error.
  */
 import { readFile } from 'node:fs/promises'
-import { basename, dirname, resolve as resolvePath } from 'node:path'
+import { basename, dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DOMParser, XMLSerializer, type Document as DomDocument, type Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_LOAD } from '../errors'
+import { Catalog, URL_LOCATION } from './catalog'
 import { attr, childElements } from './dom'
 import type { SchemaContext, SchemaModel } from './xsd'
-import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV } from '../namespaces'
-import { SOAP11_ENVELOPE_SCHEMA, XML_NAMESPACE_SCHEMA } from './well-known'
+import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV, WSA_NS, WSSE_NS, WSU_NS } from '../namespaces'
+import { SOAP11_ENVELOPE_SCHEMA, SOAP12_ENVELOPE_SCHEMA, WS_ADDRESSING_SCHEMA, XML_NAMESPACE_SCHEMA } from './well-known'
+import { WSSE_SCHEMA, WSU_SCHEMA } from './well-known-security'
+import { XMLDSIG_SCHEMA } from './well-known-signature'
 import { ADDRESS } from '../wsdl/xsd'
 
 /** Gives the bytes or text of a document named by an absolute URL (docs/contract-first.md, "Resolver"). */
@@ -24,14 +29,16 @@ export type ContractResolver = (url: string) => string | Uint8Array | Promise<st
  * "Catalog"): a location as a document writes it, or the absolute URL (or a
  * file's absolute path) it resolves to, mapped to a file path (relative to the
  * root WSDL's folder, or absolute), a `file:` URL, or a URL for the resolver.
+ * Or an XML catalog file: its path (from the working directory) or `file:` URL.
  */
-export type ContractCatalog = Readonly<Record<string, string | URL>>
+export type ContractCatalog = Readonly<Record<string, string | URL>> | string | URL
 
-/** Checks a catalog option: a plain object of non-empty locations to non-empty paths or URLs. */
+/** Checks a catalog option: a catalog file, or a plain object of non-empty locations to non-empty paths or URLs. */
 export function checkCatalog (catalog: unknown, where: string): void {
+  if ((typeof catalog === 'string' && catalog !== '') || catalog instanceof URL) return
   const plain = typeof catalog === 'object' && catalog !== null && (Object.getPrototypeOf(catalog) === Object.prototype || Object.getPrototypeOf(catalog) === null)
   if (!plain || Object.entries(catalog).some(([k, v]) => k === '' || !((typeof v === 'string' && v !== '') || v instanceof URL))) {
-    throw new SOAP_ERR_CONTRACT_INVALID(where, '"catalog" must map locations (as written, or the absolute URLs they resolve to) to file paths or URLs')
+    throw new SOAP_ERR_CONTRACT_INVALID(where, '"catalog" must be a catalog file, or map locations (as written, or the absolute URLs they resolve to) to file paths or URLs')
   }
 }
 
@@ -44,6 +51,19 @@ const WELL_KNOWN: ReadonlySet<string> = new Set([
   WSDL_NS,
   'http://www.w3.org/1999/xlink',
   ...SOAP_ENCODING_NAMESPACES
+])
+
+const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#'
+
+/** The schemas the plugin ships, by namespace: what an import of the namespace by URL reads, and serves, in place of the URL. */
+const BUILT_IN: ReadonlyMap<string, readonly [name: string, text: string]> = new Map([
+  [XML_NS, ['xml.xsd', XML_NAMESPACE_SCHEMA]],
+  [SOAP11_ENV, ['soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA]],
+  [SOAP12_ENV, ['soap12-envelope.xsd', SOAP12_ENVELOPE_SCHEMA]],
+  [WSA_NS, ['ws-addr.xsd', WS_ADDRESSING_SCHEMA]],
+  [WSSE_NS, ['oasis-200401-wss-wssecurity-secext-1.0.xsd', WSSE_SCHEMA]],
+  [WSU_NS, ['oasis-200401-wss-wssecurity-utility-1.0.xsd', WSU_SCHEMA]],
+  [XMLDSIG_NS, ['xmldsig-core-schema.xsd', XMLDSIG_SCHEMA]]
 ])
 
 export interface ContractDocument {
@@ -92,10 +112,35 @@ export function parseDocument (text: string, location: string): DomDocument {
   return dom
 }
 
-const ABSOLUTE_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
-
 /** What an xs:import directly under wsdl:types is read in: no including schema. */
 const TYPES_CONTEXT = { targetNamespace: '' }
+
+/** The root of a contract: its WSDL's file, or its text (and the folder it is read from), and the folder its files stay in. */
+export interface ContractRoot {
+  readonly file?: string
+  readonly text?: string | Uint8Array
+  readonly base?: string
+  readonly root?: string | URL
+}
+
+/** A document that could not be read: reported with the others once the whole contract is walked. */
+interface Failure {
+  readonly target: string
+  readonly why: string
+  /** The location as written, for the catalog line that would map it; none when the catalog already does. */
+  readonly written: string | undefined
+}
+
+/** A value for an XML attribute. */
+function xmlAttribute (value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')
+}
+
+/** Whether `path` is `folder` or inside it. */
+function inside (folder: string, path: string): boolean {
+  const rest = relative(folder, path)
+  return rest === '' || !(rest === '..' || rest.startsWith('..' + sep) || isAbsolute(rest))
+}
 
 /** Every document of a contract, loaded from its root WSDL. */
 export class ContractDocuments {
@@ -108,32 +153,39 @@ export class ContractDocuments {
   private readonly names = new Set<string>()
   /** Attributes that name a loaded document, rewritten to `?xsd=` when the contract is served. */
   private readonly links: Array<{ node: DomElement, attribute: string, target: ContractDocument }> = []
+  /** Imports of well-known namespaces the plugin has no copy of: served with no location. */
+  private readonly unlinked: DomElement[] = []
   /** Namespaces imported without a location, to be found among the loaded schemas. */
   private readonly unlocated: Array<{ namespace: string, where: string }> = []
-
-  /** The catalog's entries, each target an absolute path or an absolute URL. */
-  private readonly catalog = new Map<string, string>()
+  /**
+   * The folder the paths a document names must stay in: the contract's root
+   * folder, or for a file the catalog maps to, that file's folder. A document
+   * read by URL has none (what it names are URLs too).
+   */
+  private readonly folders = new Map<ContractDocument, string>()
+  private readonly failures: Failure[] = []
+  private catalog = new Catalog('.', '')
 
   constructor (private readonly model: SchemaModel, private readonly resolver: ContractResolver | undefined, private readonly entries: ContractCatalog = {}) {}
 
   /** Loads the root WSDL and everything it reaches. */
-  async load (root: { file?: string, text?: string, base?: string }): Promise<void> {
-    // The catalog's relative paths are read from the root WSDL's folder (a document's base, else the working directory).
-    const folder = root.file !== undefined ? dirname(resolvePath(root.file)) : resolvePath(root.base ?? '.')
-    for (const [location, target] of Object.entries(this.entries)) {
-      const href = target instanceof URL ? target.href : target
-      this.catalog.set(location, ABSOLUTE_URL.test(href) || href.startsWith('file:') ? href : resolvePath(folder, href))
-    }
+  async load (root: ContractRoot): Promise<void> {
+    const file = root.file === undefined ? undefined : resolvePath(this.path(root.file))
+    // The catalog's relative paths, and `root`, are read from the root WSDL's folder (a document's base, else the working directory).
+    const folder = file !== undefined ? dirname(file) : resolvePath(root.base ?? '.')
+    const where = file ?? '(document)'
+    this.catalog = await this.readCatalog(folder, where)
     let doc: ContractDocument
-    if (root.text !== undefined) {
-      const location = root.base === undefined ? '(document)' : resolvePath(root.base, '(document)')
-      doc = { location, dom: parseDocument(decodeDocument(root.text, '(document)'), '(document)'), name: undefined }
-      this.seen.set(location, doc)
-      this.documents.push(doc)
+    if (file === undefined) {
+      doc = { location: root.base === undefined ? '(document)' : resolvePath(folder, '(document)'), dom: parseDocument(decodeDocument(root.text as string | Uint8Array, '(document)'), '(document)'), name: undefined }
     } else {
-      doc = await this.fetch(root.file as string, undefined, true)
+      doc = { location: file, dom: parseDocument(decodeDocument(await this.read(file), file), file), name: undefined }
     }
+    this.seen.set(doc.location, doc)
+    this.documents.push(doc)
+    this.folders.set(doc, root.root === undefined ? folder : resolvePath(folder, this.path(root.root)))
     await this.wsdl(doc)
+    this.report(where)
     for (const { namespace, where } of this.unlocated) {
       if (!this.model.namespaces.has(namespace) && !WELL_KNOWN.has(namespace)) {
         throw new SOAP_ERR_CONTRACT_LOAD(where, `it imports the namespace ${namespace} with no schemaLocation, and no schema of the contract has that target namespace`)
@@ -141,44 +193,89 @@ export class ContractDocuments {
     }
   }
 
-  /** Where a location points, from the document that names it. */
-  private where (location: string, from: string | undefined): string {
-    if (ABSOLUTE_URL.test(location)) return location
-    if (from !== undefined && ABSOLUTE_URL.test(from)) return new URL(location, from).href
-    return resolvePath(from === undefined ? '.' : dirname(from), location)
+  /** A path the user gave: as it is, or the path a `file:` URL names. */
+  private path (value: string | URL): string {
+    const href = value instanceof URL ? value.href : value
+    if (!href.startsWith('file:')) return href
+    try {
+      return fileURLToPath(href)
+    } catch {
+      throw new SOAP_ERR_CONTRACT_LOAD(href, 'it is no file: URL of this machine')
+    }
   }
 
-  private async fetch (location: string, from: string | undefined, root = false): Promise<ContractDocument> {
-    const resolved = this.where(location, from)
-    // The catalog first: the location as written, then what it resolves to.
-    const mapped = root ? undefined : this.catalog.get(location) ?? this.catalog.get(resolved)
-    const target = mapped === undefined ? resolved : mapped.startsWith('file:') ? fileURLToPath(mapped) : mapped
+  /** The catalog: the option's object, or the XML catalog file it names. */
+  private async readCatalog (folder: string, where: string): Promise<Catalog> {
+    if (typeof this.entries !== 'string' && !(this.entries instanceof URL)) return new Catalog(folder, where).addObject(this.entries)
+    const file = resolvePath(this.path(this.entries))
+    return new Catalog(dirname(file), file).addFile(parseDocument(decodeDocument(await this.read(file), file), file))
+  }
+
+  /** Where a location points, from the document that names it: a URL, or an absolute path; undefined for a URL that cannot be parsed. */
+  private where (location: string, from: string): string | undefined {
+    if (URL_LOCATION.test(location)) return URL.canParse(location) ? location : undefined
+    if (URL_LOCATION.test(from)) return URL.canParse(location, from) ? new URL(location, from).href : undefined
+    return resolvePath(dirname(from), location)
+  }
+
+  /** A document an import names: mapped by the catalog, else by URL to the resolver, else a file inside the contract's folder. */
+  private async fetch (location: string, from: ContractDocument): Promise<ContractDocument | undefined> {
+    const resolved = this.where(location, from.location)
+    const mapped = this.catalog.lookup(location, resolved ?? location)
+    if (mapped === undefined && resolved === undefined) return this.fail(location, `${from.location} names it, and it is no URL that can be read`, location)
+    if (mapped !== undefined) return await this.open(mapped, from, ` (the catalog maps ${location} to it)`, undefined)
+    if (URL_LOCATION.test(resolved as string)) return await this.open(resolved as string, from, '', location)
+    const folder = this.folders.get(from) as string
+    // A location starting with / in a document read from a file is most likely a path on the site it was saved from.
+    const server = location.startsWith('/') ? `: ${from.location} names it "${location}", a path on the server the contract was published at` : ''
+    if (!inside(folder, resolved as string)) {
+      const outside = `outside ${folder} (the folder the contract is read from; "root" widens it)`
+      return this.fail(resolved as string, server === '' ? `${from.location} names it "${location}", ${outside}` : `${server.slice(2)}, ${outside}`, location)
+    }
+    return await this.open(resolved as string, from, server, location)
+  }
+
+  /** A document read, once, from a file or the resolver; undefined, and the failure kept, when it cannot be. */
+  private async open (target: string, from: ContractDocument, hint: string, written: string | undefined): Promise<ContractDocument | undefined> {
     const known = this.seen.get(target)
     if (known !== undefined) return known
-    // Why a file is missing, when the catalog or the location says more than the error code.
-    const hint = mapped !== undefined
-      ? ` (the catalog maps ${location} to it)`
-      : from !== undefined && location.startsWith('/') && !ABSOLUTE_URL.test(from)
-        ? `: ${from} names it "${location}", a path on the server the contract was published at: map it to a local copy with the "catalog" option`
-        : ''
     let bytes: string | Uint8Array
-    if (target.startsWith('file://')) {
-      bytes = await this.read(fileURLToPath(target), target, hint)
-    } else if (ABSOLUTE_URL.test(target)) {
-      if (this.resolver === undefined) throw new SOAP_ERR_CONTRACT_LOAD(target, `${from ?? 'the contract'} names it by URL, and nothing is fetched over the network: give a resolver, or a local copy`)
+    if (URL_LOCATION.test(target)) {
+      if (this.resolver === undefined) return this.fail(target, `${from.location} names it by URL, and nothing is fetched over the network`, written)
       try {
         bytes = await this.resolver(target)
       } catch (err) {
-        throw new SOAP_ERR_CONTRACT_LOAD(target, `the resolver failed (${(err as Error).message})`)
+        return this.fail(target, `the resolver failed (${(err as Error).message})`, written)
       }
       if (typeof bytes !== 'string' && !(bytes instanceof Uint8Array)) throw new SOAP_ERR_CONTRACT_LOAD(target, 'the resolver must return a string or bytes')
     } else {
-      bytes = await this.read(target, target, hint)
+      try {
+        bytes = await readFile(target)
+      } catch (err) {
+        return this.fail(target, ((err as NodeJS.ErrnoException).code ?? 'it cannot be read') + hint, written)
+      }
     }
-    const doc: ContractDocument = { location: target, dom: parseDocument(decodeDocument(bytes, target), target), name: root ? undefined : this.nameFor(target) }
+    const doc: ContractDocument = { location: target, dom: parseDocument(decodeDocument(bytes, target), target), name: this.nameFor(target) }
     this.seen.set(target, doc)
     this.documents.push(doc)
+    // A file keeps its includer's folder; a file the catalog maps to opens its own.
+    if (!URL_LOCATION.test(target)) this.folders.set(doc, written === undefined ? dirname(target) : this.folders.get(from) as string)
     return doc
+  }
+
+  private fail (target: string, why: string, written: string | undefined): undefined {
+    if (!this.failures.some((f) => f.target === target)) this.failures.push({ target, why, written })
+    return undefined
+  }
+
+  /** Every document that could not be read, in one error, each with the catalog line that would map it to a local copy. */
+  private report (where: string): void {
+    if (this.failures.length === 0) return
+    const line = (f: Failure): string => f.written === undefined
+      ? f.why
+      : `${f.why}; map it to a local copy in the catalog: <system systemId="${xmlAttribute(f.written)}" uri="${xmlAttribute(`./${basename(f.written.replace(/[?#].*$/, ''))}`)}"/>`
+    if (this.failures.length === 1) throw new SOAP_ERR_CONTRACT_LOAD(this.failures[0].target, line(this.failures[0]))
+    throw new SOAP_ERR_CONTRACT_LOAD(where, `${this.failures.length} documents it names cannot be read:\n${this.failures.map((f) => `- ${f.target}: ${line(f)}`).join('\n')}`)
   }
 
   /** A schema shipped with the plugin, loaded once under its own name. */
@@ -193,11 +290,12 @@ export class ContractDocuments {
     return doc
   }
 
-  private async read (path: string, location: string, hint = ''): Promise<Uint8Array> {
+  /** The root WSDL's or the catalog's file: one that cannot be read stops the load there. */
+  private async read (path: string): Promise<Uint8Array> {
     try {
       return await readFile(path)
     } catch (err) {
-      throw new SOAP_ERR_CONTRACT_LOAD(location, ((err as NodeJS.ErrnoException).code ?? 'it cannot be read') + hint)
+      throw new SOAP_ERR_CONTRACT_LOAD(path, (err as NodeJS.ErrnoException).code ?? 'it cannot be read')
     }
   }
 
@@ -222,7 +320,8 @@ export class ContractDocuments {
       if (child.localName === 'import') {
         const location = attr(child, 'location')
         if (location === undefined) throw new SOAP_ERR_CONTRACT_LOAD(doc.location, 'a wsdl:import has no location')
-        const imported = await this.fetch(location, doc.location)
+        const imported = await this.fetch(location, doc)
+        if (imported === undefined) continue
         this.links.push({ node: child, attribute: 'location', target: imported })
         const root = imported.dom.documentElement as DomElement
         if (root.namespaceURI === XSD_NS && root.localName === 'schema') await this.schema(root, imported, undefined)
@@ -263,15 +362,21 @@ export class ContractDocuments {
       this.unlocated.push({ namespace, where: doc.location })
       return
     }
-    // The well-known namespaces' schemas are never fetched: the SOAP 1.1 envelope's and the xml namespace's are
-    // served from copies of our own (so that clients need not fetch them either), the others are only known.
-    let target: ContractDocument
-    if (location === undefined || (ABSOLUTE_URL.test(location) && WELL_KNOWN.has(namespace) && child.localName === 'import')) {
-      if (namespace !== SOAP11_ENV && namespace !== XML_NS) return
-      target = namespace === XML_NS ? this.builtIn('xml.xsd', XML_NAMESPACE_SCHEMA) : this.builtIn('soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA)
-    } else {
-      target = await this.fetch(location, doc.location)
+    // An import of a well-known namespace by URL is never fetched: unless the catalog maps it, the plugin's own copy of the
+    // namespace's schema is read, and served (so that clients need not fetch it either); a namespace it has no copy of is
+    // only known, and served with no location.
+    let target: ContractDocument | undefined
+    if (child.localName === 'import' && (location === undefined || (URL_LOCATION.test(location) && this.catalog.lookup(location, location) === undefined))) {
+      const copy = BUILT_IN.get(namespace)
+      if (copy !== undefined) {
+        target = this.builtIn(...copy)
+      } else if (WELL_KNOWN.has(namespace)) {
+        this.unlinked.push(child)
+        return
+      }
     }
+    target ??= await this.fetch(location as string, doc)
+    if (target === undefined) return
     this.links.push({ node: child, attribute: 'schemaLocation', target })
     const root = target.dom.documentElement as DomElement
     if (root.namespaceURI !== XSD_NS || root.localName !== 'schema') throw new SOAP_ERR_CONTRACT_LOAD(target.location, 'it is imported as a schema and is no xs:schema')
@@ -289,6 +394,7 @@ export class ContractDocuments {
    * WSDL route fills in per request.
    */
   serve (addresses: ReadonlyArray<{ node: DomElement, attribute: string }>): { document: string, schemas: Record<string, string> } {
+    for (const node of this.unlinked) node.removeAttribute('schemaLocation')
     for (const link of this.links) link.node.setAttribute(link.attribute, `${ADDRESS}?xsd=${link.target.name as string}`)
     for (const a of addresses) a.node.setAttribute(a.attribute, ADDRESS)
     const text = (doc: ContractDocument): string => {

@@ -6,7 +6,6 @@
  * The user's handlers are bound by operation name, and the result is
  * compiled and served as a code-first service is, the WSDL as given.
  */
-import { fileURLToPath } from 'node:url'
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { checkCatalog, ContractDocuments, type ContractCatalog, type ContractResolver } from './documents'
 import { attr, childElements } from './dom'
@@ -69,8 +68,10 @@ export interface ContractSource {
   readonly base?: string
   /** Gives documents named by absolute URL; without it, such an import is an error. */
   readonly resolver?: ContractResolver
-  /** Maps locations (as written, or the absolute URL they resolve to) to local files or other URLs, consulted first. */
+  /** Maps locations (as written, or the absolute URL they resolve to) to local files or other URLs, consulted first; or an XML catalog file. */
   readonly catalog?: ContractCatalog
+  /** The folder the contract's files are read from (relative to the root WSDL's folder): that folder by default. */
+  readonly root?: string | URL
   /** The wsdl:service to serve, when the WSDL has several. */
   readonly service?: string
   /** The wsdl:binding to serve (a WSDL with no service, or a service whose ports bind different portTypes). */
@@ -294,11 +295,11 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   if (source.resolver !== undefined && typeof source.resolver !== 'function') throw new SOAP_ERR_CONTRACT_INVALID(String(file), '"resolver" must be a function')
   const where = file ?? '(document)'
   if (source.catalog !== undefined) checkCatalog(source.catalog, where)
+  if (source.root !== undefined && !((typeof source.root === 'string' && source.root !== '') || source.root instanceof URL)) throw new SOAP_ERR_CONTRACT_INVALID(where, '"root" must be a folder: a path or a file: URL')
   const schemas = new SchemaModel()
   const documents = new ContractDocuments(schemas, source.resolver, source.catalog)
   // A file: URL is a path with its characters escaped (a space is %20): read back as the path it names.
-  if (file !== undefined) await documents.load({ file: typeof file === 'string' && file.startsWith('file:') ? fileURLToPath(file) : file })
-  else await documents.load({ text: source.document as string, base: source.base })
+  await documents.load({ file, text: source.document, base: source.base, root: source.root })
   const model = new WsdlModel(schemas, documents.definitions)
   const { bindings, service } = chooseBindings(model, source, where)
   for (const b of bindings) {
@@ -411,7 +412,7 @@ export interface ContractDefinition extends ContractSource {
   readonly security?: unknown
 }
 
-const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'resolver', 'catalog', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented'])
+const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'root', 'resolver', 'catalog', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented'])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
 
