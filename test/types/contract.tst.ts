@@ -111,3 +111,14 @@ describe('docs/contract-first.md "What is served": output header blocks', () => 
     })).type.toRaiseError()
   })
 })
+
+describe('docs/contract-first.md "Options": ignorePolicyAssertions', () => {
+  test('names assertions as strings; nothing else compiles', () => {
+    const { Authorize, ...others } = {} as Operations
+    const operations = { ...others, Authorize }
+    const names = ['{http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702}TransportBinding'] as const
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', ignorePolicyAssertions: names, operations })).type.not.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', ignorePolicyAssertions: [1], operations })).type.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', ignorePolicyAssertions: 'TransportBinding', operations })).type.toRaiseError()
+  })
+})
