@@ -41,9 +41,10 @@ export const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-w
 /** WS-Policy 1.5 (W3C) and the 2004/09 submission it replaced. */
 export const WSP_NS = 'http://www.w3.org/ns/ws-policy'
 export const WSP_2004_NS = 'http://schemas.xmlsoap.org/ws/2004/09/policy'
-/** WS-SecurityPolicy 1.2 (OASIS) and the 2005/07 submission. */
+/** WS-SecurityPolicy 1.2 (OASIS), the 2005/07 submission, and the assertions 1.3 added. */
 export const SP_NS = 'http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702'
 export const SP_2005_NS = 'http://schemas.xmlsoap.org/ws/2005/07/securitypolicy'
+export const SP_13_NS = 'http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200802'
 
 /** SOAP 1.2 roles (Part 1 §2.2) and the SOAP 1.1 actor for "next" (§4.2.2). */
 export const SOAP12_ROLE_NEXT = 'http://www.w3.org/2003/05/soap-envelope/role/next'

@@ -330,11 +330,20 @@ export interface SoapContractOptions {
   /** WS-Addressing; by default on when the WSDL says the binding uses it, required when it says so (docs/addressing.md). */
   readonly addressing?: boolean | SoapAddressingOptions
   /**
-   * WS-Security (docs/security.md "WS-Security"). A WSDL whose binding or
-   * port asks for a UsernameToken (WS-SecurityPolicy) turns it on, and then
-   * needs `usernameToken.lookup` here; what you give here wins over the policy.
+   * WS-Security (docs/security.md "WS-Security"). A WSDL whose policy asks
+   * an operation for a UsernameToken (WS-SecurityPolicy, attached to its
+   * service, port, binding, operation or message) turns it on for that
+   * operation, and then needs `usernameToken.lookup` here; what you give here
+   * wins over the policy.
    */
   readonly security?: SoapSecurityOptions
+  /**
+   * WS-Policy assertions served without being applied, as
+   * `{namespace}localName` (`'{http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702}TransportBinding'`):
+   * an assertion the plugin cannot apply refuses the contract at startup
+   * unless named here (docs/contract-first.md "WS-Security").
+   */
+  readonly ignorePolicyAssertions?: readonly string[]
 }
 
 // ---------------------------------------------------------- WS-Security ---

@@ -233,7 +233,9 @@ test('XML Schema Part 2 §4.3.6 and §4.3.1.3, Digipoort aanleveren: a 40-charac
     const { kenmerk, berichtsoort, identiteitBelanghebbende, rolBelanghebbende } = value
     return { kenmerk, berichtsoort, tijdstempelAangeleverd: '2026-01-31T10:00:00Z', identiteitBelanghebbende, rolBelanghebbende }
   }
-  app.soap.contract({ path: '/aanlever', ...source, operations: { aanleveren } })
+  // Its policy asks for X.509 signatures (with a Timestamp) and signed parts, which the plugin does not apply: these requests are unsigned.
+  const ignorePolicyAssertions = ['AsymmetricBinding', 'IncludeTimestamp', 'SignedParts', 'SignedElements'].map((name) => `{http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702}${name}`)
+  app.soap.contract({ path: '/aanlever', ...source, ignorePolicyAssertions, operations: { aanleveren } })
   await app.ready()
   const kenmerk = 'K'.repeat(40)
   const wsa = 'http://www.w3.org/2005/08/addressing'

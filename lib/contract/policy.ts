@@ -1,12 +1,13 @@
 /**
  * What a contract's WSDL says of WS-Addressing: the policy its binding
  * declares (lib/ws/policy.ts walks the policies), and the actions its
- * messages state.
+ * messages state; and what its policies ask of each operation's security.
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { childElements } from './dom'
 import { WSAM_NS, WSAW_NS, WSDL_NS } from '../namespaces'
-import { isOptional, walkPolicies } from '../ws/policy'
+import { alternativesOf, isOptional, walkPolicies, type PolicySubject } from '../ws/policy'
+import { judgeAlternative, type OperationSecurityPolicy } from '../ws/security/policy'
 
 /**
  * WS-Addressing as a binding declares it: `wsam:Addressing` (Metadata §3.1:
@@ -31,4 +32,30 @@ export function addressingOf (binding: DomElement, definitions: readonly DomElem
 /** The action a portType message states (`wsam:Action`, or the older `wsaw:Action`); undefined when none. */
 export function statedAction (message: DomElement): string | undefined {
   return message.getAttributeNS(WSAM_NS, 'Action') || message.getAttributeNS(WSAW_NS, 'Action') || undefined
+}
+
+/** The subjects of one operation's policies (WS-PolicyAttachment §4.1), by where they apply. */
+export interface OperationSubjects {
+  /** The service, the ports served, their bindings and portType; the binding and portType operations. */
+  readonly operation: readonly PolicySubject[]
+  /** The inputs of those operations and the input message. */
+  readonly input: readonly PolicySubject[]
+  /** Their outputs and faults, and those messages. */
+  readonly reply: readonly PolicySubject[]
+}
+
+/**
+ * The alternatives of an operation's effective policies (WS-PolicyAttachment
+ * §4.1: a message's is the merge of its service, endpoint, operation and
+ * message subjects'), judged for WS-Security: its request's, and its replies'
+ * message policies.
+ */
+export function operationSecurity (
+  definitions: readonly DomElement[], subjects: OperationSubjects
+): OperationSecurityPolicy {
+  const request = alternativesOf(definitions, [...subjects.operation, ...subjects.input])
+  return {
+    request: request.map((a) => judgeAlternative(a, false)),
+    reply: alternativesOf(definitions, subjects.reply).map((a) => judgeAlternative(a, true))
+  }
 }

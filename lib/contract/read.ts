@@ -20,8 +20,9 @@ import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../se
 import { KnownKeys } from '../service/keys'
 import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
 import { defaultAction } from '../service/declaration'
-import { addressingOf, statedAction } from './policy'
-import { contractSecurity, securityPolicyOf, type SecurityPolicy } from '../ws/security/policy'
+import { addressingOf, operationSecurity, statedAction, type OperationSubjects } from './policy'
+import type { PolicySubject } from '../ws/policy'
+import { contractSecurity, type OperationSecurityPolicy } from '../ws/security/policy'
 
 type Schema = Record<string, unknown>
 
@@ -54,8 +55,12 @@ export interface Contract {
   readonly addressing?: { readonly required: boolean }
   /** The WSDL and the documents it imports, as served: the address left as lib/wsdl/xsd.ts's placeholder. */
   readonly wsdl: { readonly document: string, readonly schemas: Readonly<Record<string, string>> }
-  /** What the WS-SecurityPolicy attached to the binding or its ports asks for, if anything (docs/contract-first.md "WS-Security"). */
-  readonly security?: SecurityPolicy
+  /**
+   * What the WS-Policy attached anywhere to an operation (service, ports,
+   * bindings, portType, operations, messages) says of WS-Security, by
+   * operation (docs/contract-first.md "WS-Security").
+   */
+  readonly security?: Readonly<Record<string, OperationSecurityPolicy>>
 }
 
 /** Where the contract comes from, and which part of it to serve. */
@@ -288,6 +293,41 @@ function headersSchema (schemas: SchemaModel, headers: Map<string, Schema>, empt
   return schemas.withDefs({ type: 'object', properties: Object.fromEntries(headers), additionalProperties: false })
 }
 
+/**
+ * The policy subjects of an operation (WS-PolicyAttachment §4.1): the
+ * endpoint's, then each served binding's operation and the portType's, their
+ * inputs and the input message, their outputs and faults and those messages.
+ */
+function policySubjects (
+  model: WsdlModel, endpoint: readonly PolicySubject[], bindings: readonly BindingInfo[],
+  op: DomElement, name: string, where: string
+): OperationSubjects {
+  const operation: PolicySubject[] = [...endpoint, { node: op, name: `portType operation ${name}` }]
+  const input: PolicySubject[] = []
+  const reply: PolicySubject[] = []
+  const messages = (node: DomElement, what: string): void => {
+    for (const m of childElements(node)) {
+      if (m.namespaceURI !== WSDL_NS || !['input', 'output', 'fault'].includes(m.localName ?? '')) continue
+      const subjects = m.localName === 'input' ? input : reply
+      const named = m.localName === 'fault' ? ` ${attr(m, 'name') ?? ''}` : ''
+      subjects.push({ node: m, name: `${what} ${m.localName}${named}` })
+      const message = attr(m, 'message')
+      if (message !== undefined) {
+        const qname = model.schemas.qname(m, message)
+        subjects.push({ node: model.get(model.messages, 'message', qname, where), name: `message ${key(qname)}` })
+      }
+    }
+  }
+  messages(op, `portType operation ${name}`)
+  for (const b of bindings) {
+    const bound = children(b.node, WSDL_NS, 'operation').find((o) => attr(o, 'name') === name)
+    if (bound === undefined) continue
+    operation.push({ node: bound, name: `binding ${key(b.name)} operation ${name}` })
+    messages(bound, `binding ${key(b.name)} operation ${name}`)
+  }
+  return { operation, input, reply }
+}
+
 /** Reads a WSDL and what it imports into the operations of one service. */
 export async function readContract (source: ContractSource): Promise<Contract> {
   const file = source.wsdl instanceof URL ? source.wsdl.href : source.wsdl
@@ -313,7 +353,17 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   const declared = new Set(children(portType, WSDL_NS, 'operation').map((op) => attr(op, 'name')))
   const unknown = children(main.node, WSDL_NS, 'operation').find((op) => !declared.has(attr(op, 'name')))
   if (unknown !== undefined) throw new SOAP_ERR_CONTRACT_INVALID(`binding ${key(main.name)}`, `it binds the operation ${attr(unknown, 'name') ?? '(no name)'}, which the portType ${key(main.portType)} does not have`)
+  const served = new Set(bindings.map((b) => key(b.name)))
+  const servedPort = (p: DomElement): boolean => served.has(key(schemas.qnameOf(p, 'binding')))
+  const ports = service === undefined ? [] : children(service, WSDL_NS, 'port').filter(servedPort)
+  const endpoint = [
+    ...(service === undefined ? [] : [{ node: service, name: `service ${attr(service, 'name') as string}` }]),
+    ...ports.map((p) => ({ node: p, name: `port ${attr(p, 'name') as string}` })),
+    ...bindings.map((b) => ({ node: b.node, name: `binding ${key(b.name)}` })),
+    { node: portType, name: `portType ${key(main.portType)}` }
+  ]
   const operations: Record<string, ContractOperation> = {}
+  const security: Record<string, OperationSecurityPolicy> = {}
   for (const op of children(portType, WSDL_NS, 'operation')) {
     const name = attr(op, 'name') as string
     const at = `operation ${name}`
@@ -346,6 +396,8 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       const soapAction = o === undefined ? undefined : children(o, b.soap, 'operation').map((x) => attr(x, 'soapAction')).find((a) => a !== undefined && a !== '')
       action ??= soapAction
     }
+    const subjects = policySubjects(model, endpoint, bindings, op, name, where)
+    security[name] = operationSecurity(documents.definitions, subjects)
     operations[name] = {
       input: inputs.schema,
       output: outputs?.schema,
@@ -369,9 +421,6 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       if ((address.namespaceURI === WSDL_SOAP11_NS || address.namespaceURI === WSDL_SOAP12_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
     }
   }
-  const served = new Set(bindings.map((b) => key(b.name)))
-  const ports = service === undefined ? [] : children(service, WSDL_NS, 'port').filter((p) => served.has(key(schemas.qnameOf(p, 'binding'))))
-  const security = securityPolicyOf(documents.definitions, [...bindings.map((b) => b.node), ...ports])
   return {
     name: service === undefined ? main.name[1] : attr(service, 'name') as string,
     namespace: tns,
@@ -381,7 +430,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     // (IHE XDS.b's has them and no policy) send its headers, so addressing is on, optional, unless the binding says more.
     addressing: addressingOf(main.node, documents.definitions) ?? (statesActions(portType) ? { required: false } : undefined),
     wsdl: documents.serve(addresses),
-    ...(security === undefined ? {} : { security })
+    security
   }
 }
 
@@ -410,9 +459,15 @@ export interface ContractDefinition extends ContractSource {
   readonly addressing?: unknown
   /** WS-Security, merged with what the contract's policy asks for. */
   readonly security?: unknown
+  /** Policy assertions served without being applied, `{namespace}localName` (docs/contract-first.md "WS-Security"). */
+  readonly ignorePolicyAssertions?: readonly string[]
 }
 
-const DEFINITION_KEYS = new KnownKeys(['path', 'wsdl', 'document', 'base', 'root', 'resolver', 'catalog', 'service', 'binding', 'operations', 'address', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented'])
+const DEFINITION_KEYS = new KnownKeys([
+  'path', 'wsdl', 'document', 'base', 'root', 'resolver', 'catalog', 'service', 'binding', 'operations', 'address',
+  'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented',
+  'ignorePolicyAssertions'
+])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
 
@@ -423,6 +478,12 @@ export function checkDefinition (definition: ContractDefinition): void {
   if (unknown !== undefined) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', `unknown key "${unknown}" (one of ${DEFINITION_KEYS.list})`)
   const mode: unknown = definition.unimplemented
   if (mode !== undefined && mode !== 'error' && mode !== 'fault') throw new SOAP_ERR_CONTRACT_INVALID('(definition)', '"unimplemented" must be "error" (the default) or "fault"')
+  const ignored: unknown = definition.ignorePolicyAssertions
+  const isName = (name: unknown): boolean => typeof name === 'string' && /^\{[^{}]+\}[^{}\s]+$/.test(name)
+  if (ignored !== undefined && (!Array.isArray(ignored) || !ignored.every(isName))) {
+    const problem = '"ignorePolicyAssertions" must be an array of assertion names, "{namespace}localName"'
+    throw new SOAP_ERR_CONTRACT_INVALID('(definition)', problem)
+  }
 }
 
 /** The operations of the contract the definition gives no handler for. */
@@ -465,7 +526,8 @@ export function bindContract (contract: Contract, definition: ContractDefinition
   for (const k of ['understoodHeaders', 'strictAction', 'validateOutput', 'timeout'] as const) if (definition[k] !== undefined) declaration[k] = definition[k]
   const addressing = contractAddressing(contract, definition.addressing)
   if (addressing !== undefined) declaration.addressing = addressing
-  const security = contractSecurity(where, contract.security, definition.security)
+  const ignored = new Set(definition.ignorePolicyAssertions)
+  const security = contractSecurity(where, contract.security ?? {}, definition.security, ignored)
   if (security !== undefined) declaration.security = security
   return declaration as unknown as ServiceDeclaration
 }

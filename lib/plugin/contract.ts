@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { bindContract, checkDefinition, readContract, unimplementedOf, type ContractDefinition } from '../contract/read'
 import { endpoint } from './endpoint'
-import { describePolicy } from '../ws/security/policy'
+import { describeSecurity } from '../ws/security/policy'
 
 export interface ContractEndpointOptions {
   readonly definition: ContractDefinition
@@ -15,10 +15,14 @@ export interface ContractEndpointOptions {
 export async function contractEndpoint (instance: FastifyInstance, { definition }: ContractEndpointOptions): Promise<void> {
   checkDefinition(definition)
   const contract = await readContract(definition)
-  if (contract.security !== undefined) {
-    instance.log.info({ contract: contract.name, security: contract.security }, `fastify-soap: contract ${contract.name}: ${describePolicy(contract.security)}`)
-  }
   const service = bindContract(contract, definition)
+  // One line per contract: what WS-Security each operation requires, its policy and the definition's security read.
+  const security = describeSecurity(Object.keys(contract.operations), service.security)
+  const ignored = definition.ignorePolicyAssertions ?? []
+  const said = Object.entries(security).map(([what, operations]) => `${what} for ${operations.join(', ')}`).join('; ')
+  const without = ignored.length === 0 ? '' : `; policy assertions ignored: ${ignored.join(', ')}`
+  const line = `fastify-soap: contract ${contract.name}: WS-Security requires ${said}${without}`
+  instance.log.info({ contract: contract.name, security, ignored }, line)
   const unimplemented = unimplementedOf(contract, definition)
   if (unimplemented.length > 0) instance.log.info({ service: contract.name, path: definition.path, unimplemented }, `fastify-soap: contract ${contract.name}: ${unimplemented.join(', ')} not implemented, answered with a Receiver fault`)
   await endpoint(instance, { service })

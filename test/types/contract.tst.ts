@@ -185,3 +185,14 @@ describe('docs/typescript.md "Exact results": contracts', () => {
     expect(defineContractOperations(ocpp, { async Heartbeat () { return { currentTime: '2026-11-26T21:00:00Z', uptime: 3 } } })).type.toRaiseError('uptime')
   })
 })
+
+describe('docs/contract-first.md "Options": ignorePolicyAssertions', () => {
+  test('names assertions as strings; nothing else compiles', () => {
+    const { Authorize, ...others } = {} as Operations
+    const operations = { ...others, Authorize }
+    const names = ['{http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702}TransportBinding'] as const
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', ignorePolicyAssertions: names, operations })).type.not.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', ignorePolicyAssertions: [1], operations })).type.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', ignorePolicyAssertions: 'TransportBinding', operations })).type.toRaiseError()
+  })
+})
