@@ -119,7 +119,7 @@ export interface SoapAddressing {
 export interface SoapAsyncReplyOptions {
   /**
    * The destinations replies may be sent to: URLs, each allowing its origin
-   * and the paths under its path, regular expressions tested on the whole
+   * and the paths under its path, regular expressions matching the whole
    * URL, or a function of the URL. Nothing else is ever connected to.
    */
   readonly allow: ReadonlyArray<string | RegExp> | ((url: URL) => boolean)

@@ -378,6 +378,22 @@ test('docs/addressing.md "Asynchronous replies": a ReplyTo off the allow-list is
   t.assert.strictEqual(listener.received.length, 0)
 })
 
+test('docs/addressing.md "Asynchronous replies": a regular expression on the allow-list must match the whole URL, not a part of it', async (t: TestContext) => {
+  const listener = await replyListener(t)
+  const port = new URL(listener.url).port
+  const app = await calcApp(t, { asyncReplies: { allow: [/^http:\/\/127\.0\.0\.1:4111/, new RegExp(`http://127\\.0\\.0\\.1:${port}/replies`)], retries: 0, timeout: 200 } })
+  const replyTo = (address: string) => wsa(WSA_NS, [['Action', ACTION], ['MessageID', ID], ['ReplyTo', `<wsa:Address>${address}</wsa:Address>`]])
+  for (const address of ['http://127.0.0.1:41110/replies', 'http://127.0.0.1:4111/replies', `${listener.url}/more`, `${listener.url}?x=1`]) {
+    const refused = await send(app, '1.2', replyTo(address))
+    t.assert.strictEqual(refused.statusCode, 400, address)
+    t.assert.ok(refused.body.includes('sc1:InvalidAddress<'), refused.body)
+  }
+  const arrived = listener.next()
+  t.assert.strictEqual((await send(app, '1.2', replyTo(listener.url))).statusCode, 202)
+  await arrived
+  t.assert.strictEqual(listener.received.length, 1)
+})
+
 test('docs/addressing.md "Asynchronous replies": a listener that is down is tried 1 + retries times, each bounded, then logged as not delivered', async (t: TestContext) => {
   const listener = await replyListener(t, 503)
   const logs: string[] = []

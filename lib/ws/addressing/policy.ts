@@ -18,9 +18,16 @@ export interface AddressingPolicy {
 const KEYS: ReadonlySet<string> = new Set(['required', 'asyncReplies'])
 const ASYNC_KEYS: ReadonlySet<string> = new Set(['allow', 'timeout', 'retries'])
 
-/** An allow-list entry as a test: a URL allows its origin and the paths under its path; a RegExp is tested on the whole URL. */
+/**
+ * An allow-list entry as a test: a URL allows its origin and the paths under
+ * its path; a RegExp must match the whole URL, as if written between `^` and
+ * `$` (a search would let `/^http:\/\/h:4111/` admit port 41110).
+ */
 function allowOne (entry: string | RegExp, bad: (problem: string) => never): (url: URL) => boolean {
-  if (entry instanceof RegExp) return (url) => { entry.lastIndex = 0; return entry.test(url.href) }
+  if (entry instanceof RegExp) {
+    const whole = new RegExp(`^(?:${entry.source})$`, entry.flags.replace(/[gmy]/g, ''))
+    return (url) => whole.test(url.href)
+  }
   let base: URL | undefined
   try { base = new URL(entry) } catch {}
   if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) bad(`.asyncReplies.allow: "${entry}" is not an http or https URL`)
