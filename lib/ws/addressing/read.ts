@@ -89,7 +89,11 @@ function endpointReference (problem: Problem, element: XmlElement): SoapEndpoint
       address = trimXmlSpace(textContent(child))
       if (address === '') problem.invalid(element.localName, `the wsa:Address of wsa:${element.localName} is empty`, 'InvalidEPR')
     } else if (child.localName === 'ReferenceParameters' || (ns === WSA04_NS && child.localName === 'ReferenceProperties')) {
-      referenceParameters.push(...childElements(child))
+      for (const parameter of childElements(child)) {
+        // Each becomes a header block of the messages sent to the endpoint, and a header block is namespace-qualified (SOAP 1.2 Part 1 §5.2.1).
+        if (parameter.namespace === '') problem.invalid(element.localName, `the reference parameter ${parameter.name} of wsa:${element.localName} has no namespace`, 'InvalidEPR')
+        referenceParameters.push(parameter)
+      }
     }
   }
   if (address === undefined) problem.invalid(element.localName, `wsa:${element.localName} has no wsa:Address`, 'MissingAddressInEPR')
