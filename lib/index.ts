@@ -19,6 +19,7 @@ import { sendSoap, type SoapContent, type SoapReplyOptions } from './plugin/repl
 import type { ServiceDeclaration } from './service/declaration'
 import type { SoapContractDefinition, SoapFaultHook, SoapHook, SoapHookName, SoapOperation, SoapResult, SoapSchema, SoapServiceDefinition } from './types'
 import { createAjv } from './service/validation'
+import { DeliveryBudget } from './ws/addressing/delivery'
 
 export interface SoapDecorator {
   /** The options in force, defaults applied. */
@@ -82,7 +83,7 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   // Registered again (another scope, other options), the plugin adds its
   // routes and its options, not decorators: what is declared in this scope
   // and below takes this registration's options (kRegistration).
-  fastify[kRegistration] = { soap, ajv: createAjv() }
+  fastify[kRegistration] = { soap, ajv: createAjv(), deliveries: new DeliveryBudget(soap.maxAsyncReplies, soap.maxAsyncReplyBytes) }
   if (!fastify.hasDecorator('soap')) {
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {

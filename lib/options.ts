@@ -31,6 +31,10 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   logBody?: boolean
   /** More elements, as `{namespace}localName`, whose content is never logged nor echoed in a fault (WS-Security's Password, Nonce and BinarySecurityToken always are). */
   redact?: readonly string[]
+  /** WS-Addressing asynchronous replies in flight at once, all services of this registration together (docs/addressing.md "Bounds"). */
+  maxAsyncReplies?: number
+  /** Bytes those replies may hold at once, their envelopes (and, until written, their reference parameters) counted in UTF-8. */
+  maxAsyncReplyBytes?: number
 }
 
 export type SoapLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
@@ -56,6 +60,8 @@ export interface ResolvedOptions {
   readonly logBody: boolean
   /** `{namespace}localName` of the elements whose content is redacted. */
   readonly redact: ReadonlySet<string>
+  readonly maxAsyncReplies: number
+  readonly maxAsyncReplyBytes: number
 }
 
 export const DEFAULTS = Object.freeze({
@@ -68,6 +74,8 @@ export const DEFAULTS = Object.freeze({
   maxNamespaceLength: 4096,
   maxNamespaceDeclarations: 1000,
   maxXPathElements: 2000,
+  maxAsyncReplies: 256,
+  maxAsyncReplyBytes: 32 * 1024 * 1024,
   logLevel: 'info' as SoapLogLevel,
   logBody: false
 })
@@ -83,7 +91,7 @@ const LIMIT_NAMES = [
   'maxNamespaceDeclarations'
 ] as const
 
-const KNOWN = new KnownKeys(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', 'logLevel', 'logBody', 'redact', ...LIMIT_NAMES])
+const KNOWN = new KnownKeys(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', 'logLevel', 'logBody', 'redact', 'maxAsyncReplies', 'maxAsyncReplyBytes', ...LIMIT_NAMES])
 
 function positiveInteger (name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
@@ -150,6 +158,8 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
     faultFormatter: options.faultFormatter,
     logLevel: options.logLevel ?? DEFAULTS.logLevel,
     logBody: options.logBody ?? DEFAULTS.logBody,
-    redact: new Set([...REDACTED, ...stringList('redact', options.redact, true)])
+    redact: new Set([...REDACTED, ...stringList('redact', options.redact, true)]),
+    maxAsyncReplies: positiveInteger('maxAsyncReplies', options.maxAsyncReplies, DEFAULTS.maxAsyncReplies),
+    maxAsyncReplyBytes: positiveInteger('maxAsyncReplyBytes', options.maxAsyncReplyBytes, DEFAULTS.maxAsyncReplyBytes)
   })
 }

@@ -18,6 +18,7 @@ import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
 import { describeRoute } from '../wsdl/wsdl'
 import { asyncReplies, faultAddressing } from './addressing'
+import type { DeliveryBudget } from '../ws/addressing/delivery'
 
 /** On each Fastify instance that registers the plugin or is registered under it: its SOAP scope (hooks, understood headers), linked to its parent's. */
 export const kSoapScope: unique symbol = Symbol('fastify-soap.scope')
@@ -32,6 +33,8 @@ declare module 'fastify' {
 export interface Registration {
   readonly soap: ResolvedOptions
   readonly ajv: Ajv
+  /** The asynchronous replies in flight of all its services, against `maxAsyncReplies` and `maxAsyncReplyBytes`. */
+  readonly deliveries: DeliveryBudget
 }
 
 /**
@@ -132,7 +135,7 @@ function respondsOn (request: FastifyRequest, reply: FastifyReply, done: HookHan
  * and prefix, however the calls were ordered or awaited.
  */
 export async function endpoint (instance: FastifyInstance, { routes, service }: EndpointOptions): Promise<void> {
-  const { soap, ajv } = instance[kRegistration] as Registration
+  const { soap, ajv, deliveries } = instance[kRegistration] as Registration
   // A service's understood header blocks are known at ready(), when its scope's are.
   const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
   const parse = buildParser(soap, understood)
@@ -176,7 +179,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     instance.addHook('preValidation', respondsOn)
     await instance.register(routes)
   }
-  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>)
+  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>, deliveries)
 
   collecting = false
   const supported = instance.supportedMethods
@@ -201,7 +204,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
  * the operations that opt in. The service is compiled at `ready()`, when
  * every hook and understood header of its scopes is known.
  */
-function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv, understood: Set<string>): void {
+function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv, understood: Set<string>, deliveries: DeliveryBudget): void {
   const own: unknown = declaration?.path
   if (typeof own !== 'string' || !own.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
   // Under the plugin's own prefix, as its `routes` are.
@@ -211,17 +214,18 @@ function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declar
   let compiled: Service | undefined
   const gets = new Map<string, Handler>()
   const context = buildGetContext(soap)
+  const addressing: unknown = (declaration as { addressing?: unknown }).addressing
+  const replies = addressing === undefined || addressing === false ? undefined : asyncReplies(instance, () => compiled, deliveries)
   instance.addHook('onReady', async function compileSoapService () {
     const service = compileService(ajv, declaration, instance[kSoapScope] as SoapScope, soap)
     for (const key of service.understood) understood.add(key)
-    post = serviceHandler(service)
+    post = serviceHandler(service, replies?.admit)
     compiled = service
     for (const op of service.operations) if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
   })
   const handler: Handler = (request, reply) => (post as Handler)(request, reply)
-  const addressing: unknown = (declaration as { addressing?: unknown }).addressing
-  if (addressing === undefined || addressing === false) instance.post(path, handler)
-  else instance.post(path, { onSend: asyncReplies(instance, () => compiled) }, handler)
+  if (replies === undefined) instance.post(path, handler)
+  else instance.post(path, { onSend: replies.onSend }, handler)
   // docs/protocol.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
   if ((declaration as { wsdl?: unknown }).wsdl !== false) instance.get(path, describeRoute(() => compiled as Service))
   const operations: unknown = declaration.operations

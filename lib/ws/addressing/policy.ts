@@ -2,13 +2,21 @@
 import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapAddressingOptions } from '../../types'
 import { WSAM_NS } from '../../namespaces'
+import { DeliveryBudget } from './delivery'
 
 export interface AsyncReplies {
   /** Whether a reply may be sent to this URL. */
   readonly allows: (url: URL) => boolean
   readonly timeout: number
   readonly retries: number
+  /** Post faults of requests that did not pass the service's WS-Security check, and WS-Security faults, to FaultTo too. */
+  readonly postSecurityFaults: boolean
+  /** The service's deliveries in flight and their bytes, against `maxInFlight` and `maxBytes`. */
+  readonly budget: DeliveryBudget
 }
+
+/** Defaults of the caps on a service's asynchronous replies (docs/addressing.md "Bounds"). */
+export const ASYNC_DEFAULTS = Object.freeze({ maxInFlight: 64, maxBytes: 8 * 1024 * 1024 })
 
 export interface AddressingPolicy {
   readonly required: boolean
@@ -16,7 +24,7 @@ export interface AddressingPolicy {
 }
 
 const KEYS: ReadonlySet<string> = new Set(['required', 'asyncReplies'])
-const ASYNC_KEYS: ReadonlySet<string> = new Set(['allow', 'timeout', 'retries'])
+const ASYNC_KEYS: ReadonlySet<string> = new Set(['allow', 'timeout', 'retries', 'maxInFlight', 'maxBytes', 'postSecurityFaults'])
 
 /**
  * An allow-list entry as a test: a URL allows its origin and the paths under
@@ -61,7 +69,15 @@ function asyncReplies (value: unknown, bad: (problem: string) => never): AsyncRe
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) bad(`.asyncReplies.${name} must be an integer from ${min} to ${max}`)
     return v as number
   }
-  return { allows, timeout: integer('timeout', 10_000, 1, 600_000), retries: integer('retries', 2, 0, 10) }
+  if (options.postSecurityFaults !== undefined && typeof options.postSecurityFaults !== 'boolean') bad('.asyncReplies.postSecurityFaults must be a boolean')
+  const budget = new DeliveryBudget(integer('maxInFlight', ASYNC_DEFAULTS.maxInFlight, 1, 1_000_000), integer('maxBytes', ASYNC_DEFAULTS.maxBytes, 1, Number.MAX_SAFE_INTEGER))
+  return {
+    allows,
+    timeout: integer('timeout', 10_000, 1, 600_000),
+    retries: integer('retries', 2, 0, 10),
+    postSecurityFaults: options.postSecurityFaults === true,
+    budget
+  }
 }
 
 /** The policy of a service; undefined when addressing is off (the key absent or false). */

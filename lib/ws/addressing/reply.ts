@@ -19,11 +19,13 @@ export function replyEndpoint (addressing: SoapAddressing, fault: boolean): Soap
   return (fault ? addressing.faultTo : undefined) ?? addressing.replyTo
 }
 
-/** The header blocks of a message answering `addressing`'s request with `action`. */
-export function replyHeaders (addressing: SoapAddressing, action: string, fault: boolean): string {
+/**
+ * The header blocks of a message answering `addressing`'s request with
+ * `action`, sent to `epr` (undefined: back on the request's connection).
+ */
+export function replyHeaders (addressing: SoapAddressing, action: string, epr: SoapEndpointReference | undefined): string {
   const ns = addressing.namespace
   const block = (name: string, value: string): string => `<wsa:${name} xmlns:wsa="${ns}">${escapeXml(value)}</wsa:${name}>`
-  const epr = replyEndpoint(addressing, fault)
   let out = block('Action', action) + block('MessageID', `urn:uuid:${randomUUID()}`)
   if (addressing.messageId !== undefined) out += block('RelatesTo', addressing.messageId)
   // 1.0: To is the anonymous address when absent; 2004/08 requires it in every message.
