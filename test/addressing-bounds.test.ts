@@ -124,14 +124,14 @@ const parameter = (bytes: number): string => `<c:Corr xmlns:c="urn:client">${'x'
 
 test('docs/addressing.md "Bounds": past maxInFlight a request with a ReplyTo is answered EndpointUnavailable on its connection, its handler not run; deliveries in flight never pass the cap', async (t: TestContext) => {
   const partner = await silentPartner(t)
-  const app = await build(t, [calc('/calc', { asyncReplies: { allow: [partner.url], maxInFlight: 3, timeout: 1500, retries: 0 } })])
+  const app = await build(t, [calc('/calc', { asyncReplies: { allow: [partner.url], maxInFlight: 3, timeout: 4000, retries: 0 } })])
   handled = 0
   const answers = await Promise.all(Array.from({ length: 10 }, async () => await send(app, '/calc', headers(WSA_NS, partner.url))))
   t.assert.deepStrictEqual(answers.map((a) => a.statusCode).sort(), [202, 202, 202, 500, 500, 500, 500, 500, 500, 500])
   t.assert.strictEqual(handled, 3, 'the handler runs only for the requests whose reply has a place')
   const refused = answers.find((a) => a.statusCode === 500)?.body as string
   t.assert.match(refused, /<(\w+):Value>\1:Receiver<\/\1:Value><\1:Subcode><\1:Value[^>]*>\w+:EndpointUnavailable<\/\1:Value>/)
-  t.assert.match(refused, new RegExp(`<wsa:RetryAfter xmlns:wsa="${WSA_NS}">1500</wsa:RetryAfter>`))
+  t.assert.match(refused, new RegExp(`<wsa:RetryAfter xmlns:wsa="${WSA_NS}">4000</wsa:RetryAfter>`))
   t.assert.ok(!refused.includes(partner.url), 'the fault comes back on the connection, addressed as such')
   const valid = validateWithVocabularies(t, refused, '1.2')
   if (valid !== undefined) t.assert.ok(valid.valid, valid.output + refused)
@@ -147,12 +147,12 @@ test('docs/addressing.md "Bounds": past maxInFlight a request with a ReplyTo is 
   }
   t.assert.strictEqual(partner.most(), 3)
   // Once the tries end, the places are free again.
-  t.assert.ok(await until(() => partner.open() === 0, 5000), 'the tries end within their timeout')
+  t.assert.ok(await until(() => partner.open() === 0, 10_000), 'the tries end within their timeout')
   t.assert.strictEqual((await send(app, '/calc', headers(WSA_NS, partner.url))).statusCode, 202)
   t.assert.strictEqual(partner.most(), 3)
 })
 
-test('docs/addressing.md "Bounds": maxAsyncReplies caps the replies in flight of all the services of a registration together', async (t: TestContext) => {
+test('docs/addressing.md "Bounds": maxAsyncReplies and maxAsyncReplyBytes cap the replies in flight of all the services of a registration together', async (t: TestContext) => {
   const partner = await silentPartner(t)
   const async = { asyncReplies: { allow: [partner.url], timeout: 5000, retries: 0 } }
   const app = await build(t, [calc('/a', async), calc('/b', async)], { maxAsyncReplies: 2 })
@@ -165,6 +165,10 @@ test('docs/addressing.md "Bounds": maxAsyncReplies caps the replies in flight of
   }
   // A reply on the connection takes no place.
   t.assert.strictEqual((await send(app, '/a', headers(WSA_NS, `${WSA_NS}/anonymous`))).statusCode, 200)
+  // maxAsyncReplyBytes, likewise, under a service's own 8 MiB.
+  const small = await build(t, [calc('/a', async)], { maxAsyncReplyBytes: 3000 })
+  t.assert.strictEqual((await send(small, '/a', headers(WSA_NS, partner.url, { parameters: parameter(4000) }))).statusCode, 500)
+  t.assert.strictEqual((await send(small, '/a', headers(WSA_NS, partner.url, { parameters: parameter(100) }))).statusCode, 202)
 })
 
 test('docs/addressing.md "Bounds": a reference parameter\'s size counts against maxBytes, and a reply larger than what is left is answered on the connection', async (t: TestContext) => {
