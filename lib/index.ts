@@ -83,7 +83,8 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   // Registered again (another scope, other options), the plugin adds its
   // routes and its options, not decorators: what is declared in this scope
   // and below takes this registration's options (kRegistration).
-  fastify[kRegistration] = { soap, ajv: createAjv(), deliveries: new DeliveryBudget(soap.maxAsyncReplies, soap.maxAsyncReplyBytes) }
+  const deliveries = new DeliveryBudget(soap.maxAsyncReplies, soap.maxAsyncReplyBytes)
+  fastify[kRegistration] = { soap, ajv: createAjv(), deliveries }
   if (!fastify.hasDecorator('soap')) {
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {

@@ -31,9 +31,9 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   logBody?: boolean
   /** More elements, as `{namespace}localName`, whose content is never logged nor echoed in a fault (WS-Security's Password, Nonce and BinarySecurityToken always are). */
   redact?: readonly string[]
-  /** WS-Addressing asynchronous replies in flight at once, all services of this registration together (docs/addressing.md "Bounds"). */
+  /** WS-Addressing replies in flight at once, all services of this registration (docs/addressing.md "Bounds"). */
   maxAsyncReplies?: number
-  /** Bytes those replies may hold at once, their envelopes (and, until written, their reference parameters) counted in UTF-8. */
+  /** UTF-8 bytes those replies may hold at once: their envelopes (until written, their reference parameters). */
   maxAsyncReplyBytes?: number
 }
 
@@ -91,7 +91,10 @@ const LIMIT_NAMES = [
   'maxNamespaceDeclarations'
 ] as const
 
-const KNOWN = new KnownKeys(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', 'logLevel', 'logBody', 'redact', 'maxAsyncReplies', 'maxAsyncReplyBytes', ...LIMIT_NAMES])
+const KNOWN = new KnownKeys([
+  'bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter',
+  'logLevel', 'logBody', 'redact', 'maxAsyncReplies', 'maxAsyncReplyBytes', ...LIMIT_NAMES
+])
 
 function positiveInteger (name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback

@@ -127,11 +127,17 @@ export interface SoapAsyncReplyOptions {
   readonly timeout?: number
   /** Tries after the first when the destination cannot be reached or answers 502, 503 or 504. Default 2, at most 10. */
   readonly retries?: number
-  /** Replies of this service in flight at once; past it a request with a ReplyTo is answered EndpointUnavailable (docs/addressing.md "Bounds"). Default 64. */
+  /**
+   * Replies of this service in flight at once; past it a request with a
+   * ReplyTo is answered EndpointUnavailable (docs/addressing.md "Bounds"). Default 64.
+   */
   readonly maxInFlight?: number
   /** UTF-8 bytes those replies may hold at once, reference parameters included. Default 8 MiB. */
   readonly maxBytes?: number
-  /** Post faults of requests that did not pass WS-Security, and WS-Security faults, to FaultTo as well. Default false: they come back on the connection. */
+  /**
+   * Post faults of requests that did not pass WS-Security, and WS-Security
+   * faults, to FaultTo as well. Default false: they come back on the connection.
+   */
   readonly postSecurityFaults?: boolean
 }
 

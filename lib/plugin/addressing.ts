@@ -14,7 +14,7 @@ import type { SoapContext } from '../service/context'
 import type { SoapAddressing, SoapEndpointReference } from '../types'
 import { WSSE_NS, WSU_NS } from '../namespaces'
 import { writeElement } from '../xml/write'
-import { deliver, DeliverySlot, type DeliveryBudget } from '../ws/addressing/delivery'
+import { deliver, DeliverySlot, type Delivery, type DeliveryBudget } from '../ws/addressing/delivery'
 import { endpointUnavailable, genericFaultAction, soapFaultAction } from '../ws/addressing/faults'
 import type { AsyncReplies } from '../ws/addressing/policy'
 import { isAnonymous, NONE } from '../ws/addressing/read'
@@ -25,7 +25,7 @@ function away (epr: SoapEndpointReference | undefined): epr is SoapEndpointRefer
   return epr !== undefined && !isAnonymous(epr.address) && epr.address !== NONE
 }
 
-/** A fault of WS-Security (its subcode or SOAP 1.1 faultcode in the wsse or wsu namespace): the sender was not authenticated. */
+/** A fault of WS-Security (its subcode or SOAP 1.1 faultcode in the wsse or wsu namespace): the sender is not known. */
 function isSecurityFault (fault: SoapFault): boolean {
   return [...fault.subcodes, fault.code11].some((code) => code?.namespace === WSSE_NS || code?.namespace === WSU_NS)
 }
@@ -64,7 +64,7 @@ function parameterBytes (addressing: SoapAddressing): number {
 }
 
 export interface AsyncReplyRoute {
-  /** Run once the request's addressing headers are read: takes the place of its asynchronous reply, or throws EndpointUnavailable. */
+  /** Run once the request's addressing headers are read: takes its reply's place, or throws EndpointUnavailable. */
   readonly admit: (request: FastifyRequest) => void
   readonly onSend: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>
 }
@@ -77,7 +77,11 @@ export interface AsyncReplyRoute {
  * body. When the server closes, deliveries make no new try, and close waits
  * for the tries under way.
  */
-export function asyncReplies (instance: FastifyInstance, compiled: () => Service | undefined, shared: DeliveryBudget): AsyncReplyRoute {
+export function asyncReplies (
+  instance: FastifyInstance,
+  compiled: () => Service | undefined,
+  shared: DeliveryBudget
+): AsyncReplyRoute {
   const closing = new AbortController()
   // Each delivery waiting to try again listens to it: as many as the caps let be in flight.
   setMaxListeners(0, closing.signal)
@@ -95,20 +99,29 @@ export function asyncReplies (instance: FastifyInstance, compiled: () => Service
     const service = compiled() as Service
     const options = service.addressing?.asyncReplies as AsyncReplies
     const secured = service.operations.some((op) => op.security !== undefined)
-    const slot = DeliverySlot.take([options.budget, shared], parameterBytes(addressing), !secured, options.postSecurityFaults)
+    const budgets = [options.budget, shared]
+    const slot = DeliverySlot.take(budgets, parameterBytes(addressing), !secured, options.postSecurityFaults)
     if (slot === undefined) {
-      throw endpointUnavailable(addressing.namespace, soap.version, options.timeout, 'too many replies are on their way to other endpoints')
+      const why = 'too many replies are on their way to other endpoints'
+      throw endpointUnavailable(addressing.namespace, soap.version, options.timeout, why)
     }
     soap.delivery = slot
   }
 
-  /** The reply of a handled request, too large for what is left under the byte caps: a fault on the connection instead. */
-  function notQueued (request: FastifyRequest, reply: FastifyReply, soap: SoapContext, addressing: SoapAddressing, bytes: number): string {
+  /** The reply of a handled request, too large for what the byte caps have left: a fault on the connection instead. */
+  function notQueued (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    soap: SoapContext,
+    addressing: SoapAddressing,
+    bytes: number
+  ): string {
     request.log.warn({ bytes }, 'fastify-soap: reply not queued: over the byte cap of replies in flight')
     const action = genericFaultAction(addressing.namespace)
     soap.replyAction = action
     const timeout = (compiled()?.addressing?.asyncReplies as AsyncReplies).timeout
-    const fault = endpointUnavailable(addressing.namespace, soap.version, timeout, 'the reply is larger than what replies in flight may still hold')
+    const why = 'the reply is larger than what replies in flight may still hold'
+    const fault = endpointUnavailable(addressing.namespace, soap.version, timeout, why)
     const { status, contentType, body } = renderFault(fault, soap.version, replyHeaders(addressing, action, undefined))
     reply.code(status).header('content-type', contentType)
     return body
@@ -136,12 +149,18 @@ export function asyncReplies (instance: FastifyInstance, compiled: () => Service
     }
     reply.code(202).removeHeader('content-type')
     const options = compiled()?.addressing?.asyncReplies as AsyncReplies
-    const delivery: Promise<boolean> = deliver({ url: new URL(epr.address), envelope, version: soap.version, action: soap.replyAction as string, signal: closing.signal }, options, request.log)
-      .finally(() => {
-        slot.release()
-        running.delete(delivery)
-      })
-    running.add(delivery)
+    const delivery: Delivery = {
+      url: new URL(epr.address),
+      envelope,
+      version: soap.version,
+      action: soap.replyAction as string,
+      signal: closing.signal
+    }
+    const sending: Promise<boolean> = deliver(delivery, options, request.log).finally(() => {
+      slot.release()
+      running.delete(sending)
+    })
+    running.add(sending)
     return ''
   }
 

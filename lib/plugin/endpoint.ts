@@ -204,7 +204,14 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
  * the operations that opt in. The service is compiled at `ready()`, when
  * every hook and understood header of its scopes is known.
  */
-function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv, understood: Set<string>, deliveries: DeliveryBudget): void {
+function serviceRoutes (
+  instance: FastifyInstance,
+  soap: ResolvedOptions,
+  declaration: ServiceDeclaration,
+  ajv: Ajv,
+  understood: Set<string>,
+  deliveries: DeliveryBudget
+): void {
   const own: unknown = declaration?.path
   if (typeof own !== 'string' || !own.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
   // Under the plugin's own prefix, as its `routes` are.
@@ -215,7 +222,9 @@ function serviceRoutes (instance: FastifyInstance, soap: ResolvedOptions, declar
   const gets = new Map<string, Handler>()
   const context = buildGetContext(soap)
   const addressing: unknown = (declaration as { addressing?: unknown }).addressing
-  const replies = addressing === undefined || addressing === false ? undefined : asyncReplies(instance, () => compiled, deliveries)
+  const replies = addressing === undefined || addressing === false
+    ? undefined
+    : asyncReplies(instance, () => compiled, deliveries)
   instance.addHook('onReady', async function compileSoapService () {
     const service = compileService(ajv, declaration, instance[kSoapScope] as SoapScope, soap)
     for (const key of service.understood) understood.add(key)

@@ -55,7 +55,9 @@ function write (element: XmlElement, inScope: ReadonlyMap<string, string>, set: 
     attributes += `${declare(prefix, set.namespace)} ${prefix}:${set.localName}="${escapeAttribute(set.value)}"`
   }
   let out = `<${element.name}${declarations}${attributes}>`
-  for (const child of element.children) out += typeof child === 'string' ? escapeXml(child) : write(child, scope, undefined)
+  for (const child of element.children) {
+    out += typeof child === 'string' ? escapeXml(child) : write(child, scope, undefined)
+  }
   return out + `</${element.name}>`
 }
 

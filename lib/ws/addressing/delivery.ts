@@ -39,7 +39,12 @@ export class DeliverySlot {
   authenticated: boolean
 
   /** `postsAnyFault`: faults are posted whether the request was authenticated or not (`postSecurityFaults`). */
-  private constructor (readonly budgets: readonly DeliveryBudget[], bytes: number, authenticated: boolean, readonly postsAnyFault: boolean) {
+  private constructor (
+    readonly budgets: readonly DeliveryBudget[],
+    bytes: number,
+    authenticated: boolean,
+    readonly postsAnyFault: boolean
+  ) {
     this.#bytes = bytes
     this.authenticated = authenticated
     for (const budget of budgets) {
@@ -49,7 +54,12 @@ export class DeliverySlot {
   }
 
   /** A place holding `bytes` in every budget; undefined when one of them is full. */
-  static take (budgets: readonly DeliveryBudget[], bytes: number, authenticated: boolean, postsAnyFault: boolean): DeliverySlot | undefined {
+  static take (
+    budgets: readonly DeliveryBudget[],
+    bytes: number,
+    authenticated: boolean,
+    postsAnyFault: boolean
+  ): DeliverySlot | undefined {
     if (budgets.some((b) => b.inFlight >= b.maxInFlight || b.bytes + bytes > b.maxBytes)) return undefined
     return new DeliverySlot(budgets, bytes, authenticated, postsAnyFault)
   }
@@ -104,7 +114,8 @@ function headersOf (version: SoapVersion, action: string): Record<string, string
 async function post (url: URL, headers: Record<string, string>, envelope: Buffer, timeout: number): Promise<number> {
   return await new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-    const request = send(url, { method: 'POST', headers: { ...headers, 'content-length': envelope.length }, agent: false })
+    const options = { method: 'POST', headers: { ...headers, 'content-length': envelope.length }, agent: false }
+    const request = send(url, options)
     const timer = setTimeout(() => {
       request.destroy(Object.assign(new Error(`no answer in ${timeout} ms`), { name: 'TimeoutError' }))
     }, timeout)
@@ -141,7 +152,8 @@ export async function deliver (delivery: Delivery, options: Tries, log: Delivery
       const status = await post(url, headers, envelope, options.timeout)
       outcome = `HTTP ${status}`
       if (status >= 200 && status < 300) {
-        log.info({ replyTo: url.href, status, attempts: attempt + 1, ms: Date.now() - started }, 'fastify-soap: reply delivered')
+        const ms = Date.now() - started
+        log.info({ replyTo: url.href, status, attempts: attempt + 1, ms }, 'fastify-soap: reply delivered')
         return true
       }
       if (!RETRY.has(status)) break

@@ -9,7 +9,7 @@ export interface AsyncReplies {
   readonly allows: (url: URL) => boolean
   readonly timeout: number
   readonly retries: number
-  /** Post faults of requests that did not pass the service's WS-Security check, and WS-Security faults, to FaultTo too. */
+  /** Post faults of requests that did not pass the WS-Security check, and WS-Security faults, to FaultTo too. */
   readonly postSecurityFaults: boolean
   /** The service's deliveries in flight and their bytes, against `maxInFlight` and `maxBytes`. */
   readonly budget: DeliveryBudget
@@ -24,7 +24,9 @@ export interface AddressingPolicy {
 }
 
 const KEYS: ReadonlySet<string> = new Set(['required', 'asyncReplies'])
-const ASYNC_KEYS: ReadonlySet<string> = new Set(['allow', 'timeout', 'retries', 'maxInFlight', 'maxBytes', 'postSecurityFaults'])
+const ASYNC_KEYS: ReadonlySet<string> = new Set(
+  ['allow', 'timeout', 'retries', 'maxInFlight', 'maxBytes', 'postSecurityFaults']
+)
 
 /**
  * An allow-list entry as a test: a URL allows its origin and the paths under
@@ -69,8 +71,13 @@ function asyncReplies (value: unknown, bad: (problem: string) => never): AsyncRe
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) bad(`.asyncReplies.${name} must be an integer from ${min} to ${max}`)
     return v as number
   }
-  if (options.postSecurityFaults !== undefined && typeof options.postSecurityFaults !== 'boolean') bad('.asyncReplies.postSecurityFaults must be a boolean')
-  const budget = new DeliveryBudget(integer('maxInFlight', ASYNC_DEFAULTS.maxInFlight, 1, 1_000_000), integer('maxBytes', ASYNC_DEFAULTS.maxBytes, 1, Number.MAX_SAFE_INTEGER))
+  if (options.postSecurityFaults !== undefined && typeof options.postSecurityFaults !== 'boolean') {
+    bad('.asyncReplies.postSecurityFaults must be a boolean')
+  }
+  const budget = new DeliveryBudget(
+    integer('maxInFlight', ASYNC_DEFAULTS.maxInFlight, 1, 1_000_000),
+    integer('maxBytes', ASYNC_DEFAULTS.maxBytes, 1, Number.MAX_SAFE_INTEGER)
+  )
   return {
     allows,
     timeout: integer('timeout', 10_000, 1, 600_000),

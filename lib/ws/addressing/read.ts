@@ -90,8 +90,12 @@ function endpointReference (problem: Problem, element: XmlElement): SoapEndpoint
       if (address === '') problem.invalid(element.localName, `the wsa:Address of wsa:${element.localName} is empty`, 'InvalidEPR')
     } else if (child.localName === 'ReferenceParameters' || (ns === WSA04_NS && child.localName === 'ReferenceProperties')) {
       for (const parameter of childElements(child)) {
-        // Each becomes a header block of the messages sent to the endpoint, and a header block is namespace-qualified (SOAP 1.2 Part 1 §5.2.1).
-        if (parameter.namespace === '') problem.invalid(element.localName, `the reference parameter ${parameter.name} of wsa:${element.localName} has no namespace`, 'InvalidEPR')
+        // Each becomes a header block of the messages sent to the endpoint, and header blocks are
+        // namespace-qualified (SOAP 1.2 Part 1 §5.2.1).
+        if (parameter.namespace === '') {
+          const why = `the reference parameter ${parameter.name} of wsa:${element.localName} has no namespace`
+          problem.invalid(element.localName, why, 'InvalidEPR')
+        }
         referenceParameters.push(parameter)
       }
     }

@@ -12,7 +12,12 @@ import { escapeXml } from '../../xml/escape'
 import { writeElement, type SetAttribute } from '../../xml/write'
 import { ANONYMOUS, isAnonymous } from './read'
 
-const REFERENCE_PARAMETER: SetAttribute = { namespace: WSA_NS, localName: 'IsReferenceParameter', value: 'true', prefix: 'wsa-rp' }
+const REFERENCE_PARAMETER: SetAttribute = {
+  namespace: WSA_NS,
+  localName: 'IsReferenceParameter',
+  value: 'true',
+  prefix: 'wsa-rp'
+}
 
 /** The endpoint a reply (or, with `fault`, a fault) goes to: FaultTo for a fault when given, else ReplyTo; undefined when neither is given. */
 export function replyEndpoint (addressing: SoapAddressing, fault: boolean): SoapEndpointReference | undefined {
@@ -23,7 +28,11 @@ export function replyEndpoint (addressing: SoapAddressing, fault: boolean): Soap
  * The header blocks of a message answering `addressing`'s request with
  * `action`, sent to `epr` (undefined: back on the request's connection).
  */
-export function replyHeaders (addressing: SoapAddressing, action: string, epr: SoapEndpointReference | undefined): string {
+export function replyHeaders (
+  addressing: SoapAddressing,
+  action: string,
+  epr: SoapEndpointReference | undefined
+): string {
   const ns = addressing.namespace
   const block = (name: string, value: string): string => `<wsa:${name} xmlns:wsa="${ns}">${escapeXml(value)}</wsa:${name}>`
   let out = block('Action', action) + block('MessageID', `urn:uuid:${randomUUID()}`)
