@@ -33,6 +33,7 @@ import type {
 } from './types'
 import { createAjv } from './service/validation'
 import { memoryReplayStore } from './ws/security/replay'
+import { DeliveryBudget } from './ws/addressing/delivery'
 
 export interface SoapDecorator {
   /** The options in force, defaults applied. */
@@ -98,7 +99,8 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   // and below takes this registration's options (kRegistration). The default
   // replay store is the outer registration's: one replay domain for all.
   const outer = fastify[kRegistration]
-  fastify[kRegistration] = { soap, ajv: createAjv(), replay: outer?.replay ?? memoryReplayStore() }
+  const deliveries = new DeliveryBudget(soap.maxAsyncReplies, soap.maxAsyncReplyBytes)
+  fastify[kRegistration] = { soap, ajv: createAjv(), replay: outer?.replay ?? memoryReplayStore(), deliveries }
   if (!fastify.hasDecorator('soap')) {
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {

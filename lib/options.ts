@@ -34,6 +34,10 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
    * (WS-Security's Password, Nonce and BinarySecurityToken always are, in each of its namespaces).
    */
   redact?: readonly string[]
+  /** WS-Addressing replies in flight at once, all services of this registration (docs/addressing.md "Bounds"). */
+  maxAsyncReplies?: number
+  /** UTF-8 bytes those replies may hold at once: their envelopes (until written, their reference parameters). */
+  maxAsyncReplyBytes?: number
 }
 
 export type SoapLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
@@ -60,6 +64,8 @@ export interface ResolvedOptions {
   readonly logBody: boolean
   /** `{namespace}localName` of the elements whose content is redacted. */
   readonly redact: ReadonlySet<string>
+  readonly maxAsyncReplies: number
+  readonly maxAsyncReplyBytes: number
 }
 
 export const DEFAULTS = Object.freeze({
@@ -72,6 +78,8 @@ export const DEFAULTS = Object.freeze({
   maxNamespaceLength: 4096,
   maxNamespaceDeclarations: 1000,
   maxXPathElements: 2000,
+  maxAsyncReplies: 256,
+  maxAsyncReplyBytes: 32 * 1024 * 1024,
   logLevel: 'info' as SoapLogLevel,
   logBody: false
 })
@@ -87,7 +95,10 @@ const LIMIT_NAMES = [
   'maxNamespaceDeclarations'
 ] as const
 
-const KNOWN = new KnownKeys(['bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter', 'logLevel', 'logBody', 'redact', ...LIMIT_NAMES])
+const KNOWN = new KnownKeys([
+  'bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter',
+  'logLevel', 'logBody', 'redact', 'maxAsyncReplies', 'maxAsyncReplyBytes', ...LIMIT_NAMES
+])
 
 function positiveInteger (name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
@@ -154,6 +165,8 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
     faultFormatter: options.faultFormatter,
     logLevel: options.logLevel ?? DEFAULTS.logLevel,
     logBody: options.logBody ?? DEFAULTS.logBody,
-    redact: new Set([...REDACTED, ...stringList('redact', options.redact, true)])
+    redact: new Set([...REDACTED, ...stringList('redact', options.redact, true)]),
+    maxAsyncReplies: positiveInteger('maxAsyncReplies', options.maxAsyncReplies, DEFAULTS.maxAsyncReplies),
+    maxAsyncReplyBytes: positiveInteger('maxAsyncReplyBytes', options.maxAsyncReplyBytes, DEFAULTS.maxAsyncReplyBytes)
   })
 }

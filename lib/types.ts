@@ -119,7 +119,7 @@ export interface SoapAddressing {
 export interface SoapAsyncReplyOptions {
   /**
    * The destinations replies may be sent to: URLs, each allowing its origin
-   * and the paths under its path, regular expressions tested on the whole
+   * and the paths under its path, regular expressions matching the whole
    * URL, or a function of the URL. Nothing else is ever connected to.
    */
   readonly allow: ReadonlyArray<string | RegExp> | ((url: URL) => boolean)
@@ -127,6 +127,18 @@ export interface SoapAsyncReplyOptions {
   readonly timeout?: number
   /** Tries after the first when the destination cannot be reached or answers 502, 503 or 504. Default 2, at most 10. */
   readonly retries?: number
+  /**
+   * Replies of this service in flight at once; past it a request with a
+   * ReplyTo is answered EndpointUnavailable (docs/addressing.md "Bounds"). Default 64.
+   */
+  readonly maxInFlight?: number
+  /** UTF-8 bytes those replies may hold at once, reference parameters included. Default 8 MiB. */
+  readonly maxBytes?: number
+  /**
+   * Post faults of requests that did not pass WS-Security, and WS-Security
+   * faults, to FaultTo as well. Default false: they come back on the connection.
+   */
+  readonly postSecurityFaults?: boolean
 }
 
 /** The `addressing` key of a service or contract (docs/addressing.md "Options"). */

@@ -378,6 +378,22 @@ test('docs/addressing.md "Asynchronous replies": a ReplyTo off the allow-list is
   t.assert.strictEqual(listener.received.length, 0)
 })
 
+test('docs/addressing.md "Asynchronous replies": a regular expression on the allow-list must match the whole URL, not a part of it', async (t: TestContext) => {
+  const listener = await replyListener(t)
+  const port = new URL(listener.url).port
+  const app = await calcApp(t, { asyncReplies: { allow: [/^http:\/\/127\.0\.0\.1:4111/, new RegExp(`http://127\\.0\\.0\\.1:${port}/replies`)], retries: 0, timeout: 200 } })
+  const replyTo = (address: string) => wsa(WSA_NS, [['Action', ACTION], ['MessageID', ID], ['ReplyTo', `<wsa:Address>${address}</wsa:Address>`]])
+  for (const address of ['http://127.0.0.1:41110/replies', 'http://127.0.0.1:4111/replies', `${listener.url}/more`, `${listener.url}?x=1`]) {
+    const refused = await send(app, '1.2', replyTo(address))
+    t.assert.strictEqual(refused.statusCode, 400, address)
+    t.assert.ok(refused.body.includes('sc1:InvalidAddress<'), refused.body)
+  }
+  const arrived = listener.next()
+  t.assert.strictEqual((await send(app, '1.2', replyTo(listener.url))).statusCode, 202)
+  await arrived
+  t.assert.strictEqual(listener.received.length, 1)
+})
+
 test('docs/addressing.md "Asynchronous replies": a listener that is down is tried 1 + retries times, each bounded, then logged as not delivered', async (t: TestContext) => {
   const listener = await replyListener(t, 503)
   const logs: string[] = []
@@ -399,6 +415,8 @@ test('docs/addressing.md "Asynchronous replies": a listener that is down is trie
   // A closed port: refused at once, each try; the server's close stops what is left.
   const closed = await calcApp(t, { asyncReplies: { allow: ['http://127.0.0.1:9/'], retries: 10, timeout: 200 } }, logs)
   t.assert.strictEqual((await send(closed, '1.2', wsa(WSA_NS, [['Action', ACTION], ['MessageID', ID], ['ReplyTo', '<wsa:Address>http://127.0.0.1:9/x</wsa:Address>']]))).statusCode, 202)
+  // The first try is refused at once; close comes during the wait before the next.
+  await new Promise((resolve) => setTimeout(resolve, 50))
   const closing = Date.now()
   await closed.close()
   t.assert.ok(Date.now() - closing < 2000, 'close does not wait for ten retries')
@@ -412,7 +430,7 @@ test('WS-Addressing 1.0 Core §2.1: a reply for the none address is dropped; the
 })
 
 test('docs/addressing.md "Options": a bad addressing option is a coded error at ready()', async (t: TestContext) => {
-  for (const bad of [{ required: 'yes' }, { asyncReplies: { allow: ['ftp://x'] } }, { asyncReplies: { allow: 'http://x' } }, { asyncReplies: { allow: [], retries: 11 } }, { other: 1 }, 'on']) {
+  for (const bad of [{ required: 'yes' }, { asyncReplies: { allow: ['ftp://x'] } }, { asyncReplies: { allow: 'http://x' } }, { asyncReplies: { allow: [], retries: 11 } }, { asyncReplies: { allow: [], maxInFlight: 0 } }, { asyncReplies: { allow: [], maxBytes: 1.5 } }, { asyncReplies: { allow: [], postSecurityFaults: 'yes' } }, { other: 1 }, 'on']) {
     const app = Fastify()
     await app.register(soap)
     app.soap.service(calc(bad as never))

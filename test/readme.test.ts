@@ -30,9 +30,9 @@ test('README: the options table lists every option with the default in force', a
   const app = Fastify()
   t.after(() => app.close())
   await app.register(soap)
-  const { limits, bodyLimit, maxXPathElements } = app.soap.options
+  const { limits, bodyLimit, maxXPathElements, maxAsyncReplies, maxAsyncReplyBytes } = app.soap.options
   const rows = new Map([...readme.matchAll(/^\| `(\w+)` \| `[^`]+` \| `?([^|`]+)`? .*\|$/gm)].map((m) => [m[1], m[2].trim()]))
-  for (const [name, value] of Object.entries({ ...limits, bodyLimit, maxXPathElements })) {
+  for (const [name, value] of Object.entries({ ...limits, bodyLimit, maxXPathElements, maxAsyncReplies, maxAsyncReplyBytes })) {
     t.assert.ok(rows.has(name), `${name} is documented`)
     if (name !== 'maxTextLength') t.assert.strictEqual(rows.get(name), String(value), name)
   }

@@ -19,6 +19,7 @@ import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
 import { describeRoute } from '../wsdl/wsdl'
 import { asyncReplies, faultAddressing } from './addressing'
+import type { DeliveryBudget } from '../ws/addressing/delivery'
 
 /** On each Fastify instance that registers the plugin or is registered under it: its SOAP scope (hooks, understood headers), linked to its parent's. */
 export const kSoapScope: unique symbol = Symbol('fastify-soap.scope')
@@ -38,6 +39,8 @@ export interface Registration {
   readonly soap: ResolvedOptions
   readonly ajv: Ajv
   readonly replay: SoapReplayStore
+  /** The asynchronous replies in flight of all its services, against `maxAsyncReplies` and `maxAsyncReplyBytes`. */
+  readonly deliveries: DeliveryBudget
 }
 
 /**
@@ -138,7 +141,7 @@ function respondsOn (request: FastifyRequest, reply: FastifyReply, done: HookHan
  * and prefix, however the calls were ordered or awaited.
  */
 export async function endpoint (instance: FastifyInstance, { routes, service }: EndpointOptions): Promise<void> {
-  const { soap, ajv, replay } = instance[kRegistration] as Registration
+  const { soap, ajv, replay, deliveries } = instance[kRegistration] as Registration
   // A service's understood header blocks are known at ready(), when its scope's are.
   const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
   const parse = buildParser(soap, understood)
@@ -182,7 +185,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     instance.addHook('preValidation', respondsOn)
     await instance.register(routes)
   }
-  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>, replay)
+  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>, replay, deliveries)
 
   collecting = false
   const supported = instance.supportedMethods
@@ -209,7 +212,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
  */
 function serviceRoutes (
   instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv,
-  understood: Set<string>, replay: SoapReplayStore
+  understood: Set<string>, replay: SoapReplayStore, deliveries: DeliveryBudget
 ): void {
   const own: unknown = declaration?.path
   if (typeof own !== 'string' || !own.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
@@ -220,18 +223,21 @@ function serviceRoutes (
   let compiled: Service | undefined
   const gets = new Map<string, Handler>()
   const context = buildGetContext(soap)
+  const addressing: unknown = (declaration as { addressing?: unknown }).addressing
+  const replies = addressing === undefined || addressing === false
+    ? undefined
+    : asyncReplies(instance, () => compiled, deliveries)
   instance.addHook('onReady', async function compileSoapService () {
     const options = { understoodHeaders: soap.understoodHeaders, redact: soap.redact, replay }
     const service = compileService(ajv, declaration, instance[kSoapScope] as SoapScope, options)
     for (const key of service.understood) understood.add(key)
-    post = serviceHandler(service)
+    post = serviceHandler(service, replies?.admit)
     compiled = service
     for (const op of service.operations) if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
   })
   const handler: Handler = (request, reply) => (post as Handler)(request, reply)
-  const addressing: unknown = (declaration as { addressing?: unknown }).addressing
-  if (addressing === undefined || addressing === false) instance.post(path, handler)
-  else instance.post(path, { onSend: asyncReplies(instance, () => compiled) }, handler)
+  if (replies === undefined) instance.post(path, handler)
+  else instance.post(path, { onSend: replies.onSend }, handler)
   // docs/protocol.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
   if ((declaration as { wsdl?: unknown }).wsdl !== false) instance.get(path, describeRoute(() => compiled as Service))
   const operations: unknown = declaration.operations

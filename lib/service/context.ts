@@ -11,6 +11,7 @@ import type { SoapVersion } from '../namespaces'
 import type { SoapAddressing, SoapOperationInfo } from '../types'
 import { elementsAt, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
+import type { DeliverySlot } from '../ws/addressing/delivery'
 import { qnameKey } from '../namespaces'
 
 const EMPTY_MAP: ReadonlyMap<string, readonly SoapHeaderBlock[]> = new Map()
@@ -64,6 +65,12 @@ export class SoapContext {
   addressing: SoapAddressing | undefined = undefined
   /** The `wsa:Action` of the answer, once its addressing headers are written. */
   replyAction: string | undefined = undefined
+  /**
+   * An asynchronous reply's place under the delivery caps (docs/addressing.md
+   * "Bounds"), taken once the addressing headers are read; undefined when
+   * the answer goes back on the connection.
+   */
+  delivery: DeliverySlot | undefined = undefined
   /** The operation, once dispatched. */
   operation: SoapOperationInfo | undefined = undefined
   /** The user a WS-Security UsernameToken authenticated, once checked (docs/security.md "WS-Security"); undefined otherwise. */

@@ -24,7 +24,7 @@ import type { Operation, Service } from './compile'
 import { writeEnvelope } from '../soap/writer'
 import { problemsOf } from './validation'
 import { readAddressing } from '../ws/addressing/read'
-import { replyHeaders } from '../ws/addressing/reply'
+import { replyEndpoint, replyHeaders } from '../ws/addressing/reply'
 import { writeReplyHeaders } from './reply-headers'
 import { verifySecurity } from '../ws/security/verify'
 
@@ -135,6 +135,8 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
     soap.username = username
     if (replyHeader !== undefined) soap.responseHeaders.push(replyHeader)
   }
+  // Past the WS-Security check (or with none to pass): a fault from here on may be posted to FaultTo.
+  if (soap.delivery !== undefined) soap.delivery.authenticated = true
   if (hooks.onOperation !== null && await runHooks(hooks.onOperation, request, reply)) return reply
   soap.input = readInput(op, request)
   soap.headerValues = readHeaders(op, soap)
@@ -158,7 +160,7 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
   let headers = soap.responseHeaders.length === 0 && blocks === '' ? undefined : blocks + soap.responseHeaders.join('')
   if (soap.addressing !== undefined) {
     soap.replyAction = op.outputAction
-    headers = replyHeaders(soap.addressing, op.outputAction, false) + (headers ?? '')
+    headers = replyHeaders(soap.addressing, op.outputAction, replyEndpoint(soap.addressing, false)) + (headers ?? '')
   }
   return reply
     .header('content-type', version.contentType)
@@ -207,14 +209,18 @@ function entry (service: Service, stages: Handler, read?: (request: FastifyReque
   }
 }
 
-/** The handler of a service's POST route. */
-export function serviceHandler (service: Service): Handler {
+/**
+ * The handler of a service's POST route. `admit` runs once the WS-Addressing
+ * headers are read: it takes the place of an asynchronous reply, or throws.
+ */
+export function serviceHandler (service: Service, admit?: (request: FastifyRequest) => void): Handler {
   const policy = service.addressing
   const read = policy === undefined
     ? undefined
     : (request: FastifyRequest) => {
         const soap = request.soap as SoapContext
         soap.addressing = readAddressing(soap.decoded.headers, { version: soap.version, soapAction: soap.action, policy })
+        admit?.(request)
       }
   const run = entry(service, (request, reply) => runOperation(dispatch(service, request.soap as SoapContext), bodyInput, request, reply), read)
   return function soapPost (request, reply) {

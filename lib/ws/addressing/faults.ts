@@ -75,3 +75,25 @@ export function addressingFault (options: AddressingFaultOptions): SoapFault {
   const headers = is10 ? `<wsa:FaultDetail xmlns:wsa="${namespace}">${detail}</wsa:FaultDetail>` : undefined
   return new SoapFault({ code: 'Sender', code11: subcode, reason, headers, action })
 }
+
+/**
+ * EndpointUnavailable (1.0 SOAP Binding §6.4.5; 2004/08 §5.5): a Receiver
+ * fault, the endpoint cannot take the message now; `wsa:RetryAfter` says in
+ * how many milliseconds to try again.
+ */
+export function endpointUnavailable (
+  namespace: string,
+  version: SoapVersion,
+  retryAfter: number,
+  why: string
+): SoapFault {
+  const subcode = { namespace, localName: 'EndpointUnavailable' }
+  const detail = `<wsa:RetryAfter xmlns:wsa="${namespace}">${retryAfter}</wsa:RetryAfter>`
+  const reason = `The endpoint is unable to process the message at this time: ${why}`
+  const action = genericFaultAction(namespace)
+  if (version === '1.2') return new SoapFault({ code: 'Receiver', subcodes: [subcode], reason, detail, action })
+  const headers = namespace === WSA_NS
+    ? `<wsa:FaultDetail xmlns:wsa="${namespace}">${detail}</wsa:FaultDetail>`
+    : undefined
+  return new SoapFault({ code: 'Receiver', code11: subcode, reason, headers, action })
+}

@@ -2,13 +2,21 @@
 import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapAddressingOptions } from '../../types'
 import { WSAM_NS } from '../../namespaces'
+import { DeliveryBudget } from './delivery'
 
 export interface AsyncReplies {
   /** Whether a reply may be sent to this URL. */
   readonly allows: (url: URL) => boolean
   readonly timeout: number
   readonly retries: number
+  /** Post faults of requests that did not pass the WS-Security check, and WS-Security faults, to FaultTo too. */
+  readonly postSecurityFaults: boolean
+  /** The service's deliveries in flight and their bytes, against `maxInFlight` and `maxBytes`. */
+  readonly budget: DeliveryBudget
 }
+
+/** Defaults of the caps on a service's asynchronous replies (docs/addressing.md "Bounds"). */
+export const ASYNC_DEFAULTS = Object.freeze({ maxInFlight: 64, maxBytes: 8 * 1024 * 1024 })
 
 export interface AddressingPolicy {
   readonly required: boolean
@@ -16,11 +24,20 @@ export interface AddressingPolicy {
 }
 
 const KEYS: ReadonlySet<string> = new Set(['required', 'asyncReplies'])
-const ASYNC_KEYS: ReadonlySet<string> = new Set(['allow', 'timeout', 'retries'])
+const ASYNC_KEYS: ReadonlySet<string> = new Set(
+  ['allow', 'timeout', 'retries', 'maxInFlight', 'maxBytes', 'postSecurityFaults']
+)
 
-/** An allow-list entry as a test: a URL allows its origin and the paths under its path; a RegExp is tested on the whole URL. */
+/**
+ * An allow-list entry as a test: a URL allows its origin and the paths under
+ * its path; a RegExp must match the whole URL, as if written between `^` and
+ * `$` (a search would let `/^http:\/\/h:4111/` admit port 41110).
+ */
 function allowOne (entry: string | RegExp, bad: (problem: string) => never): (url: URL) => boolean {
-  if (entry instanceof RegExp) return (url) => { entry.lastIndex = 0; return entry.test(url.href) }
+  if (entry instanceof RegExp) {
+    const whole = new RegExp(`^(?:${entry.source})$`, entry.flags.replace(/[gmy]/g, ''))
+    return (url) => whole.test(url.href)
+  }
   let base: URL | undefined
   try { base = new URL(entry) } catch {}
   if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) bad(`.asyncReplies.allow: "${entry}" is not an http or https URL`)
@@ -54,7 +71,20 @@ function asyncReplies (value: unknown, bad: (problem: string) => never): AsyncRe
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) bad(`.asyncReplies.${name} must be an integer from ${min} to ${max}`)
     return v as number
   }
-  return { allows, timeout: integer('timeout', 10_000, 1, 600_000), retries: integer('retries', 2, 0, 10) }
+  if (options.postSecurityFaults !== undefined && typeof options.postSecurityFaults !== 'boolean') {
+    bad('.asyncReplies.postSecurityFaults must be a boolean')
+  }
+  const budget = new DeliveryBudget(
+    integer('maxInFlight', ASYNC_DEFAULTS.maxInFlight, 1, 1_000_000),
+    integer('maxBytes', ASYNC_DEFAULTS.maxBytes, 1, Number.MAX_SAFE_INTEGER)
+  )
+  return {
+    allows,
+    timeout: integer('timeout', 10_000, 1, 600_000),
+    retries: integer('retries', 2, 0, 10),
+    postSecurityFaults: options.postSecurityFaults === true,
+    budget
+  }
 }
 
 /** The policy of a service; undefined when addressing is off (the key absent or false). */

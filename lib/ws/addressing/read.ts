@@ -89,7 +89,15 @@ function endpointReference (problem: Problem, element: XmlElement): SoapEndpoint
       address = trimXmlSpace(textContent(child))
       if (address === '') problem.invalid(element.localName, `the wsa:Address of wsa:${element.localName} is empty`, 'InvalidEPR')
     } else if (child.localName === 'ReferenceParameters' || (ns === WSA04_NS && child.localName === 'ReferenceProperties')) {
-      referenceParameters.push(...childElements(child))
+      for (const parameter of childElements(child)) {
+        // Each becomes a header block of the messages sent to the endpoint, and header blocks are
+        // namespace-qualified (SOAP 1.2 Part 1 §5.2.1).
+        if (parameter.namespace === '') {
+          const why = `the reference parameter ${parameter.name} of wsa:${element.localName} has no namespace`
+          problem.invalid(element.localName, why, 'InvalidEPR')
+        }
+        referenceParameters.push(parameter)
+      }
     }
   }
   if (address === undefined) problem.invalid(element.localName, `wsa:${element.localName} has no wsa:Address`, 'MissingAddressInEPR')

@@ -9,25 +9,39 @@ import { randomUUID } from 'node:crypto'
 import { WSA_NS } from '../../namespaces'
 import type { SoapAddressing, SoapEndpointReference } from '../../types'
 import { escapeXml } from '../../xml/escape'
-import { writeElement } from '../../xml/write'
+import { writeElement, type SetAttribute } from '../../xml/write'
 import { ANONYMOUS, isAnonymous } from './read'
+
+const REFERENCE_PARAMETER: SetAttribute = {
+  namespace: WSA_NS,
+  localName: 'IsReferenceParameter',
+  value: 'true',
+  prefix: 'wsa-rp'
+}
 
 /** The endpoint a reply (or, with `fault`, a fault) goes to: FaultTo for a fault when given, else ReplyTo; undefined when neither is given. */
 export function replyEndpoint (addressing: SoapAddressing, fault: boolean): SoapEndpointReference | undefined {
   return (fault ? addressing.faultTo : undefined) ?? addressing.replyTo
 }
 
-/** The header blocks of a message answering `addressing`'s request with `action`. */
-export function replyHeaders (addressing: SoapAddressing, action: string, fault: boolean): string {
+/**
+ * The header blocks of a message answering `addressing`'s request with
+ * `action`, sent to `epr` (undefined: back on the request's connection).
+ */
+export function replyHeaders (
+  addressing: SoapAddressing,
+  action: string,
+  epr: SoapEndpointReference | undefined
+): string {
   const ns = addressing.namespace
   const block = (name: string, value: string): string => `<wsa:${name} xmlns:wsa="${ns}">${escapeXml(value)}</wsa:${name}>`
-  const epr = replyEndpoint(addressing, fault)
   let out = block('Action', action) + block('MessageID', `urn:uuid:${randomUUID()}`)
   if (addressing.messageId !== undefined) out += block('RelatesTo', addressing.messageId)
   // 1.0: To is the anonymous address when absent; 2004/08 requires it in every message.
   if (epr !== undefined && !isAnonymous(epr.address)) out += block('To', epr.address)
   else if (ns !== WSA_NS) out += block('To', ANONYMOUS[ns])
-  const marker = ns === WSA_NS ? ` xmlns:wsa-rp="${WSA_NS}" wsa-rp:IsReferenceParameter="true"` : ''
+  // 1.0 SOAP Binding §2.3: each is marked, once, under a prefix that is free on it (or already WS-Addressing's).
+  const marker = ns === WSA_NS ? REFERENCE_PARAMETER : undefined
   for (const parameter of epr?.referenceParameters ?? []) out += writeElement(parameter, marker)
   return out
 }
