@@ -49,6 +49,9 @@ function childEnv (extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 interface Run { status: number | null, signal: NodeJS.Signals | null, output: string, command: string, ms: number }
 
+/** The scripts npm runs when it installs a package from the registry or a tarball. */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare']
+
 /** Runs a command to its end or its timeout (then killed); resolves with its status and its output, stdout and stderr interleaved. */
 function run (command: string, args: string[], options: { cwd: string, timeout: number, env?: Record<string, string> }): Promise<Run> {
   const started = Date.now()
@@ -86,13 +89,13 @@ function passed (output: string): string {
   return /^# pass (\d+)$/m.exec(output)?.[1] ?? '?'
 }
 
-test(`examples/: installed from the packed package, each compiles and passes its tests under Fastify ${DEV_FASTIFY} and ${LOWEST_FASTIFY}; README.md's TypeScript type-checks; a CommonJS project consumes the package`, { timeout: 360_000 }, async (t: TestContext) => {
+test(`examples/: installed from the packed package (npm warns about nothing of it), each compiles and passes its tests under Fastify ${DEV_FASTIFY} and ${LOWEST_FASTIFY}; README.md's TypeScript type-checks; a CommonJS project consumes the package`, { timeout: 360_000 }, async (t: TestContext) => {
   const work = await mkdtemp(join(tmpdir(), 'fastify-soap-examples-'))
   t.after(() => rm(work, { recursive: true, force: true }))
   t.assert.strictEqual(PACKAGE.peerDependencies.fastify, `^${LOWEST_FASTIFY}`, 'the peer dependency admits the lowest Fastify the examples are tested with')
 
   // dist/ is built (npm test builds it first): pack it as it is, without
-  // "prepare", which would clean dist/ under the other test files.
+  // "prepack", which would clean dist/ under the other test files.
   const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, timeout: 60_000 })
   assertSucceeded(t, pack)
   const [packed] = JSON.parse(pack.output.slice(pack.output.indexOf('['), pack.output.lastIndexOf(']') + 1)) as Array<{ filename: string, files: Array<{ path: string }> }>
@@ -113,6 +116,10 @@ test(`examples/: installed from the packed package, each compiles and passes its
     assertSucceeded(t, installed)
     const got = JSON.parse(await readFile(join(dir, 'node_modules', 'fastify', 'package.json'), 'utf8')) as { version: string }
     t.assert.strictEqual(got.version, version)
+    // The published package.json has no script that runs on install (npm warns about each).
+    const published = JSON.parse(await readFile(join(dir, 'node_modules', 'fastify-soap', 'package.json'), 'utf8')) as { scripts?: Record<string, string> }
+    t.assert.deepStrictEqual(Object.keys(published.scripts ?? {}).filter((name) => INSTALL_SCRIPTS.includes(name)), [], 'no install script in the published package.json')
+    t.assert.deepStrictEqual(installed.output.split('\n').filter((line) => /^npm warn/i.test(line) && line.includes('fastify-soap')), [], 'npm install warns about nothing of fastify-soap')
     return dir
   }
 

@@ -6,6 +6,7 @@ import type { TestContext } from 'node:test'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type FastifyPluginAsync, type InjectOptions, type LightMyRequestResponse } from 'fastify'
 import { validateXML } from 'xmllint-wasm'
 import soap, { SOAP11_ENV, SOAP12_ENV, type FastifySoapOptions, type SoapVersion } from '../lib/index'
+import { underCI } from './ci'
 
 export { SOAP11_ENV, SOAP12_ENV }
 
@@ -21,18 +22,27 @@ export const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures')
 const SHARED_FIXTURES = join(__dirname, '..', '..', '..', 'shared', 'fixtures')
 
 /**
+ * What a test needs and this machine lacks (a system tool, the shared
+ * fixtures), in one line naming it: under CI (test/ci.ts) the test fails
+ * with that line; elsewhere it is marked skipped with it, and the caller
+ * returns or goes on without what was missing.
+ */
+export function missing (t: TestContext, reason: string): void {
+  if (underCI()) t.assert.fail(`${reason} (under CI every test runs)`)
+  t.skip(reason)
+}
+
+/**
  * The path of a file or folder of the shared fixtures: `sharedFixture(t,
  * 'wsdl', 'ocpp16')` is ../shared/fixtures/wsdl/ocpp16. When it is not
- * there, the test is skipped with one line naming what is missing, and
- * undefined returned (the test returns, or goes on without what needed it);
- * under CI (CI=true) the test fails instead, with an error naming the path.
+ * there, missing(): the test is skipped with one line naming what is missing
+ * (under CI it fails), and undefined returned (the test returns, or goes on
+ * without what needed it).
  */
 export function sharedFixture (t: TestContext, ...segments: string[]): string | undefined {
   const path = join(SHARED_FIXTURES, ...segments)
   if (existsSync(path)) return path
-  const missing = `${['../shared/fixtures', ...segments].join('/')} is not beside this checkout`
-  if (process.env.CI === 'true') throw new Error(`${missing} (${path}): clone the shared fixtures there`)
-  t.skip(missing)
+  missing(t, `${['../shared/fixtures', ...segments].join('/')} is not beside this checkout`)
   return undefined
 }
 
@@ -217,11 +227,10 @@ export function validateWithVocabularies (t: TestContext, xml: string, version: 
   return { valid: result.status === 0, output: result.stderr }
 }
 
-function requireXmllint (t: TestContext): boolean {
+/** Whether the system's xmllint is installed; when it is not, missing(). */
+export function requireXmllint (t: TestContext): boolean {
   if (spawnSync('xmllint', ['--version'], { timeout: 10_000 }).error === undefined) return true
-  const reason = 'xmllint (libxml2-utils) is not installed; .ci/run installs it'
-  if (process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false') t.assert.fail(reason)
-  t.skip(reason)
+  missing(t, 'xmllint (libxml2-utils) is not installed; .ci/run installs it')
   return false
 }
 

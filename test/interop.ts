@@ -12,7 +12,7 @@ import type { TestContext } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import type { SoapVersion } from '../lib/index'
 import { buildDemo } from './demo/app'
-import { SOAP11_ENV, SOAP12_ENV } from './helper'
+import { SOAP11_ENV, SOAP12_ENV, missing } from './helper'
 
 /** The scripts' folder, in the source tree (they are not compiled). */
 export const CLIENTS = join(__dirname, '..', '..', 'test', 'clients')
@@ -78,18 +78,14 @@ export function assertRepliesInRequestVersion (t: TestContext, exchanges: readon
 }
 
 /**
- * Whether a client is installed, by a probe command. When it is not, the test
- * fails in CI and is skipped elsewhere, with the reason.
+ * Whether a client is installed, by a probe command. When it is not,
+ * missing() (test/helper.ts): the test is skipped with one line naming it,
+ * and fails under CI.
  */
 export function requireClient (t: TestContext, name: string, command: string, args: readonly string[]): boolean {
   const probe = spawnSync(command, args, { encoding: 'utf8', timeout: 30_000 })
   if (probe.error === undefined && probe.status === 0) return true
-  const reason = `${name} is not installed (${command} ${args.join(' ')}: ${probe.error?.message ?? probe.stderr.trim().split('\n').pop() ?? ''}); .ci/run installs it`
-  if (process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false') {
-    t.assert.fail(reason)
-  }
-  t.diagnostic(reason)
-  t.skip(reason)
+  missing(t, `${name} is not installed (${command} ${args.join(' ')}: ${probe.error?.message ?? probe.stderr.trim().split('\n').pop() ?? ''}); .ci/run installs it`)
   return false
 }
 

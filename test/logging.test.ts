@@ -38,6 +38,16 @@ async function build (t: TestContext, options: FastifySoapOptions = {}, level = 
   return { app, lines }
 }
 
+/**
+ * A line as text without the numbers pino and Fastify add (time, pid,
+ * hostname, responseTime): a value searched for in a log must not be found
+ * among their digits (a responseTime of 0.4111...).
+ */
+function logged (line: Line): string {
+  const { time, pid, hostname, responseTime, ...rest } = line
+  return JSON.stringify(rest)
+}
+
 const answered = (lines: Line[]): Line[] => lines.filter((l) => l.msg === 'fastify-soap: answered')
 const add = (a: string): string => `<c:Add xmlns:c="urn:example:calc"><c:a>${a}</c:a><c:b>3</c:b></c:Add>`
 
@@ -79,7 +89,7 @@ test('docs/security.md "Logging": raw XML is never logged by default, at any lev
   await post(app, '1.2', envelope('1.2', add('2'), header), { url: '/calculator' })
   t.assert.strictEqual(answered(lines).length, 5)
   t.assert.ok(lines.length > 10, 'Fastify\'s own lines are there too, at trace')
-  for (const line of lines) t.assert.doesNotMatch(JSON.stringify(line), /S3CRET|<c:|&lt;c:/, line.msg)
+  for (const line of lines) t.assert.doesNotMatch(logged(line), /S3CRET|<c:|&lt;c:/, line.msg)
 })
 
 test('docs/security.md "Logging": logBody adds the header blocks and the Body, with the content of WS-Security\'s Password and of the `redact` elements hidden', async (t: TestContext) => {
@@ -90,7 +100,7 @@ test('docs/security.md "Logging": logBody adds the header blocks and the Body, w
   t.assert.strictEqual(line.soap?.operation, 'Login')
   t.assert.strictEqual(line.soap?.header, '<w:Security s:mustUnderstand="true"><w:UsernameToken><w:Username>ann</w:Username><w:Password Type="[redacted]">[redacted]</w:Password></w:UsernameToken></w:Security>')
   t.assert.strictEqual(line.soap?.body, '<b:Login><b:user>ann &amp; co</b:user><b:Pin>[redacted]</b:Pin></b:Login>')
-  for (const l of lines) t.assert.doesNotMatch(JSON.stringify(l), /hunter2|1234/, l.msg)
+  for (const l of lines) t.assert.doesNotMatch(logged(l), /hunter2|1234/, l.msg)
 })
 
 test('docs/security.md "Logging": the Password, Nonce and BinarySecurityToken of every WS-Security namespace (OASIS 1.0 and 1.1, the 2002/04, 2002/07, 2002/12 and 2003/06 drafts) are hidden by logBody and never quoted in a fault', async (t: TestContext) => {
@@ -137,7 +147,7 @@ test('docs/security.md "Logging": a value the codec refuses is quoted in the fau
   t.assert.match(hidden.body, /Invalid input: \/Pin not an integer/)
   t.assert.match(hidden.body, /<fs:Problem path="\/Pin">not an integer<\/fs:Problem>/)
   t.assert.doesNotMatch(hidden.body, /12ab/)
-  for (const l of lines) t.assert.doesNotMatch(JSON.stringify(l), /12ab/, l.msg)
+  for (const l of lines) t.assert.doesNotMatch(logged(l), /12ab/, l.msg)
   t.assert.strictEqual(answered(lines)[1].soap?.fault, 'Sender')
 })
 
@@ -182,7 +192,7 @@ test('docs/security.md "Logging": a refused value anywhere inside a redacted ele
     t.assert.doesNotMatch(response.body, /4111|9x9/)
   }
   t.assert.strictEqual(answered(lines).length, 3)
-  for (const l of lines) t.assert.doesNotMatch(JSON.stringify(l), /4111|9x9/, l.msg)
+  for (const l of lines) t.assert.doesNotMatch(logged(l), /4111|9x9/, l.msg)
 })
 
 test('docs/security.md "Logging": a fault raised before the body is parsed is logged with the version it was sent in', async (t: TestContext) => {
