@@ -162,3 +162,15 @@ test('contract-first.md "Bounds": the pairs of elements of two branches of a cho
     return true
   })
 })
+
+test('contract-first.md "Bounds": attribute groups read within one another past the budget are SOAP_ERR_CONTRACT_UNSUPPORTED naming the construct and its path', async (t: TestContext) => {
+  // A0 holds A1 four times, A1 A2 ... : read whole, 4^10 attributes, for the 4 of A9.
+  const groups = range(10).map((d) => `<xs:attributeGroup name="A${d}">${range(WIDE).map((i) => d === 9 ? `<xs:attribute name="a${i}" type="xs:string"/>` : `<xs:attributeGroup ref="k:A${d + 1}"/>`).join('')}</xs:attributeGroup>`).join('')
+  const document = schema(`<xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string"/></xs:sequence><xs:attributeGroup ref="k:A0"/></xs:complexType></xs:element>${groups}`)
+  await t.assert.rejects(readContract({ document }), (err: Error & { code?: string }) => {
+    t.assert.equal(err.code, 'SOAP_ERR_CONTRACT_UNSUPPORTED')
+    t.assert.match(err.message, /the contract uses xs:attribute a\d where its schemas grow past 200000 particles and attributes read/)
+    t.assert.match(err.message, /at operation Op > element \{urn:k\}Op > attributeGroup k:A0 > attributeGroup k:A1 > /)
+    return true
+  })
+})
