@@ -35,6 +35,19 @@ export interface Reach {
 
 export const NOTHING: Reach = { props: [], required: [], some: [], emptiable: true }
 
+/** What the particles of a sequence (or all) reach together, in their order. */
+export function together (reaches: readonly Reach[]): Reach {
+  const out: Reach = { props: [], required: [], some: [], emptiable: true }
+  for (const reach of reaches) {
+    // One at a time: a group read many times reaches more properties than a call takes arguments.
+    for (const p of reach.props) out.props.push(p)
+    for (const p of reach.required) out.required.push(p)
+    for (const set of reach.some) out.some.push(set)
+    if (!reach.emptiable) (out as { emptiable: boolean }).emptiable = false
+  }
+  return out
+}
+
 /** "When any of `props` appears, all of `required` do, and one of each of `some`", unless that says nothing. */
 export function addImplies (rules: Rule[], props: readonly string[], required: readonly string[], some: ReadonlyArray<readonly string[]>): void {
   const then = required.filter((p) => !(props.length === 1 && props[0] === p))
@@ -73,4 +86,40 @@ export function presenceOf (rule: Rule, properties: ReadonlyMap<string, Schema>)
     default:
       return and(rule.sets.map(some))
   }
+}
+
+/**
+ * A choice (XML Schema 1.0 Part 1 §3.8): its branches' elements are all
+ * optional properties, and rules say the rest. Taken once, a choice takes
+ * one branch: the properties of two branches never appear together, a
+ * branch that appears appears whole, and a choice that cannot be taken
+ * empty requires one of its branches. Repeated, each repetition takes a
+ * branch of its own: its elements are arrays, and only "one at least"
+ * holds.
+ */
+export function choice (
+  alternatives: ReadonlyArray<() => Reach>, properties: ReadonlyMap<string, unknown>, rules: Rule[], repeated: boolean,
+  cost: (pairs: number) => void
+): Reach {
+  const before = new Set(properties.keys())
+  const branches = alternatives.map((branch) => branch())
+  const props = [...new Set(branches.flatMap((b) => b.props))]
+  const emptiable = branches.length === 0 || branches.some((b) => b.emptiable)
+  // An element met before the choice, or in two branches, is an array of them all: no rule can name it.
+  const counts = new Map<string, number>()
+  for (const b of branches) for (const p of new Set(b.props)) counts.set(p, (counts.get(p) ?? 0) + 1)
+  const own = (p: string): boolean => !before.has(p) && counts.get(p) === 1
+  if (!repeated) {
+    const groups = branches.map((b) => b.props.filter(own)).filter((g) => g.length > 0)
+    if (groups.length > 1) {
+      // presenceOf() names every pair of elements of two branches: as many as the square of the branches.
+      const all = groups.reduce((n, g) => n + g.length, 0)
+      cost((all * all - groups.reduce((n, g) => n + g.length * g.length, 0)) / 2)
+      rules.push({ kind: 'exclusive', groups })
+    }
+    for (const b of branches) {
+      if (b.props.every(own)) addImplies(rules, b.props, b.required, b.some)
+    }
+  }
+  return { props, required: [], some: emptiable || props.some((p) => !own(p) && !repeated) ? [] : [props], emptiable }
 }

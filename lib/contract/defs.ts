@@ -84,6 +84,44 @@ export function isLarge (schema: Schema): boolean {
 }
 
 /**
+ * Schemas made once and used again (an element's anonymous type, by the
+ * schema context it is read in and its node): every use after the first is
+ * a `$ref` to it in `$defs`, named after its element (numbered when taken),
+ * but an operation's own element (`top`), whose schema is its own. Shared
+ * as one object only, a schema would still be written out at each use by
+ * whatever walks it as a tree (Ajv's code, the types written), and a small
+ * one used many times within others many times grows as fast as a large one.
+ */
+export class MadeOnce {
+  private readonly schemas = new Map<object, Map<object, { schema: Schema, id: string, def: string | undefined }>>()
+  private count = 0
+
+  constructor (private readonly named: NamedSchemas) {}
+
+  made (context: object, node: object): Schema | undefined {
+    return this.schemas.get(context)?.get(node)?.schema
+  }
+
+  /** `def`: the `$defs` name it already has (a type that contains its own element). */
+  add (context: object, node: object, schema: Schema, def: string | undefined): void {
+    const schemas = this.schemas.get(context) ?? new Map()
+    this.schemas.set(context, schemas)
+    schemas.set(node, { schema, id: `made once ${this.count++}`, def })
+  }
+
+  /** A schema made before (made()), where it is used again. */
+  use (context: object, node: object, local: string, top: boolean): Schema {
+    const made = this.schemas.get(context)?.get(node) as { schema: Schema, id: string, def: string | undefined }
+    if (top) return made.schema
+    if (made.def === undefined) {
+      made.def = this.named.name(made.id, local)
+      this.named.defs.set(made.def, made.schema)
+    }
+    return { $ref: `#/$defs/${made.def}` }
+  }
+}
+
+/**
  * The `$defs` of a contract, by name: each use of one is a `$ref`
  * (`#/$defs/<name>`; `<name>.nil` for a nillable use), and every schema that
  * reaches one carries it (withDefs()). Names are the types' local names,

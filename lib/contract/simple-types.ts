@@ -7,6 +7,7 @@ import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { attr, childElements } from './dom'
 import { count } from './checks'
+import { MAX_DEPTH } from './bounds'
 import { XSD_NS } from '../namespaces'
 import { normalizeSpace, type WhiteSpace } from '../xml/chars'
 import { BINARY_ENCODINGS } from '../service/schema'
@@ -218,6 +219,8 @@ function regex (pattern: string, where: string): string {
 export interface SimpleTypes<C> {
   qname: (node: DomElement, value: string, context: C) => readonly [namespace: string, localName: string]
   declaration: (name: readonly [namespace: string, localName: string], where: string) => { node: DomElement, context: C }
+  /** How deep (lib/contract/bounds.ts) the element or attribute whose type it is lies. */
+  depth: () => number
 }
 
 function xsChildren (node: DomElement, localName: string): DomElement[] {
@@ -233,6 +236,8 @@ export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement | undef
   if (node === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, 'an xs:restriction, xs:list or xs:union that names no type and holds none')
   if (within.has(node)) throw new SOAP_ERR_CONTRACT_INVALID(where, 'a simple type defined by itself')
   const inside = new Set(within).add(node)
+  const deep = `simple types nested in elements, groups, bases and simple types more than ${MAX_DEPTH} deep`
+  if (types.depth() + inside.size > MAX_DEPTH) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(deep, where)
   const byName = (name: readonly [string, string]): Simple => {
     if (name[0] === XSD_NS) return builtin(name[1], where)
     const declared = types.declaration(name, where)

@@ -11,12 +11,13 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../err
 import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '../namespaces'
 import { attr, childElements } from './dom'
 import { builtin, lexical, restrict, simpleTypeOf, type Simple, type SimpleTypes } from './simple-types'
-import { addImplies, NOTHING, type Reach } from './choices'
+import { addImplies, choice, NOTHING, together, type Reach } from './choices'
 import { anyContent, Content, holderXml, objectSchema, simpleResult, withoutXml } from './content'
 import { alternative, blocked, derivationOf, Derivations } from './derivation'
 import { SubstitutionGroups } from './substitution'
-import { isLarge, NamedSchemas, withDefs } from './defs'
+import { isLarge, MadeOnce, NamedSchemas, withDefs } from './defs'
 import { named, Nesting, occurrences, required, resolveQName } from './checks'
+import { Bounds } from './bounds'
 
 type Schema = Record<string, unknown>
 
@@ -58,6 +59,8 @@ export class SchemaModel {
   /** Which elements may stand for which (XML Schema 1.0 Part 1 §3.3.6). */
   private readonly groups = new SubstitutionGroups()
   private readonly nesting = new Nesting()
+  /** How deep and how much the translation reads. */
+  private readonly bounds = new Bounds()
   /** Named types being translated, to find a recursive one. */
   private readonly stack: string[] = []
   /** The type whose content is being gathered, then its bases: a base met again is a type derived from itself. */
@@ -66,6 +69,8 @@ export class SchemaModel {
   private readonly anonymous = new Set<DomElement>()
   /** The named schemas (`$defs`): types that contain themselves, large ones, and the alternatives of derived types. */
   private readonly named = new NamedSchemas()
+  /** Anonymous types translated, by schema context and node. */
+  private readonly anonymousTypes = new MadeOnce(this.named)
 
   /** A reference to a recursive type being translated. */
   private reference (id: string, local: string): { schema: Schema, simple: boolean } {
@@ -187,25 +192,8 @@ export class SchemaModel {
     } else {
       const complex = xs(typed.node, 'complexType')[0]
       const simple = xs(typed.node, 'simpleType')[0]
-      if (complex !== undefined) {
-        // An element whose anonymous type contains the element again: the type is named after the element.
-        const id = `element ${key(typed.context.targetNamespace, attr(typed.node, 'name') as string)}`
-        if (this.anonymous.has(complex)) {
-          result = this.reference(id, attr(typed.node, 'name') as string)
-        } else {
-          this.anonymous.add(complex)
-          const chain = this.deriving
-          this.deriving = []
-          try {
-            result = { schema: this.complexType(complex, typed.context, where), simple: false }
-          } finally {
-            this.anonymous.delete(complex)
-            this.deriving = chain
-          }
-          const name = this.named.known(id)
-          if (name !== undefined) this.named.defs.set(name, result.schema)
-        }
-      } else if (simple !== undefined) result = simpleResult(this.simpleType(simple, typed.context, where))
+      if (complex !== undefined) result = { schema: this.anonymousType(complex, typed, where, top), simple: false }
+      else if (simple !== undefined) result = simpleResult(this.simpleType(simple, typed.context, where))
       else result = { schema: anyContent(), simple: false }
     }
     const fixed = attr(node, 'fixed')
@@ -224,6 +212,39 @@ export class SchemaModel {
       }
     }
     return { schema, simple: result.simple }
+  }
+
+  /**
+   * An element's anonymous type, translated once for each schema context
+   * (a chameleon schema is read in each includer's namespace). Used again (a
+   * global element referred to, or the group holding it read again), it is a
+   * `$ref` to it in `$defs` (lib/contract/defs.ts, MadeOnce), not written out
+   * at each use. An element whose anonymous type contains the element again
+   * is named after the element.
+   */
+  private anonymousType (complex: DomElement, typed: Component, where: string, top: boolean): Schema {
+    const local = attr(typed.node, 'name') as string
+    const id = `element ${key(typed.context.targetNamespace, local)}`
+    if (this.anonymous.has(complex)) return this.reference(id, local).schema
+    const made = this.anonymousTypes.made(typed.context, complex)
+    if (made !== undefined) {
+      this.bounds.again(made, `the element ${local}`, where)
+      return this.anonymousTypes.use(typed.context, complex, local, top)
+    }
+    this.anonymous.add(complex)
+    const chain = this.deriving
+    this.deriving = []
+    let schema: Schema
+    try {
+      schema = this.bounds.measure(() => this.complexType(complex, typed.context, where))
+    } finally {
+      this.anonymous.delete(complex)
+      this.deriving = chain
+    }
+    const def = this.named.known(id)
+    if (def !== undefined) this.named.defs.set(def, schema)
+    this.anonymousTypes.add(typed.context, complex, schema, def)
+    return schema
   }
 
   /**
@@ -283,7 +304,7 @@ export class SchemaModel {
     }
     const id = key(...name)
     const known = this.translated.get(id)
-    if (known !== undefined) return { schema: known, simple: this.components.simpleType.has(key(...name)) }
+    if (known !== undefined) return { schema: this.bounds.again(known, `the type ${id}`, where), simple: false }
     if (this.components.simpleType.has(key(...name))) {
       const { node, context } = this.find('simpleType', name, where)
       return simpleResult(this.simpleType(node, context, `${where} > type ${key(...name)}`))
@@ -296,7 +317,7 @@ export class SchemaModel {
     const chain = this.deriving
     this.deriving = [id]
     try {
-      const schema = this.complexType(node, context, `${where} > type ${key(...name)}`)
+      const schema = this.bounds.measure(() => this.complexType(node, context, `${where} > type ${key(...name)}`))
       this.translated.set(id, schema)
       const def = this.named.known(id)
       if (def !== undefined) this.named.defs.set(def, schema)
@@ -386,7 +407,8 @@ export class SchemaModel {
     if (this.deriving.includes(key(...base))) throw new SOAP_ERR_CONTRACT_INVALID(where, `the type ${key(...base)} is derived from itself`)
     this.deriving.push(key(...base))
     try {
-      this.complexContent(node, context, content, `${where} > base ${key(...base)}`)
+      const inner = `${where} > base ${key(...base)}`
+      this.bounds.deeper(`the base ${key(...base)}`, where, () => this.complexContent(node, context, content, inner))
     } finally {
       this.deriving.pop()
     }
@@ -399,6 +421,13 @@ export class SchemaModel {
    * requires appears too).
    */
   private particle (node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): Reach {
+    const what = `xs:${node.localName as string} ${attr(node, 'ref') ?? attr(node, 'name') ?? ''}`.trimEnd()
+    return this.bounds.deeper(what, where, () => this.particleIn(node, context, content, optional, repeated, where))
+  }
+
+  private particleIn (
+    node: DomElement, context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string
+  ): Reach {
     const { min, max } = occurrences(node, where)
     if (max === '0') return NOTHING
     const isOptional = optional || min === '0'
@@ -416,11 +445,12 @@ export class SchemaModel {
         }
         // A reference to a substitution group's head (§3.3.6): the choice of the elements that may stand there, each once.
         if (group.length === 0 && min !== '0') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)}, for which no element may stand`, where)
-        reach = this.choice(group.map((member) => () => {
+        const members = `the substitution group of ${key(...name)}`
+        reach = choice(group.map((member) => () => {
           const { node: m, context: c } = this.components.element.get(member) as Component
           const property = this.elementParticle([c.targetNamespace, attr(m, 'name') as string], { node: m, context: c }, 1, '1', content, true, isRepeated, where)
           return { props: [property], required: [property], some: [], emptiable: false }
-        }), content, isRepeated)
+        }), content.properties, content.rules, isRepeated, (pairs) => this.bounds.spend(members, where, pairs))
         break
       }
       case 'any':
@@ -434,8 +464,9 @@ export class SchemaModel {
         break
       }
       case 'choice':
-        reach = this.choice(childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
-          .map((branch) => () => this.particle(branch, context, content, true, isRepeated, where)), content, isRepeated)
+        reach = choice(childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation')
+          .map((branch) => () => this.particle(branch, context, content, true, isRepeated, where)),
+        content.properties, content.rules, isRepeated, (pairs) => this.bounds.spend('xs:choice', where, pairs))
         break
       default:
         reach = this.sequence(childElements(node).filter((c) => c.namespaceURI === XSD_NS && c.localName !== 'annotation'), context, content, isOptional, isRepeated, where)
@@ -448,43 +479,7 @@ export class SchemaModel {
 
   /** A sequence or all: its particles' reach together. */
   private sequence (parts: readonly DomElement[], context: SchemaContext, content: Content, optional: boolean, repeated: boolean, where: string): Reach {
-    const out: Reach = { props: [], required: [], some: [], emptiable: true }
-    for (const part of parts) {
-      const reach = this.particle(part, context, content, optional, repeated, where)
-      out.props.push(...reach.props)
-      out.required.push(...reach.required)
-      out.some.push(...reach.some)
-      if (!reach.emptiable) (out as { emptiable: boolean }).emptiable = false
-    }
-    return out
-  }
-
-  /**
-   * A choice (XML Schema 1.0 Part 1 §3.8): its branches' elements are all
-   * optional properties, and rules say the rest. Taken once, a choice takes
-   * one branch: the properties of two branches never appear together, a
-   * branch that appears appears whole, and a choice that cannot be taken
-   * empty requires one of its branches. Repeated, each repetition takes a
-   * branch of its own: its elements are arrays, and only "one at least"
-   * holds.
-   */
-  private choice (alternatives: ReadonlyArray<() => Reach>, content: Content, repeated: boolean): Reach {
-    const before = new Set(content.properties.keys())
-    const branches = alternatives.map((branch) => branch())
-    const props = [...new Set(branches.flatMap((b) => b.props))]
-    const emptiable = branches.length === 0 || branches.some((b) => b.emptiable)
-    // An element met before the choice, or in two branches, is an array of them all: no rule can name it.
-    const counts = new Map<string, number>()
-    for (const b of branches) for (const p of new Set(b.props)) counts.set(p, (counts.get(p) ?? 0) + 1)
-    const own = (p: string): boolean => !before.has(p) && counts.get(p) === 1
-    if (!repeated) {
-      const groups = branches.map((b) => b.props.filter(own)).filter((g) => g.length > 0)
-      if (groups.length > 1) content.rules.push({ kind: 'exclusive', groups })
-      for (const b of branches) {
-        if (b.props.every(own)) addImplies(content.rules, b.props, b.required, b.some)
-      }
-    }
-    return { props, required: [], some: emptiable || props.some((p) => !own(p) && !repeated) ? [] : [props], emptiable }
+    return together(parts.map((part) => this.particle(part, context, content, optional, repeated, where)))
   }
 
   /** An element particle's name and declaration: the global one it refers to, or its own. */
@@ -536,13 +531,15 @@ export class SchemaModel {
     if (node.localName === 'attributeGroup') {
       const group = this.find('attributeGroup', this.qnameOf(node, 'ref', context), where)
       const inner = `${where} > attributeGroup ${attr(node, 'ref') as string}`
-      this.nesting.within(group.node, `the attributeGroup ${attr(node, 'ref') as string}`, inner, () => {
+      const what = `the attributeGroup ${attr(node, 'ref') as string}`
+      this.nesting.within(group.node, what, inner, () => this.bounds.deeper(what, where, () => {
         for (const child of childElements(group.node)) {
           if (child.namespaceURI === XSD_NS && ['attribute', 'attributeGroup', 'anyAttribute'].includes(child.localName as string)) this.attribute(child, group.context, content, inner)
         }
-      })
+      }))
       return
     }
+    this.bounds.spend(`xs:attribute ${attr(node, 'ref') ?? attr(node, 'name') ?? ''}`.trimEnd(), where)
     const use = attr(node, 'use')
     let name: QName
     let declaration: Component
@@ -592,7 +589,8 @@ export class SchemaModel {
   /** How a simple type names others: resolved here, read in lib/contract/simple-types.ts. */
   private readonly simpleTypes: SimpleTypes<SchemaContext> = {
     qname: (node, value, context) => this.qname(node, value, context),
-    declaration: (name, where) => this.find('simpleType', name, where)
+    declaration: (name, where) => this.find('simpleType', name, this.bounds.spend(`the type ${key(...name)}`, where)),
+    depth: () => this.bounds.depth
   }
 }
 
