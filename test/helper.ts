@@ -217,7 +217,8 @@ export function validateWithVocabularies (t: TestContext, xml: string, version: 
   return { valid: result.status === 0, output: result.stderr }
 }
 
-function requireXmllint (t: TestContext): boolean {
+/** Whether xmllint is installed; when not, the test is skipped (failed under CI) with one line saying so. */
+export function requireXmllint (t: TestContext): boolean {
   if (spawnSync('xmllint', ['--version'], { timeout: 10_000 }).error === undefined) return true
   const reason = 'xmllint (libxml2-utils) is not installed; .ci/run installs it'
   if (process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false') t.assert.fail(reason)
