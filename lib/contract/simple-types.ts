@@ -11,6 +11,7 @@ import { count } from './checks'
 import { XSD_NS } from '../namespaces'
 import { normalizeSpace, type WhiteSpace } from '../xml/chars'
 import { BINARY_ENCODINGS } from '../service/schema'
+import { LEXICAL_PATTERNS } from '../service/patterns'
 import { xsdRegex } from './xsd-regex'
 
 type Schema = Record<string, unknown>
@@ -39,14 +40,6 @@ const INTEGER_BOUNDS: Readonly<Record<string, readonly [number | undefined, numb
   unsignedInt: [0, 4294967295],
   unsignedShort: [0, 65535],
   unsignedByte: [0, 255]
-}
-// Lexical forms of the types the codec carries as strings, checked as XML Schema would.
-const TIME_ZONE = '(Z|[+-][0-9]{2}:[0-9]{2})?'
-const PATTERNS: Readonly<Record<string, string>> = {
-  decimal: '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$',
-  date: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}${TIME_ZONE}$`,
-  dateTime: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`,
-  time: `^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`
 }
 
 // The whiteSpace of the built-in string types (XML Schema Part 2 §3, §4.3.6): these two keep or replace theirs, all others collapse.
@@ -80,7 +73,8 @@ export function builtin (name: string, where: string): Simple {
     if (bounds[1] !== undefined) schema.maximum = bounds[1]
     return { schema, list: false }
   }
-  const pattern = PATTERNS[name]
+  // Lexical forms of the types the codec carries as strings, checked as XML Schema would.
+  const pattern = LEXICAL_PATTERNS[name]
   if (pattern !== undefined) return { schema: spaced({ type: 'string', pattern }, 'collapse'), list: false }
   if (name === 'NMTOKENS' || name === 'IDREFS' || name === 'ENTITIES') return { schema: { type: 'string' }, list: true }
   if (STRING_TYPES.has(name)) {
