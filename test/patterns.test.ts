@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import { DOMParser } from '@xmldom/xmldom'
+import Ajv from 'ajv'
+import addFormats from 'ajv-formats'
 import fc from 'fast-check'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { errorCodes } from '../lib/index'
@@ -141,6 +143,42 @@ test('docs/services.md "What is refused": a code-first pattern with a lookaround
       return true
     }, pattern)
   }
+})
+
+test('docs/protocol.md "Linear cost": a code-first format "url" refuses "http://", 300,000 colons and "!" with a Sender fault in linear time, and accepts and refuses what ajv-formats\' url does', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service({
+    path: '/x',
+    namespace: 'urn:x',
+    name: 'Svc',
+    operations: {
+      Op: {
+        input: { type: 'object', properties: { u: { type: 'string', format: 'url' } }, required: ['u'], additionalProperties: false },
+        output: { type: 'object', properties: {} },
+        handler: async () => ({})
+      }
+    }
+  })
+  await app.ready()
+  const send = async (url: string): Promise<number> => (await post(app, `<x:Op xmlns:x="urn:x"><x:u>${xmlEscape(url)}</x:u></x:Op>`)).statusCode
+  // ajv-formats' RegExp takes seconds for 100,000 colons (quadratic), minutes for 300,000.
+  const before = process.cpuUsage()
+  t.assert.equal(await send('http://' + ':'.repeat(300_000) + '!'), 500)
+  const cpu = process.cpuUsage(before)
+  t.assert.ok(cpu.user + cpu.system < 2_000_000, `${(cpu.user + cpu.system) / 1000} ms of CPU`)
+  t.assert.equal(await send('http://' + ':'.repeat(300_000) + '@example.com'), 200)
+  // The language is ajv-formats' own, its lookaheads (the private IPv4 ranges) included.
+  const reference = new Ajv()
+  addFormats(reference)
+  const urlFormat = reference.formats.url as RegExp
+  const octets = ['0', '05', '9', '10', '16', '31', '32', '126', '127', '168', '169', '172', '192', '223', '224', '254', '255', '256']
+  const urls = octets.flatMap((a) => octets.map((b) => `http://${a}.${b}.1.${b}`))
+  for (const host of ['a.bc', 'A-B.c-d.EF', '-a.bc', 'a.b1', 'münchen.de', 'a..bc', 'localhost']) {
+    for (const around of ['http://|', 'HTTPS://u:p@|:80/p?q#f', 'ftp://|:8', 'file://|', 'http://a b@|', 'http://|/a b']) urls.push(around.replace('|', host))
+  }
+  for (const url of urls) t.assert.equal(await send(url), urlFormat.test(url) ? 200 : 500, url)
 })
 
 // ------------------------------------------------- against libxml2 (xmllint) ---
