@@ -95,10 +95,14 @@ function subtract (a: Ranges, b: Ranges): Ranges {
   return complement([...complement(a), ...b])
 }
 
-/** A code point as ECMAScript writes it in a class or outside one: a letter or digit as itself, any other escaped. */
-function point (code: number): string {
+/**
+ * A code point as ECMAScript (`u` flag) writes it in a class, or outside one:
+ * printable ASCII as itself, its syntax characters escaped; any other as `\\u{...}`.
+ */
+function point (code: number, inClass = true): string {
   const c = String.fromCodePoint(code)
-  return /^[0-9A-Za-z]$/.test(c) ? c : `\\u{${code.toString(16)}}`
+  if (code < 0x20 || code > 0x7e) return `\\u{${code.toString(16)}}`
+  return (inClass ? '\\[]^-' : '\\^$.*+?()[]{}|/').includes(c) ? '\\' + c : c
 }
 const written = (ranges: Ranges): string =>
   ranges.map(([from, to]) => from === to ? point(from) : `${point(from)}-${point(to)}`).join('')
@@ -153,7 +157,7 @@ class Translation {
       } else if (c === '\\') {
         const item = this.escape()
         // A single character is written as one, a set as a class of its own.
-        out += typeof item === 'string' ? point(codeOf(item)) : `[${item.text}]`
+        out += typeof item === 'string' ? point(codeOf(item), false) : `[${item.text}]`
       } else {
         out += c === '.' ? '[^\\n\\r]' : c === '^' || c === '$' ? '\\' + c : c
         this.i++
