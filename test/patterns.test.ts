@@ -181,6 +181,19 @@ test('docs/protocol.md "Linear cost": a code-first format "url" refuses "http://
   for (const url of urls) t.assert.equal(await send(url), urlFormat.test(url) ? 200 : 500, url)
 })
 
+test('docs/contract-first.md "The mapping": a class subtraction keeps what XML Schema Part 2 §F says, a nested one included ([a-z-[aeiou-[e]]] holds e, which libxml2 leaves out)', async (t: TestContext) => {
+  const app = await serveContract(t, patternsWsdl(['[a-z-[aeiou-[e]]]+', '[^a-c-[x]]', '[\\i-[:]][\\c-[:]]*']))
+  const cases: Array<[number, string, number]> = [
+    [0, 'e', 200], [0, 'bled', 200], [0, 'a', 500], [0, 'blue', 500], [0, 'B', 500],
+    [1, 'd', 200], [1, 'b', 500], [1, 'x', 500],
+    [2, 'ns1', 200], [2, '_a.b-c', 200], [2, 'é\u0300', 200], [2, 'a:b', 500], [2, '1a', 500], [2, ':a', 500]
+  ]
+  for (const [index, value, status] of cases) {
+    const response = await post(app, `<k:Op xmlns:k="${CONTRACT_NS}"><k:v${index}>${xmlEscape(value)}</k:v${index}></k:Op>`)
+    t.assert.equal(response.statusCode, status, `pattern ${index} on ${JSON.stringify(value)}`)
+  }
+})
+
 // ------------------------------------------------- against libxml2 (xmllint) ---
 
 /** The `xs:pattern` values of every WSDL and XSD under a folder. */
