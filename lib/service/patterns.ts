@@ -35,13 +35,16 @@ const LEXICAL: ReadonlySet<string> = new Set(Object.values(LEXICAL_PATTERNS))
 // language that runs on RE2: `\S+(?::\S*)?@` is `\S+@`; the private IPv4 ranges its lookaheads leave out are left out
 // of the octets; the `i` flag is [a-zA-Z] (its other letters are within \u00a1-\uffff).
 const OCTET = '(?:1?\\d{1,2}|2[0-4]\\d|25[0-5])'
-const FIRST_OCTET = '(?:[1-9]|1[1-9]|[2-9]\\d|1[01]\\d|12[0-689]|1[3-5]\\d|16[0-8]|17[013-9]|18\\d|19[013-9]|2[01]\\d|22[0-3])'
+const FIRST_OCTET = '(?:[1-9]|1[1-9]|[2-9]\\d|1[01]\\d|12[0-689]|1[3-5]\\d|16[0-8]|17[013-9]|18\\d|19[013-9]' +
+  '|2[01]\\d|22[0-3])'
 const PUBLIC_IPV4 = `(?:${FIRST_OCTET}(?:\\.${OCTET}){2}|169\\.(?:1?\\d{1,2}|2[0-4]\\d|25[0-35])\\.${OCTET}` +
   `|192\\.(?:\\d{1,2}|1\\d|1[0-57-9]\\d|16[0-79]|2[0-4]\\d|25[0-5])\\.${OCTET}` +
-  `|172\\.(?:\\d|0\\d|1[0-5]|3[2-9]|[4-9]\\d|1\\d\\d|2[0-4]\\d|25[0-5])\\.${OCTET})\\.(?:[1-9]\\d?|1\\d\\d|2[0-4]\\d|25[0-4])`
+  `|172\\.(?:\\d|0\\d|1[0-5]|3[2-9]|[4-9]\\d|1\\d\\d|2[0-4]\\d|25[0-5])\\.${OCTET})` +
+  '\\.(?:[1-9]\\d?|1\\d\\d|2[0-4]\\d|25[0-4])'
 const LABEL = '(?:[a-zA-Z0-9\\u{a1}-\\u{ffff}]+-)*[a-zA-Z0-9\\u{a1}-\\u{ffff}]+'
 const HOST = `${LABEL}(?:\\.${LABEL})*\\.[a-zA-Z\\u{a1}-\\u{ffff}]{2,}`
-export const URL_PATTERN = `^(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]):\\/\\/(?:\\S+@)?(?:${PUBLIC_IPV4}|${HOST})(?::\\d{2,5})?(?:\\/[^\\s]*)?$`
+export const URL_PATTERN = '^(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]):\\/\\/(?:\\S+@)?' +
+  `(?:${PUBLIC_IPV4}|${HOST})(?::\\d{2,5})?(?:\\/[^\\s]*)?$`
 
 /** What Ajv asks of a regular expression (its `code.regExp` option). */
 export interface LinearRegExp {

@@ -116,7 +116,7 @@ export function compile (ajv: Ajv, schema: object, where: string): ValidateFunct
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'enum', 'default', 'examples'])
 
-/** Per Ajv instance: the schema objects whose patterns are checked (a contract's named schemas serve many operations). */
+/** Per Ajv instance: the schemas whose patterns are checked (a contract's named schemas serve many operations). */
 const checkedSchemas = new WeakMap<Ajv, WeakSet<object>>()
 
 /**
