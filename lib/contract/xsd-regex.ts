@@ -168,11 +168,13 @@ class Translation {
 
   /** The escape at the cursor: a character, or a set of them. */
   private escape (): string | Item {
-    const next = this.pattern[this.i + 1] ?? ''
+    const next = this.pattern[this.i + 1]
+    if (next === undefined) throw new Error('it ends in a lone \\')
     this.i += 2
     if (next === 'p' || next === 'P') {
       const end = this.pattern.indexOf('}', this.i)
-      const name = this.pattern.slice(this.i + 1, end < 0 ? undefined : end)
+      if (this.pattern[this.i] !== '{' || end < 0) throw new Error(`a \\${next} names no {category}`)
+      const name = this.pattern.slice(this.i + 1, end)
       if (name.startsWith('Is')) throw new Error('Unicode block escapes are not supported')
       this.i = end + 1
       return property(`\\${next}{${name}}`)
@@ -206,6 +208,7 @@ class Translation {
       if (typeof to !== 'string') throw new Error('a range ends in a multi-character escape')
       items.push(explicit([[codeOf(from), codeOf(to)]]))
     }
+    if (pattern[this.i] !== ']') throw new Error('a class is not closed')
     this.i++
     const all = (): Ranges => normalise(items.flatMap((item) => item.ranges()))
     if (subtracted === undefined) {
