@@ -1,5 +1,5 @@
 /**
- * docs/protocol.md "Linear cost": patterns, an XSD's `xs:pattern` and a
+ * docs/protocol.md "Limits", linear cost: patterns, an XSD's `xs:pattern` and a
  * code-first schema's `pattern`, are checked in time proportional to the
  * value (docs/contract-first.md "The mapping", docs/services.md "The
  * mapping"); a code-first pattern that has no linear-time form is refused at
@@ -68,7 +68,7 @@ async function assertRefusedQuickly (t: TestContext, app: FastifyInstance, body:
   t.assert.equal((await post(app, body('Words separated by spaces'))).statusCode, 200)
 }
 
-test('docs/protocol.md "Linear cost": the XSD pattern ([A-Za-z0-9]+ ?)* refuses 30, 1,000 and 100,000 letters followed by "!" with a Sender fault, in linear time', async (t: TestContext) => {
+test('docs/protocol.md "Limits", linear cost: the XSD pattern ([A-Za-z0-9]+ ?)* refuses 30, 1,000 and 100,000 letters followed by "!" with a Sender fault, in linear time', async (t: TestContext) => {
   const app = await serveContract(t, patternsWsdl(['([A-Za-z0-9]+ ?)*']))
   await assertRefusedQuickly(t, app, (value) => `<k:Op xmlns:k="${CONTRACT_NS}"><k:v0>${value}</k:v0></k:Op>`)
 })
@@ -92,7 +92,7 @@ async function serviceWith (t: TestContext, pattern: string): Promise<FastifyIns
   return app
 }
 
-test('docs/protocol.md "Linear cost": the code-first pattern ^([A-Za-z0-9]+ ?)*$ refuses 30, 1,000 and 100,000 letters followed by "!" with a Sender fault, in linear time, and patterns keep their ECMAScript meaning', async (t: TestContext) => {
+test('docs/protocol.md "Limits", linear cost: the code-first pattern ^([A-Za-z0-9]+ ?)*$ refuses 30, 1,000 and 100,000 letters followed by "!" with a Sender fault, in linear time, and patterns keep their ECMAScript meaning', async (t: TestContext) => {
   const app = await serviceWith(t, '^([A-Za-z0-9]+ ?)*$')
   await app.ready()
   await assertRefusedQuickly(t, app, (value) => `<x:Op xmlns:x="urn:x"><x:p>${value}</x:p></x:Op>`)
@@ -145,7 +145,7 @@ test('docs/services.md "What is refused": a code-first pattern with a lookaround
   }
 })
 
-test('docs/protocol.md "Linear cost": a code-first format "url" refuses "http://", 300,000 colons and "!" with a Sender fault in linear time, and accepts and refuses what ajv-formats\' url does', async (t: TestContext) => {
+test('docs/protocol.md "Limits", linear cost: a code-first format "url" refuses "http://", 300,000 colons and "!" with a Sender fault in linear time, and accepts and refuses what ajv-formats\' url does', async (t: TestContext) => {
   const app = Fastify()
   t.after(() => app.close())
   await app.register(soap)

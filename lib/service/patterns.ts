@@ -1,5 +1,5 @@
 /**
- * Patterns in linear time (docs/protocol.md, "Linear cost"): the `pattern`
+ * Patterns in linear time (docs/protocol.md "Limits", linear cost): the `pattern`
  * of a schema, an ECMAScript regular expression (with the `u` flag Ajv
  * gives), runs on RE2 (re2js), which matches in time proportional to the
  * text, never backtracking. The pattern is written again in RE2's syntax,

@@ -32,7 +32,7 @@ export function createAjv (): Ajv {
     verbose: false,
     // A "oneOf" of types is validated as the type its `$type` names (forAjv()).
     discriminator: true,
-    // Patterns run in linear time (docs/protocol.md, "Linear cost"): never on a backtracking engine.
+    // Patterns run in linear time (docs/protocol.md "Limits", linear cost): never on a backtracking engine.
     code: { regExp: linearEngine() }
   })
   addFormats(ajv)
