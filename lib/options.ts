@@ -38,6 +38,12 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   maxAsyncReplies?: number
   /** UTF-8 bytes those replies may hold at once: their envelopes (until written, their reference parameters). */
   maxAsyncReplyBytes?: number
+  /**
+   * Answer a browser's `GET <path>` (`Accept: text/html`) on each service
+   * and contract with a page that describes it and tries its operations
+   * (docs/service-page.md). Default false: the page tells scanners what runs here.
+   */
+  servicePage?: boolean
 }
 
 export type SoapLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
@@ -66,6 +72,7 @@ export interface ResolvedOptions {
   readonly redact: ReadonlySet<string>
   readonly maxAsyncReplies: number
   readonly maxAsyncReplyBytes: number
+  readonly servicePage: boolean
 }
 
 export const DEFAULTS = Object.freeze({
@@ -81,7 +88,8 @@ export const DEFAULTS = Object.freeze({
   maxAsyncReplies: 256,
   maxAsyncReplyBytes: 32 * 1024 * 1024,
   logLevel: 'info' as SoapLogLevel,
-  logBody: false
+  logBody: false,
+  servicePage: false
 })
 
 const LIMIT_NAMES = [
@@ -97,7 +105,7 @@ const LIMIT_NAMES = [
 
 const KNOWN = new KnownKeys([
   'bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter',
-  'logLevel', 'logBody', 'redact', 'maxAsyncReplies', 'maxAsyncReplyBytes', ...LIMIT_NAMES
+  'logLevel', 'logBody', 'redact', 'maxAsyncReplies', 'maxAsyncReplyBytes', 'servicePage', ...LIMIT_NAMES
 ])
 
 function positiveInteger (name: string, value: unknown, fallback: number): number {
@@ -153,6 +161,9 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
   if (options.logBody !== undefined && typeof options.logBody !== 'boolean') {
     throw new SOAP_ERR_OPT_INVALID('logBody', 'a boolean')
   }
+  if (options.servicePage !== undefined && typeof options.servicePage !== 'boolean') {
+    throw new SOAP_ERR_OPT_INVALID('servicePage', 'a boolean')
+  }
   return Object.freeze({
     bodyLimit,
     limits: Object.freeze(limits),
@@ -167,6 +178,7 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
     logBody: options.logBody ?? DEFAULTS.logBody,
     redact: new Set([...REDACTED, ...stringList('redact', options.redact, true)]),
     maxAsyncReplies: positiveInteger('maxAsyncReplies', options.maxAsyncReplies, DEFAULTS.maxAsyncReplies),
-    maxAsyncReplyBytes: positiveInteger('maxAsyncReplyBytes', options.maxAsyncReplyBytes, DEFAULTS.maxAsyncReplyBytes)
+    maxAsyncReplyBytes: positiveInteger('maxAsyncReplyBytes', options.maxAsyncReplyBytes, DEFAULTS.maxAsyncReplyBytes),
+    servicePage: options.servicePage ?? DEFAULTS.servicePage
   })
 }

@@ -78,3 +78,23 @@ test('demo: npm start\'s server prints its URL and its WSDL URL, and answers on 
   t.assert.strictEqual(wsdl.status, 200)
   t.assert.match(await wsdl.text(), new RegExp(`<soap12:address location="${url.replaceAll('.', '\\.')}"/>`))
 })
+
+test('docs/service-page.md "Turning it on": npm start\'s server prints the pages\' URLs, and a browser gets each page there', async (t: TestContext) => {
+  const child = spawn(process.execPath, [join(__dirname, 'demo', 'server.js')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] })
+  t.after(() => { child.kill() })
+  const pages = await new Promise<string[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no page URLs printed in 10 s')), 10_000)
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      const match = /Pages \(open in a browser\): (\S+), (\S+) and (\S+)\n/.exec(out)
+      if (match !== null) { clearTimeout(timer); resolve(match.slice(1)) }
+    })
+  })
+  t.assert.deepStrictEqual(pages.map((url) => new URL(url).pathname), ['/calculator', '/orders', '/secure/calculator'])
+  for (const [url, name] of [[pages[0], 'Calculator'], [pages[1], 'Orders'], [pages[2], 'Calculator']]) {
+    const response = await fetch(url, { headers: { accept: 'text/html' } })
+    t.assert.strictEqual(response.status, 200, url)
+    t.assert.match(await response.text(), new RegExp(`<h1>${name}</h1>`))
+  }
+})

@@ -305,7 +305,7 @@ test('WSDL: a one-way operation has an input only; declared faults appear in the
   t.assert.strictEqual(all(doc, 'http://schemas.xmlsoap.org/wsdl/soap/', 'fault').length, 1)
   t.assert.strictEqual(all(doc, 'http://schemas.xmlsoap.org/wsdl/soap12/', 'fault').length, 1)
   const headers = all(doc, 'http://schemas.xmlsoap.org/wsdl/soap/', 'header').map((h) => [h.getAttribute('message'), h.getAttribute('part'), h.getAttribute('use')])
-  t.assert.deepStrictEqual(headers, [['tns:PlaceOrderHeaders', 'Tenant', 'literal']])
+  t.assert.deepStrictEqual(headers, [['tns:PlaceOrderHeaders', 'Tenant', 'literal'], ['tns:GetOrderHeaders', 'Tenant', 'literal']])
 })
 
 // ------------------------------------------------------------- xmllint ---

@@ -239,7 +239,9 @@ function serviceRoutes (
   if (replies === undefined) instance.post(path, handler)
   else instance.post(path, { onSend: replies.onSend }, handler)
   // docs/protocol.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
-  if ((declaration as { wsdl?: unknown }).wsdl !== false) instance.get(path, describeRoute(() => compiled as Service))
+  // docs/service-page.md: with `servicePage`, a browser's GET there is the service's page.
+  const page = soap.servicePage ? { ajv } : undefined
+  if ((declaration as { wsdl?: unknown }).wsdl !== false) instance.get(path, describeRoute(() => compiled as Service, page))
   const operations: unknown = declaration.operations
   if (typeof operations !== 'object' || operations === null) return
   for (const [name, op] of Object.entries(operations)) {

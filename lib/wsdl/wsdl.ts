@@ -13,6 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Field, ObjectShape } from '../service/schema'
 import type { ElementDescription, Operation, Service } from '../service/compile'
 import type { SoapWsdlOptions } from '../types'
+import { acceptsHtml, buildPage, pageAsset, sendPage, type PageOptions, type ServicePage } from './service-page'
 import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd'
 import { SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey } from '../namespaces'
 
@@ -207,19 +208,28 @@ function empty (reply: FastifyReply, status: number): FastifyReply {
 
 /**
  * The handler of `GET <path>`: `?wsdl` (any case) gives the WSDL, `?xsd=<name>`
- * a schema; anything else is 404. An address that cannot be made from the
- * request (no Host, or one that is not a host) is a 400.
+ * a schema; with `servicePage`, a browser's plain GET the service page and
+ * `?page.js`, `?page.css` its resources (lib/wsdl/service-page.ts); anything
+ * else is 404. An address that cannot be made from the request (no Host, or
+ * one that is not a host) is a 400.
  */
-export function describeRoute (compiled: () => Service) {
+export function describeRoute (compiled: () => Service, servicePage: PageOptions | undefined) {
   let description: Description | undefined
   let failed = false
+  let page: ServicePage | undefined
   return async function soapDescription (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const service = compiled()
     const options = service.wsdl as SoapWsdlOptions
     const query = request.query as Record<string, unknown>
+    const asset = servicePage === undefined ? undefined : pageAsset(query)
+    if (asset !== undefined) {
+      return reply.header('content-type', asset.type).header('x-content-type-options', 'nosniff').send(asset.body)
+    }
+    const wantsPage = servicePage !== undefined && Object.keys(query).length === 0 &&
+      acceptsHtml(request.headers.accept)
     const xsdName = Object.hasOwn(query, 'xsd') ? query.xsd : undefined
     const wantsWsdl = xsdName === undefined && Object.keys(query).some((key) => key.toLowerCase() === 'wsdl')
-    if (!wantsWsdl && typeof xsdName !== 'string') return empty(reply, 404)
+    if (!wantsWsdl && !wantsPage && typeof xsdName !== 'string') return empty(reply, 404)
     if (failed) return empty(reply, 500)
     if (description === undefined) {
       try {
@@ -229,6 +239,11 @@ export function describeRoute (compiled: () => Service) {
         request.log.error({ err }, 'fastify-soap: the WSDL cannot be written')
         return empty(reply, 500)
       }
+    }
+    if (wantsPage) {
+      const wsdl = options.document === undefined ? undefined : description.wsdl.join('')
+      page ??= buildPage(service, wsdl, [...description.xsd.keys()], servicePage as PageOptions)
+      return sendPage(reply, page)
     }
     const template = wantsWsdl ? description.wsdl : description.xsd.get(xsdName as string)
     if (template === undefined) return empty(reply, 404)

@@ -8,6 +8,7 @@
  * - Orders at /orders (urn:example:orders): nested objects, repeated and
  *   wrapped arrays, optional and nil values, an enum, dates, an attribute,
  *   a header block, a declared fault with its detail, and a one-way operation.
+ * - With `servicePage` on: a browser that opens a service's URL gets its page.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import soap, { SoapFault, defineOperation, defineService, soapClientErrorHandler } from '../../lib/index'
@@ -92,6 +93,15 @@ const customer = {
 
 const priority = { type: 'string', enum: ['low', 'normal', 'high'] } as const
 
+/** The header block naming whose orders a request is about. */
+const tenantHeader = {
+  type: 'object',
+  properties: {
+    Tenant: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false }
+  },
+  additionalProperties: false
+} as const
+
 /** A tiny in-memory store, per app. */
 interface Order { id: string, customer: { name: string, email?: string, vip?: boolean }, lines: Array<{ sku: string, quantity: number, unitPrice: number, note?: string | null }>, priority: 'low' | 'normal' | 'high', deliveryDate: string, placedAt: string, total: number, tags: string[] }
 
@@ -128,13 +138,7 @@ export function orders (): ReturnType<typeof defineService> {
           required: ['orderId', 'status', 'placedAt', 'total'],
           additionalProperties: false
         },
-        headers: {
-          type: 'object',
-          properties: {
-            Tenant: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false }
-          },
-          additionalProperties: false
-        },
+        headers: tenantHeader,
         async handler (input, call) {
           const id = `${call.headers.Tenant?.id ?? 'public'}-${next++}`
           const total = input.line.reduce((sum, l) => sum + l.quantity * l.unitPrice, 0)
@@ -176,12 +180,15 @@ export function orders (): ReturnType<typeof defineService> {
           required: ['order'],
           additionalProperties: false
         },
+        headers: tenantHeader,
         faults: {
           OrderNotFound: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'], additionalProperties: false }
         },
         async handler ({ orderId }, call) {
           const order = store.get(orderId)
-          if (order === undefined) throw call.fault('OrderNotFound', { orderId }, { code: 'Sender', reason: `no order ${orderId}` })
+          // With a Tenant header, only that tenant's orders are found.
+          const tenant = call.headers.Tenant?.id
+          if (order === undefined || (tenant !== undefined && !orderId.startsWith(`${tenant}-`))) throw call.fault('OrderNotFound', { orderId }, { code: 'Sender', reason: `no order ${orderId}` })
           return {
             order: {
               id: order.id,
@@ -220,7 +227,7 @@ export async function buildDemo (options: FastifyServerOptions = {}): Promise<Fa
     clientErrorHandler: soapClientErrorHandler,
     ...options
   })
-  await app.register(soap)
+  await app.register(soap, { servicePage: true })
   app.soap.service(calculator)
   app.soap.service(orders())
   app.soap.service(secureCalculator)

@@ -11,6 +11,7 @@ async function main (): Promise<void> {
   const shown = host.includes(':') ? `[${host}]` : host
   const base = `http://${shown}:${bound}`
   console.log(`fastify-soap demo: POST SOAP 1.1 (text/xml) or 1.2 (application/soap+xml) to ${base}/calculator (Calculator) or ${base}/orders (Orders)`)
+  console.log(`Pages (open in a browser): ${base}/calculator, ${base}/orders and ${base}/secure/calculator`)
   console.log(`WSDL: ${base}/calculator?wsdl and ${base}/orders?wsdl`)
   console.log(`WS-Security: ${base}/secure/calculator (Calculator behind a UsernameToken: user demo, password demo, text or digest), WSDL ${base}/secure/calculator?wsdl`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

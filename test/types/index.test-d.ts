@@ -54,6 +54,10 @@ app.register(soap, { maxDeep: 10 })
 app.register(soap, { maxDepth: '10' })
 // @ts-expect-error routes is a Fastify plugin
 const badRoutes: FastifySoapOptions = { routes: 'routes' }
+app.register(soap, { servicePage: true })
+expectType<Equal<typeof app.soap.options.servicePage, boolean>>()
+// @ts-expect-error servicePage is a boolean
+app.register(soap, { servicePage: 'on' })
 
 export const faults = [
   new SoapFault({ code: 'Sender', reason: 'r', subcodes: ['{urn:a}b', { namespace: 'urn:a', localName: 'c' }], detail: '<d/>' }),
