@@ -39,9 +39,8 @@ export interface ServiceDeclaration {
   readonly validateOutput?: boolean
   readonly timeout?: number
   readonly wsdl?: unknown
-  readonly addressing?: unknown
-  /** WS-Security, checked by lib/ws/security/declaration.ts. */
-  readonly security?: unknown
+  /** A protocol module's key (`addressing`, `security`), which its module checks. */
+  readonly [protocol: string]: unknown
 }
 
 /** Checks the `wsdl` key of a declaration, at `ready()`. */

@@ -90,7 +90,7 @@ const NO_FAULTS: ReadonlyMap<string, ElementDescription> = new Map()
 
 function portType (service: Service, faultMessage: FaultMessages): XmlNode {
   // WS-Addressing 1.0 Metadata §4.4.1: each message's action, stated.
-  const action = (value: string): string | undefined => service.addressing === undefined ? undefined : value
+  const action = (value: string): string | undefined => service.statesActions ? value : undefined
   return node('wsdl:portType', { name: service.name }, service.operations.map((op) => node('wsdl:operation', { name: op.info.name }, [
     node('wsdl:input', { message: `tns:${op.info.name}Request`, 'wsam:Action': action(op.info.action) }),
     ...(op.info.oneWay ? [] : [node('wsdl:output', { message: `tns:${op.info.name}Response`, 'wsam:Action': action(op.outputAction) })]),
@@ -146,7 +146,7 @@ export function describeService (service: Service, splitSchemas: boolean): Descr
     'xmlns:soap': WSDL_SOAP11_NS,
     'xmlns:soap12': WSDL_SOAP12_NS,
     'xmlns:xs': XSD_NS,
-    ...(service.addressing === undefined ? {} : { 'xmlns:wsam': WSAM_NS }),
+    ...(service.statesActions ? { 'xmlns:wsam': WSAM_NS } : {}),
     ...prefixes.declarations(),
     ...(service.policies.length === 0 ? {} : { 'xmlns:wsp': WSP_NS, 'xmlns:wsu': WSU_NS }),
     name: service.name,
