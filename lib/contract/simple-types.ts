@@ -1,6 +1,7 @@
 /**
  * XML Schema simple types as JSON Schemas: the built-in types, facets of a
- * restriction, and patterns made ECMAScript regular expressions
+ * restriction, and patterns made ECMAScript regular expressions that run in
+ * linear time (xsd-regex.ts)
  * (docs/contract-first.md, "The mapping").
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
@@ -11,6 +12,8 @@ import { MAX_DEPTH } from './bounds'
 import { XSD_NS } from '../namespaces'
 import { normalizeSpace, type WhiteSpace } from '../xml/chars'
 import { BINARY_ENCODINGS } from '../service/schema'
+import { LEXICAL_PATTERNS } from '../service/patterns'
+import { xsdRegex } from './xsd-regex'
 
 type Schema = Record<string, unknown>
 
@@ -38,14 +41,6 @@ const INTEGER_BOUNDS: Readonly<Record<string, readonly [number | undefined, numb
   unsignedInt: [0, 4294967295],
   unsignedShort: [0, 65535],
   unsignedByte: [0, 255]
-}
-// Lexical forms of the types the codec carries as strings, checked as XML Schema would.
-const TIME_ZONE = '(Z|[+-][0-9]{2}:[0-9]{2})?'
-const PATTERNS: Readonly<Record<string, string>> = {
-  decimal: '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$',
-  date: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}${TIME_ZONE}$`,
-  dateTime: `^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`,
-  time: `^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?${TIME_ZONE}$`
 }
 
 // The whiteSpace of the built-in string types (XML Schema Part 2 §3, §4.3.6): these two keep or replace theirs, all others collapse.
@@ -79,7 +74,8 @@ export function builtin (name: string, where: string): Simple {
     if (bounds[1] !== undefined) schema.maximum = bounds[1]
     return { schema, list: false }
   }
-  const pattern = PATTERNS[name]
+  // Lexical forms of the types the codec carries as strings, checked as XML Schema would.
+  const pattern = LEXICAL_PATTERNS[name]
   if (pattern !== undefined) return { schema: spaced({ type: 'string', pattern }, 'collapse'), list: false }
   if (name === 'NMTOKENS' || name === 'IDREFS' || name === 'ENTITIES') return { schema: { type: 'string' }, list: true }
   if (STRING_TYPES.has(name)) {
@@ -149,7 +145,7 @@ export function restrict (base: Schema, restriction: DomElement, where: string):
   if (enumeration.length > 0) schema.enum = enumeration
   // A pattern constrains the lexical form: it is checked on strings, which keep theirs (a number or boolean read has none left).
   if (patterns.length > 0 && schema.type === 'string') {
-    const own = `^(?:${patterns.map((p) => `(?:${regex(p, where)})`).join('|')})$`
+    const own = `^(?:${patterns.map((p) => `(?:${xsdRegex(p, where)})`).join('|')})$`
     // An earlier step's pattern still holds: both are kept, as lookahead.
     schema.pattern = base.pattern === undefined ? own : `^(?=${String(base.pattern).replace(/^\^|\$$/g, '')}$)${own.slice(1)}`
   }
@@ -167,52 +163,6 @@ export function listCounts (base: Schema, restriction: DomElement, where: string
     if (facet.localName === 'length' || facet.localName === 'maxLength') counts.maxItems = Math.min(value, Number(counts.maxItems ?? Infinity))
   }
   return counts
-}
-
-/**
- * An XML Schema regular expression as an ECMAScript one (with the `u` flag
- * Ajv uses). The two agree but for a few points, handled here: XML Schema has
- * no anchors (a `^` or `$` outside a class is itself), lets `\-` be escaped
- * anywhere, and has name escapes (`\i`, `\c`), block names and class
- * subtraction, which are refused.
- */
-function regex (pattern: string, where: string): string {
-  const refuse = (what: string): never => {
-    throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the pattern "${pattern}" (${what})`, where)
-  }
-  let out = ''
-  let inClass = false
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]
-    if (c === '\\') {
-      const next = pattern[i + 1] ?? ''
-      if ('iIcC'.includes(next) && next !== '') refuse(`XML Schema's \\${next} has no ECMAScript form`)
-      if ((next === 'p' || next === 'P') && pattern.startsWith('{Is', i + 2)) refuse('Unicode block escapes have no ECMAScript form')
-      // A letter or digit makes an escape (\\d, \\n, \\p{L}); other characters escaped are themselves,
-      // and ECMAScript's `u` flag takes that only for its own syntax characters (and `-` in a class).
-      out += /[A-Za-z0-9]/.test(next) || '^$\\.*+?()[]{}|/'.includes(next) || (next === '-' && inClass) ? c + next : next
-      i++
-    } else if (c === '[') {
-      if (inClass) refuse('class subtraction has no ECMAScript form')
-      inClass = true
-      out += c
-      if (pattern[i + 1] === '^') { out += '^'; i++ }
-    } else if (c === ']') {
-      inClass = false
-      out += c
-    } else if (!inClass && (c === '^' || c === '$')) {
-      out += '\\' + c
-    } else {
-      out += c
-    }
-  }
-  try {
-    // eslint-disable-next-line no-new -- the pattern is only checked here
-    new RegExp(out, 'u')
-  } catch {
-    refuse('it is no regular expression ECMAScript can run')
-  }
-  return out
 }
 
 /** What reading a simple type needs of the schemas: QNames resolved where written, and named simple types' declarations. */

@@ -12,6 +12,7 @@ import addFormats from 'ajv-formats'
 import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import type { Problem } from '../soap/fault'
 import { isSpace } from '../xml/chars'
+import { linearEngine, linearRegExp, URL_PATTERN } from './patterns'
 import { TYPE_PROPERTY, type XmlKeyword } from './schema'
 
 /** At most this many problems are listed in a fault's Detail. */
@@ -30,9 +31,14 @@ export function createAjv (): Ajv {
     messages: true,
     verbose: false,
     // A "oneOf" of types is validated as the type its `$type` names (forAjv()).
-    discriminator: true
+    discriminator: true,
+    // Patterns run in linear time (docs/protocol.md "Limits", linear cost): never on a backtracking engine.
+    code: { regExp: linearEngine() }
   })
   addFormats(ajv)
+  // ajv-formats' `url` backtracks (quadratic time): the same language, in linear time. Its other formats are linear.
+  const url = linearRegExp(URL_PATTERN)
+  ajv.addFormat('url', { type: 'string', validate: (text: string) => url.test(text) })
   // `xml` says the XML form, which the codec reads; of it Ajv checks the octet counts, and only where a schema states them.
   ajv.addKeyword({ keyword: 'xml', schemaType: 'object', code: octetLimits, error: OCTETS_ERROR })
   return ajv
@@ -97,10 +103,40 @@ function octetLimits (cxt: KeywordCxt): void {
 
 /** Compiles a schema, turning Ajv's complaint about an invalid one into SOAP_ERR_SERVICE_SCHEMA. */
 export function compile (ajv: Ajv, schema: object, where: string): ValidateFunction {
+  const checked = checkedSchemas.get(ajv) ?? new WeakSet()
+  checkedSchemas.set(ajv, checked)
+  checkPatterns(ajv, schema, where, checked)
   try {
     return ajv.compile(namedOnce(ajv, schema as Record<string, unknown>))
   } catch (err) {
     throw new SOAP_ERR_SERVICE_SCHEMA(where, (err as Error).message)
+  }
+}
+
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'enum', 'default', 'examples'])
+
+/** Per Ajv instance: the schemas whose patterns are checked (a contract's named schemas serve many operations). */
+const checkedSchemas = new WeakMap<Ajv, WeakSet<object>>()
+
+/**
+ * Refuses a `pattern` with no linear-time form (patterns.ts), naming where
+ * it is in the schema (a JSON pointer); the patterns are made as Ajv will use them.
+ */
+function checkPatterns (ajv: Ajv, schema: unknown, where: string, checked: WeakSet<object>): void {
+  if (typeof schema !== 'object' || schema === null || checked.has(schema)) return
+  checked.add(schema)
+  for (const [key, value] of Object.entries(schema)) {
+    const at = `${where}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    if (key === 'pattern' && typeof value === 'string') {
+      try {
+        ajv.opts.code.regExp(value, 'u')
+      } catch (err) {
+        throw new SOAP_ERR_SERVICE_SCHEMA(at, `the pattern ${JSON.stringify(value)}: ${(err as Error).message}`)
+      }
+    } else if (!DATA_KEYWORDS.has(key)) {
+      checkPatterns(ajv, value, at, checked)
+    }
   }
 }
 
