@@ -31,7 +31,7 @@ import type {
   SoapSchema,
   SoapServiceDefinition
 } from './types'
-import { createAjv } from './service/validation'
+import { createAjv } from './codec/validation'
 import { memoryReplayStore } from './ws/security/replay'
 import { DeliveryBudget } from './ws/addressing/delivery'
 import { protocolModules } from './ws/protocols'

@@ -6,7 +6,7 @@
  */
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
-import { compileElement } from './write'
+import { compileElement } from '../codec/write'
 import {
   SOAP_ERR_SERVICE_DUPLICATE,
   SOAP_ERR_SERVICE_HANDLER,
@@ -14,10 +14,10 @@ import {
   SOAP_ERR_HOOK_INVALID
 } from '../errors'
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapScope } from './hooks'
-import { fail, usesXsi, shapeOf, xmlOf, type Field, type NamedShapes, type ObjectShape } from './schema'
-import { prefixesFor } from './prefixes'
-import { KnownKeys } from './keys'
-import { compile } from './validation'
+import { fail, usesXsi, shapeOf, xmlOf, type Field, type NamedShapes, type ObjectShape } from '../codec/shapes'
+import { prefixesFor } from '../codec/prefixes'
+import { KnownKeys } from '../codec/keys'
+import { compile } from '../codec/validation'
 import { isXmlText } from '../xml/chars'
 import { isNCName } from '../xml/chars'
 import type { SoapOperationInfo, SoapWsdlOptions } from '../types'

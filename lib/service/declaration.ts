@@ -5,7 +5,7 @@
  */
 import { SOAP_ERR_SERVICE_INVALID } from '../errors'
 import type { SoapOperationHooks, SoapWsdlOptions } from '../types'
-import { KnownKeys } from './keys'
+import { KnownKeys } from '../codec/keys'
 
 const XSD_NAME = /^[A-Za-z0-9._-]{1,64}$/
 const WSDL_KEYS = new KnownKeys(['address', 'splitSchemas', 'document', 'schemas'])

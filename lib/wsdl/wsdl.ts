@@ -10,10 +10,10 @@
  */
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Field, ObjectShape } from '../service/schema'
+import type { Field, ObjectShape } from '../codec/shapes'
 import type { ElementDescription, Operation, Service } from '../service/compile'
 import type { SoapWsdlOptions } from '../types'
-import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd'
+import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd-write'
 import { SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey } from '../namespaces'
 
 /** A rendered document, cut where the endpoint's address goes. */

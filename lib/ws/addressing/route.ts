@@ -16,7 +16,7 @@ import { WSSE_NS, WSU_NS } from '../../namespaces'
 import { writeElement } from '../../xml/write'
 import { deliver, DeliverySlot, type Delivery, type DeliveryBudget } from './delivery'
 import { endpointUnavailable, genericFaultAction, soapFaultAction } from './faults'
-import type { AsyncReplies } from './policy'
+import type { AsyncReplies } from './options'
 import { isAnonymous, NONE } from './read'
 import { replyEndpoint, replyHeaders } from './reply'
 
