@@ -31,9 +31,14 @@ import type {
   SoapSchema,
   SoapServiceDefinition
 } from './types'
-import { createAjv } from './service/validation'
+import { createAjv } from './codec/validation'
 import { memoryReplayStore } from './ws/security/replay'
 import { DeliveryBudget } from './ws/addressing/delivery'
+import { protocolModules } from './ws/protocols'
+// The fields each protocol adds to `request.soap` (`addressing`, `username`), typed where the protocol is.
+import './ws/addressing/protocol'
+import './ws/security/protocol'
+import { kExchange } from './service/protocol'
 
 export interface SoapDecorator {
   /** The options in force, defaults applied. */
@@ -100,7 +105,8 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   // replay store is the outer registration's: one replay domain for all.
   const outer = fastify[kRegistration]
   const deliveries = new DeliveryBudget(soap.maxAsyncReplies, soap.maxAsyncReplyBytes)
-  fastify[kRegistration] = { soap, ajv: createAjv(), replay: outer?.replay ?? memoryReplayStore(), deliveries }
+  const replay = outer?.replay ?? memoryReplayStore()
+  fastify[kRegistration] = { soap, ajv: createAjv(), replay, protocols: protocolModules(replay, deliveries) }
   if (!fastify.hasDecorator('soap')) {
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {
@@ -121,6 +127,7 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   if (!fastify.hasRequestDecorator('soap')) fastify.decorateRequest('soap', null)
   if (!fastify.hasReplyDecorator('soap')) fastify.decorateReply('soap', sendSoap)
   if (!fastify.hasRequestDecorator(kAnswer)) fastify.decorateRequest(kAnswer, null)
+  if (!fastify.hasRequestDecorator(kExchange)) fastify.decorateRequest(kExchange, null)
   await fastify.register(endpoint, { routes: soap.routes, prefix: soap.prefix })
 }
 

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { SoapFault } from './soap/fault'
 import { SOAP_ERR_OPT_INVALID } from './errors'
-import { KnownKeys } from './service/keys'
+import { KnownKeys } from './codec/keys'
 import type { SoapLimits } from './soap/limits'
 import { isQNameKey, qnameKey, WSSE_NAMESPACES } from './namespaces'
 

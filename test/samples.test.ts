@@ -10,8 +10,8 @@
  */
 import { test, type TestContext } from 'node:test'
 import { DOMParser, type Element as DomElement } from '@xmldom/xmldom'
-import { sampleEnvelope, sampleValue, writeSample } from '../lib/service/sample'
-import { createAjv, compile } from '../lib/service/validation'
+import { sampleEnvelope, sampleValue, writeSample } from '../lib/codec/sample'
+import { createAjv, compile } from '../lib/codec/validation'
 import { SOAP11_ENV, SOAP12_ENV } from './helper'
 
 type Schema = Record<string, unknown>

@@ -15,7 +15,7 @@ import { Agent, request } from 'node:http'
 import { createServer, type Socket } from 'node:net'
 import { once } from 'node:events'
 import { join } from 'node:path'
-import { ASYNC_DEFAULTS } from '../../lib/ws/addressing/policy'
+import { ASYNC_DEFAULTS } from '../../lib/ws/addressing/options'
 
 export interface FloodOptions {
   readonly requests: number

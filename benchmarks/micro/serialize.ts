@@ -4,10 +4,10 @@
  * service's EchoListResponse at 400 B to 1 MB, beside JSON.stringify of the
  * same records in the same run. Each measurement is bounded in time.
  */
-import { compileElement } from '../../lib/service/write'
+import { compileElement } from '../../lib/codec/write'
 import { versionInfo } from '../../lib/namespaces'
-import { usesXsi, shapeOf, type ObjectShape } from '../../lib/service/schema'
-import { prefixesFor } from '../../lib/service/prefixes'
+import { usesXsi, shapeOf, type ObjectShape } from '../../lib/codec/shapes'
+import { prefixesFor } from '../../lib/codec/prefixes'
 import { writeEnvelope } from '../../lib/soap/writer'
 import { LIST_NS } from '../fixtures'
 import { listService } from '../http/services'

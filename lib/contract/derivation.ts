@@ -7,7 +7,7 @@
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { XSD_NS, qnameKey } from '../namespaces'
 import { attr, childElements } from './dom'
-import { TYPE_PROPERTY } from '../service/schema'
+import { TYPE_PROPERTY } from '../codec/shapes'
 
 type Schema = Record<string, unknown>
 type QName = readonly [namespace: string, localName: string]

@@ -2,14 +2,14 @@
  * Contract first, part 3: a WSDL 1.1 read into a service declaration
  * (docs/contract-first.md). The binding chosen gives the operations, their
  * elements (document/literal, wrapped or bare) or parts (rpc/literal), header
- * blocks, faults and actions; their schemas come from lib/contract/xsd.ts.
+ * blocks, faults and actions; their schemas come from lib/contract/xsd-read.ts.
  * The user's handlers are bound by operation name, and the result is
  * compiled and served as a code-first service is, the WSDL as given.
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { checkCatalog, ContractDocuments, type ContractCatalog, type ContractResolver } from './documents'
 import { attr, childElements } from './dom'
-import { SchemaModel, type QName } from './xsd'
+import { SchemaModel, type QName } from './xsd-read'
 import { required } from './checks'
 import { shareDefs } from './defs'
 import { asText } from './content'
@@ -17,12 +17,12 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../err
 import { SoapFault } from '../soap/fault'
 import type { SoapOperationHooks } from '../types'
 import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../service/declaration'
-import { KnownKeys } from '../service/keys'
+import { KnownKeys } from '../codec/keys'
 import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
 import { defaultAction } from '../service/declaration'
-import { addressingOf, operationSecurity, statedAction, type OperationSubjects } from './policy'
-import type { PolicySubject } from '../ws/policy'
-import { contractSecurity, type OperationSecurityPolicy } from '../ws/security/policy'
+import { addressingOf, operationSecurity, statedAction, type OperationSubjects } from './policy-read'
+import type { PolicySubject } from '../ws/ws-policy'
+import { contractSecurity, type OperationSecurityPolicy } from '../ws/security/security-policy'
 
 type Schema = Record<string, unknown>
 
@@ -53,7 +53,7 @@ export interface Contract {
   readonly operations: Readonly<Record<string, ContractOperation>>
   /** WS-Addressing, when the binding declares it (wsam:Addressing or wsaw:UsingAddressing). */
   readonly addressing?: { readonly required: boolean }
-  /** The WSDL and the documents it imports, as served: the address left as lib/wsdl/xsd.ts's placeholder. */
+  /** The WSDL and the documents it imports, as served: the address left as lib/wsdl/xsd-write.ts's placeholder. */
   readonly wsdl: { readonly document: string, readonly schemas: Readonly<Record<string, string>> }
   /**
    * What the WS-Policy attached anywhere to an operation (service, ports,

@@ -11,8 +11,8 @@ import { count } from './checks'
 import { MAX_DEPTH } from './bounds'
 import { XSD_NS } from '../namespaces'
 import { normalizeSpace, type WhiteSpace } from '../xml/chars'
-import { BINARY_ENCODINGS } from '../service/schema'
-import { LEXICAL_PATTERNS } from '../service/patterns'
+import { BINARY_ENCODINGS } from '../codec/shapes'
+import { LEXICAL_PATTERNS } from '../codec/patterns'
 import { xsdRegex } from './xsd-regex'
 
 type Schema = Record<string, unknown>

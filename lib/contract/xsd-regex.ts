@@ -1,7 +1,7 @@
 /**
  * XML Schema regular expressions (XML Schema Part 2 Appendix F) as
  * ECMAScript ones (with the `u` flag Ajv uses) of the same meaning, which
- * run in linear time (lib/service/patterns.ts). XML Schema has no anchors
+ * run in linear time (lib/codec/patterns.ts). XML Schema has no anchors
  * (a `^` or `$` outside a class is itself); its `.` is all but the line
  * ends; its multi-character escapes are its own (`\s` four characters, `\d`
  * Unicode's decimal digits, `\w` all but punctuation, separators and
@@ -11,7 +11,7 @@
  * refused.
  */
 import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
-import { linearRegExp } from '../service/patterns'
+import { linearRegExp } from '../codec/patterns'
 
 type Ranges = Array<[number, number]>
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { bindContract, checkDefinition, readContract, unimplementedOf, type ContractDefinition } from '../contract/read'
 import { endpoint } from './endpoint'
-import { describeSecurity } from '../ws/security/policy'
+import { describeSecurity } from '../ws/security/security-policy'
 
 export interface ContractEndpointOptions {
   readonly definition: ContractDefinition

@@ -18,8 +18,7 @@ import { getHandler, serviceHandler } from '../service/pipeline'
 import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
 import { describeRoute } from '../wsdl/wsdl'
-import { asyncReplies, faultAddressing } from './addressing'
-import type { DeliveryBudget } from '../ws/addressing/delivery'
+import { faultHeaders, type ProtocolModule, type ProtocolRoute } from '../service/protocol'
 
 /** On each Fastify instance that registers the plugin or is registered under it: its SOAP scope (hooks, understood headers), linked to its parent's. */
 export const kSoapScope: unique symbol = Symbol('fastify-soap.scope')
@@ -32,15 +31,16 @@ declare module 'fastify' {
 
 /**
  * One registration of the plugin: its options, the Ajv instance its services'
- * validators are compiled with, and the replay store its services share when
- * they name none (one replay domain: docs/security.md "Replay").
+ * validators are compiled with, the replay store its services share when
+ * they name none (one replay domain: docs/security.md "Replay"), and the
+ * protocol modules its services may turn on (which hold what the services
+ * share: the replay store, the asynchronous replies in flight).
  */
 export interface Registration {
   readonly soap: ResolvedOptions
   readonly ajv: Ajv
   readonly replay: SoapReplayStore
-  /** The asynchronous replies in flight of all its services, against `maxAsyncReplies` and `maxAsyncReplyBytes`. */
-  readonly deliveries: DeliveryBudget
+  readonly protocols: readonly ProtocolModule[]
 }
 
 /**
@@ -91,7 +91,7 @@ function buildErrorHandler (soap: ResolvedOptions) {
     }
     const version = faultVersion(request)
     noteAnswer(request, { fault: fault.faultCode, reason: fault.message, version })
-    const { status, contentType, body } = renderFault(fault, version, faultAddressing(request, fault))
+    const { status, contentType, body } = renderFault(fault, version, faultHeaders(request, fault))
     return reply.code(status).header('content-type', contentType).send(body)
   }
 
@@ -141,7 +141,7 @@ function respondsOn (request: FastifyRequest, reply: FastifyReply, done: HookHan
  * and prefix, however the calls were ordered or awaited.
  */
 export async function endpoint (instance: FastifyInstance, { routes, service }: EndpointOptions): Promise<void> {
-  const { soap, ajv, replay, deliveries } = instance[kRegistration] as Registration
+  const { soap, ajv, protocols } = instance[kRegistration] as Registration
   // A service's understood header blocks are known at ready(), when its scope's are.
   const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
   const parse = buildParser(soap, understood)
@@ -185,7 +185,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     instance.addHook('preValidation', respondsOn)
     await instance.register(routes)
   }
-  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>, replay, deliveries)
+  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>, protocols)
 
   collecting = false
   const supported = instance.supportedMethods
@@ -212,7 +212,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
  */
 function serviceRoutes (
   instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv,
-  understood: Set<string>, replay: SoapReplayStore, deliveries: DeliveryBudget
+  understood: Set<string>, protocols: readonly ProtocolModule[]
 ): void {
   const own: unknown = declaration?.path
   if (typeof own !== 'string' || !own.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
@@ -223,21 +223,20 @@ function serviceRoutes (
   let compiled: Service | undefined
   const gets = new Map<string, Handler>()
   const context = buildGetContext(soap)
-  const addressing: unknown = (declaration as { addressing?: unknown }).addressing
-  const replies = addressing === undefined || addressing === false
-    ? undefined
-    : asyncReplies(instance, () => compiled, deliveries)
+  const keys = declaration as unknown as Record<string, unknown>
+  const onSend = protocols.flatMap((module) => module.route?.(instance, keys[module.key]) ?? [] as ProtocolRoute[])
+    .flatMap((route) => route.onSend === undefined ? [] : [route.onSend])
   instance.addHook('onReady', async function compileSoapService () {
-    const options = { understoodHeaders: soap.understoodHeaders, redact: soap.redact, replay }
+    const options = { understoodHeaders: soap.understoodHeaders, redact: soap.redact, protocols }
     const service = compileService(ajv, declaration, instance[kSoapScope] as SoapScope, options)
     for (const key of service.understood) understood.add(key)
-    post = serviceHandler(service, replies?.admit)
+    post = serviceHandler(service)
     compiled = service
     for (const op of service.operations) if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
   })
   const handler: Handler = (request, reply) => (post as Handler)(request, reply)
-  if (replies === undefined) instance.post(path, handler)
-  else instance.post(path, { onSend: replies.onSend }, handler)
+  if (onSend.length === 0) instance.post(path, handler)
+  else instance.post(path, { onSend }, handler)
   // docs/protocol.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
   // docs/service-page.md: with `servicePage`, a browser's GET there is the service's page.
   const page = soap.servicePage ? { ajv } : undefined

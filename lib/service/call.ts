@@ -8,7 +8,7 @@ import { SOAP_ERR_FAULT_UNKNOWN, SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { SoapFault, type SoapFaultOptions } from '../soap/fault'
 import type { Operation } from './compile'
 import type { SoapCall, SoapOperationInfo } from '../types'
-import { problemsOf } from './validation'
+import { problemsOf } from '../codec/validation'
 
 /** The `SoapCall` a handler gets (types.ts). */
 export class Call implements SoapCall {

@@ -6,7 +6,7 @@
  */
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
-import { compileElement } from './write'
+import { compileElement } from '../codec/write'
 import {
   SOAP_ERR_SERVICE_DUPLICATE,
   SOAP_ERR_SERVICE_HANDLER,
@@ -14,20 +14,17 @@ import {
   SOAP_ERR_HOOK_INVALID
 } from '../errors'
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapScope } from './hooks'
-import { fail, usesXsi, shapeOf, xmlOf, type Field, type NamedShapes, type ObjectShape } from './schema'
-import { prefixesFor } from './prefixes'
-import { KnownKeys } from './keys'
-import { compile } from './validation'
+import { fail, usesXsi, shapeOf, xmlOf, type Field, type NamedShapes, type ObjectShape } from '../codec/shapes'
+import { prefixesFor } from '../codec/prefixes'
+import { KnownKeys } from '../codec/keys'
+import { compile } from '../codec/validation'
 import { isXmlText } from '../xml/chars'
 import { isNCName } from '../xml/chars'
-import type { SoapOperationInfo, SoapReplayStore, SoapWsdlOptions } from '../types'
+import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
 import { defaultAction, wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
 import { qnameKey, isQNameKey } from '../namespaces'
-import { addressingAssertion, addressingPolicy, type AddressingPolicy } from '../ws/addressing/policy'
-import { ADDRESSING_HEADERS } from '../ws/addressing/read'
 import { compileReplyHeaders, type ReplyHeaders } from './reply-headers'
-import { compileSecurity, type ServiceSecurity } from '../ws/security/declaration'
-import { SECURITY_HEADER } from '../ws/security/verify'
+import { stagesOf, type Protocol, type ProtocolModule, type ProtocolStages } from './protocol'
 
 /** A top-level element of an operation's messages, for its description (lib/wsdl/wsdl.ts). */
 export interface ElementDescription {
@@ -77,8 +74,6 @@ export interface Operation {
   readonly description: OperationDescription
   /** Elements (`{namespace}localName`) whose content a fault must not repeat. */
   readonly redact: ReadonlySet<string>
-  /** WS-Security's checks, unless the service has none or leaves this operation out. */
-  readonly security?: ServiceSecurity
 }
 
 export interface Service {
@@ -101,13 +96,17 @@ export interface Service {
   readonly onFault: HookLists['onFault']
   /** How `GET <path>?wsdl` is answered; false when it is not. */
   readonly wsdl: SoapWsdlOptions | false
-  /** WS-Addressing (docs/addressing.md); undefined when off. */
-  readonly addressing: AddressingPolicy | undefined
+  /** The protocols its declaration turns on, in the order of the registration's modules. */
+  readonly protocols: readonly Protocol[]
+  /** Their steps, stage by stage. */
+  readonly stages: ProtocolStages
+  /** Whether the description states each message's `wsam:Action` (a protocol asks for it). */
+  readonly statesActions: boolean
   /** WS-Policy assertions the description states, each serialised with its namespaces (`wsp` bound by the WSDL). */
   readonly policies: readonly string[]
 }
 
-const SERVICE_KEYS = new KnownKeys(['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl', 'addressing', 'security'])
+const SERVICE_KEYS = ['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl']
 const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'outputHeaders', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler', 'outputAction', 'faultActions'])
 
 function isObject (value: unknown): value is Record<string, unknown> {
@@ -141,8 +140,8 @@ function milliseconds (value: unknown, fallback: number, name: string, what: str
 export interface ServiceOptions {
   readonly understoodHeaders: ReadonlySet<string>
   readonly redact: ReadonlySet<string>
-  /** The replay store of a service with `security` and no `replay` of its own: its registration's. */
-  readonly replay: SoapReplayStore
+  /** The protocol modules its declaration may turn on, each by its key. */
+  readonly protocols: readonly ProtocolModule[]
 }
 
 function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number, validateOutputs: boolean, redact: ReadonlySet<string>, shapes: NamedShapes): Operation {
@@ -275,8 +274,9 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   // The endpoint has checked that the declaration is an object with a path (lib/plugin/endpoint.ts).
   const name = typeof declaration.name === 'string' && isNCName(declaration.name) ? declaration.name : undefined
   if (name === undefined) throw new SOAP_ERR_SERVICE_INVALID(String(declaration.name), '"name" must be an XML NCName')
-  const unknown = SERVICE_KEYS.unknownIn(declaration)
-  if (unknown !== undefined) throw new SOAP_ERR_SERVICE_INVALID(name, `unknown key "${unknown}" (one of ${SERVICE_KEYS.list})`)
+  const keys = new KnownKeys([...SERVICE_KEYS, ...options.protocols.map((module) => module.key)])
+  const unknown = keys.unknownIn(declaration)
+  if (unknown !== undefined) throw new SOAP_ERR_SERVICE_INVALID(name, `unknown key "${unknown}" (one of ${keys.list})`)
   if (typeof declaration.namespace !== 'string' || declaration.namespace === '' || !isXmlText(declaration.namespace)) throw new SOAP_ERR_SERVICE_INVALID(name, '"namespace" must be a non-empty URI')
   if (!isObject(declaration.operations) || Object.keys(declaration.operations).length === 0) throw new SOAP_ERR_SERVICE_INVALID(name, '"operations" must name at least one operation')
   for (const flag of ['strictAction', 'validateOutput'] as const) {
@@ -293,13 +293,15 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const shapes: NamedShapes = new WeakMap()
   const byElement = new Map<string, Map<string, Operation>>()
   const byAction = new Map<string, Operation>()
-  const addressing = addressingPolicy(name, declaration.addressing)
-  const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope), ...(addressing === undefined ? [] : ADDRESSING_HEADERS)])
-  const security = compileSecurity(name, declaration.security, Object.keys(declaration.operations), options.replay)
-  if (security !== undefined) understood.add(SECURITY_HEADER)
+  const target = { name, operations: Object.keys(declaration.operations) }
+  const protocols: Protocol[] = []
+  for (const module of options.protocols) {
+    const protocol = module.compile((declaration as unknown as Record<string, unknown>)[module.key], target)
+    if (protocol !== undefined) protocols.push(protocol)
+  }
+  const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope), ...protocols.flatMap((p) => p.understood)])
   for (const operationName of Object.keys(declaration.operations)) {
-    const compiled = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact, shapes)
-    const op = security === undefined || security.except.has(operationName) ? compiled : { ...compiled, security }
+    const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact, shapes)
     if (op.localName !== undefined) {
       let inNamespace = byElement.get(op.namespace)
       if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())
@@ -329,7 +331,9 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     onEnvelope: scopeHooks.onEnvelope,
     onFault: scopeHooks.onFault,
     wsdl: wsdlOptions(name, declaration.wsdl),
-    addressing,
-    policies: [...security?.assertions ?? [], ...(addressing === undefined ? [] : [addressingAssertion(addressing)])]
+    protocols,
+    stages: stagesOf(protocols),
+    statesActions: protocols.some((protocol) => protocol.statesActions === true),
+    policies: protocols.flatMap((protocol) => protocol.policies)
   }
 }

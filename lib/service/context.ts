@@ -8,10 +8,9 @@ import type { ServerResponse } from 'node:http'
 import { SOAP_ERR_CLIENT_GONE, SOAP_ERR_SELECT_LIMIT } from '../errors'
 import type { HeaderBlock, SoapHeaderBlock } from '../soap/headers'
 import type { SoapVersion } from '../namespaces'
-import type { SoapAddressing, SoapOperationInfo } from '../types'
+import type { SoapOperationInfo } from '../types'
 import { elementsAt, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
-import type { DeliverySlot } from '../ws/addressing/delivery'
 import { qnameKey } from '../namespaces'
 
 const EMPTY_MAP: ReadonlyMap<string, readonly SoapHeaderBlock[]> = new Map()
@@ -60,21 +59,10 @@ export class SoapContext {
   /** The decoded tree the dispatcher and the codec read; its form is internal and may change. */
   readonly decoded: DecodedTree
 
-  // Set as a service's pipeline runs (docs/hooks.md); hooks may read and replace them.
-  /** The WS-Addressing properties, read before the onEnvelope hooks run, where the service has addressing on and the request used it (docs/addressing.md). */
-  addressing: SoapAddressing | undefined = undefined
-  /** The `wsa:Action` of the answer, once its addressing headers are written. */
-  replyAction: string | undefined = undefined
-  /**
-   * An asynchronous reply's place under the delivery caps (docs/addressing.md
-   * "Bounds"), taken once the addressing headers are read; undefined when
-   * the answer goes back on the connection.
-   */
-  delivery: DeliverySlot | undefined = undefined
+  // Set as a service's pipeline runs (docs/hooks.md); hooks may read and replace them. The
+  // protocols add their own fields (`addressing`, `username`) by declaration merging.
   /** The operation, once dispatched. */
   operation: SoapOperationInfo | undefined = undefined
-  /** The user a WS-Security UsernameToken authenticated, once checked (docs/security.md "WS-Security"); undefined otherwise. */
-  username: string | undefined = undefined
   /** The operation's input, read from the operation element (or the query string) by its schema. */
   input: unknown = undefined
   /** The values of the header blocks the operation's header schema names, by property. */

@@ -5,7 +5,7 @@
  */
 import { SOAP_ERR_SERVICE_INVALID } from '../errors'
 import type { SoapOperationHooks, SoapWsdlOptions } from '../types'
-import { KnownKeys } from './keys'
+import { KnownKeys } from '../codec/keys'
 
 const XSD_NAME = /^[A-Za-z0-9._-]{1,64}$/
 const WSDL_KEYS = new KnownKeys(['address', 'splitSchemas', 'document', 'schemas'])
@@ -39,9 +39,8 @@ export interface ServiceDeclaration {
   readonly validateOutput?: boolean
   readonly timeout?: number
   readonly wsdl?: unknown
-  readonly addressing?: unknown
-  /** WS-Security, checked by lib/ws/security/declaration.ts. */
-  readonly security?: unknown
+  /** A protocol module's key (`addressing`, `security`), which its module checks. */
+  readonly [protocol: string]: unknown
 }
 
 /** Checks the `wsdl` key of a declaration, at `ready()`. */

@@ -2,16 +2,18 @@
  * Stage 6b: the pipeline, the only file that knows the whole order
  * (docs/hooks.md):
  *
- *   (WS-Addressing read) → onEnvelope → dispatch → onOperation → read input and headers →
- *   preValidation → validate → preHandler → handler → onResult →
- *   validate output → write → 200 (or 202 for a one-way operation)
+ *   (protocols after decode) → onEnvelope → (protocols before dispatch) → dispatch →
+ *   (protocols after dispatch) → onOperation → read input and headers →
+ *   preValidation → validate → preHandler → (protocols before the handler) →
+ *   handler → onResult → validate output → write (protocols on the reply) →
+ *   200 (or 202 for a one-way operation)
  *
  * and, when any of them throws, onFault → the fault. A stage with no hook
- * costs a null check.
+ * costs a null check; a service with no protocol, an empty loop.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Call } from './call'
-import { InputProblem, locate, readChild, readElement, readScalarOf, startChildren } from './codec'
+import { InputProblem, locate, readChild, readElement, readScalarOf, startChildren } from '../codec/read'
 import type { SoapContext } from './context'
 import { dispatch } from './dispatch'
 import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from '../errors'
@@ -19,14 +21,12 @@ import { invalidInputFault, toSoapFault, type SoapFault } from '../soap/fault'
 import { answered, runHooks } from './hooks'
 import type { SoapFaultHook } from '../types'
 import { versionInfo, qnameKey } from '../namespaces'
-import type { Field, ScalarShape } from './schema'
+import type { Field, ScalarShape } from '../codec/shapes'
 import type { Operation, Service } from './compile'
 import { writeEnvelope } from '../soap/writer'
-import { problemsOf } from './validation'
-import { readAddressing } from '../ws/addressing/read'
-import { replyEndpoint, replyHeaders } from '../ws/addressing/reply'
+import { problemsOf } from '../codec/validation'
 import { writeReplyHeaders } from './reply-headers'
-import { verifySecurity } from '../ws/security/verify'
+import { Exchange, kExchange } from './protocol'
 
 type InputReader = (op: Operation, request: FastifyRequest) => unknown
 
@@ -129,20 +129,17 @@ async function invokeTimed (op: Operation, request: FastifyRequest, reply: Fasti
 async function runOperation (op: Operation, readInput: InputReader, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const soap = request.soap as SoapContext
   const hooks = op.hooks
+  const exchange = request[kExchange]
+  const stages = exchange?.service.stages
   soap.operation = op.info
-  if (op.security !== undefined) {
-    const { username, replyHeader } = await verifySecurity(op.security, soap.headers)
-    soap.username = username
-    if (replyHeader !== undefined) soap.responseHeaders.push(replyHeader)
-  }
-  // Past the WS-Security check (or with none to pass): a fault from here on may be posted to FaultTo.
-  if (soap.delivery !== undefined) soap.delivery.authenticated = true
+  if (stages !== undefined) for (const step of stages.afterDispatch) await step(exchange as Exchange, op)
   if (hooks.onOperation !== null && await runHooks(hooks.onOperation, request, reply)) return reply
   soap.input = readInput(op, request)
   soap.headerValues = readHeaders(op, soap)
   if (hooks.preValidation !== null && await runHooks(hooks.preValidation, request, reply)) return reply
   validate(op, soap)
   if (hooks.preHandler !== null && await runHooks(hooks.preHandler, request, reply)) return reply
+  if (stages !== undefined) for (const step of stages.beforeHandler) step(exchange as Exchange, op)
   soap.result = op.timeout === 0
     ? await op.handler(soap.input, new Call(request, reply, op, undefined))
     : await invokeTimed(op, request, reply, soap.input)
@@ -158,9 +155,10 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
   const body = op.writeOutput === undefined ? '' : op.writeOutput(soap.result)
   const blocks = op.replyHeaders === undefined ? '' : writeReplyHeaders(op.replyHeaders, soap.replyHeaderValues)
   let headers = soap.responseHeaders.length === 0 && blocks === '' ? undefined : blocks + soap.responseHeaders.join('')
-  if (soap.addressing !== undefined) {
-    soap.replyAction = op.outputAction
-    headers = replyHeaders(soap.addressing, op.outputAction, replyEndpoint(soap.addressing, false)) + (headers ?? '')
+  if (stages !== undefined) {
+    let first = ''
+    for (const step of stages.onReply) first += step(exchange as Exchange, op)
+    if (first !== '') headers = first + (headers ?? '')
   }
   return reply
     .header('content-type', version.contentType)
@@ -182,9 +180,9 @@ async function runFault (hooks: readonly SoapFaultHook[], thrown: unknown, reque
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
 
 /**
- * A route handler running `stages`, with `read` (the WS-Addressing headers)
- * and the service's onEnvelope hooks first and its onFault hooks on whatever
- * they throw. `runOperation` is the one async step: the entry itself adds no
+ * A route handler running `stages`, with `read` (the protocols' steps after
+ * decode) and the service's onEnvelope hooks first and its onFault hooks on
+ * whatever they throw. `runOperation` is the one async step: the entry itself adds no
  * promise of its own.
  */
 function entry (service: Service, stages: Handler, read?: (request: FastifyRequest) => void): Handler {
@@ -209,22 +207,25 @@ function entry (service: Service, stages: Handler, read?: (request: FastifyReque
   }
 }
 
-/**
- * The handler of a service's POST route. `admit` runs once the WS-Addressing
- * headers are read: it takes the place of an asynchronous reply, or throws.
- */
-export function serviceHandler (service: Service, admit?: (request: FastifyRequest) => void): Handler {
-  const policy = service.addressing
-  const read = policy === undefined
+/** The operation of a POST: dispatched by the Body, or by an action a protocol routes by. */
+function dispatched (service: Service, request: FastifyRequest): Operation {
+  const exchange = request[kExchange]
+  let routed: string | undefined
+  if (exchange !== null) for (const step of service.stages.beforeDispatch) routed = step(exchange) ?? routed
+  return dispatch(service, request.soap as SoapContext, routed)
+}
+
+/** The handler of a service's POST route. */
+export function serviceHandler (service: Service): Handler {
+  const { afterDecode } = service.stages
+  const read = afterDecode.length === 0
     ? undefined
-    : (request: FastifyRequest) => {
-        const soap = request.soap as SoapContext
-        soap.addressing = readAddressing(soap.decoded.headers, { version: soap.version, soapAction: soap.action, policy })
-        admit?.(request)
-      }
-  const run = entry(service, (request, reply) => runOperation(dispatch(service, request.soap as SoapContext), bodyInput, request, reply), read)
+    : (request: FastifyRequest) => { for (const step of afterDecode) step(request[kExchange] as Exchange) }
+  const run = entry(service, (request, reply) => runOperation(dispatched(service, request), bodyInput, request, reply), read)
+  const protocols = service.protocols.length !== 0
   return function soapPost (request, reply) {
     (request.soap as SoapContext).respondsOn(reply.raw)
+    if (protocols) request[kExchange] = new Exchange(request, service)
     return run(request, reply)
   }
 }
@@ -232,9 +233,11 @@ export function serviceHandler (service: Service, admit?: (request: FastifyReque
 /** The handler of an operation's GET route; `context` makes its `request.soap`. */
 export function getHandler (service: Service, op: Operation, context: () => SoapContext): Handler {
   const run = entry(service, (request, reply) => runOperation(op, queryInput, request, reply))
+  const protocols = service.protocols.length !== 0
   return function soapGet (request, reply) {
     const soap = request.soap = context()
     soap.respondsOn(reply.raw)
+    if (protocols) request[kExchange] = new Exchange(request, service)
     return run(request, reply)
   }
 }

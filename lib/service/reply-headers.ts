@@ -7,14 +7,14 @@
  */
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
-import { compileElement } from './write'
+import { compileElement } from '../codec/write'
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XSI_NS } from '../namespaces'
 import { escapeAttribute } from '../xml/escape'
-import { fail, usesXsi, type Field, type ObjectShape } from './schema'
-import { prefixesFor } from './prefixes'
+import { fail, usesXsi, type Field, type ObjectShape } from '../codec/shapes'
+import { prefixesFor } from '../codec/prefixes'
 import type { JsonSchema } from './declaration'
-import { compile, problemsOf } from './validation'
+import { compile, problemsOf } from '../codec/validation'
 
 /** The output header blocks of an operation, compiled. */
 export interface ReplyHeaders {

@@ -14,7 +14,7 @@
  * an exclusive choice can still say that two elements never come together,
  * with that branch's element optional; a choice of one at least cannot.
  */
-import type { Field, ObjectShape } from '../service/schema'
+import type { Field, ObjectShape } from '../codec/shapes'
 
 type Schema = Readonly<Record<string, unknown>>
 
@@ -40,7 +40,7 @@ function single (branch: Schema): { property: string, item: boolean } | undefine
   const { required, properties, ...rest } = branch
   if (Object.keys(rest).length > 0 || !Array.isArray(required) || required.length !== 1) return undefined
   const property = required[0] as string
-  // The codec took "properties" of true or of { type: 'array', minItems: 1 } only (lib/service/schema.ts).
+  // The codec took "properties" of true or of { type: 'array', minItems: 1 } only (lib/codec/shapes.ts).
   const said = (properties ?? {}) as Schema
   if (Object.keys(said).some((p) => p !== property)) return undefined
   return { property, item: said[property] !== undefined && said[property] !== true }

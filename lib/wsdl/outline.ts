@@ -4,7 +4,7 @@
  * its type, its occurrences, its enumeration and its documentation, from
  * the same shapes and schemas the codec reads and the WSDL is written from.
  */
-import type { Field, ObjectShape, ScalarShape, Shape } from '../service/schema'
+import type { Field, ObjectShape, ScalarShape, Shape } from '../codec/shapes'
 
 type Schema = Readonly<Record<string, unknown>>
 

@@ -8,7 +8,7 @@
  */
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { ElementDescription, Operation, Service } from '../service/compile'
-import type { ObjectShape } from '../service/schema'
+import type { ObjectShape } from '../codec/shapes'
 import type { SoapVersion } from '../namespaces'
 import { outline, type OutlineRow } from './outline'
 

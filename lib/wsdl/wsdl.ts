@@ -10,11 +10,11 @@
  */
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Field, ObjectShape } from '../service/schema'
+import type { Field, ObjectShape } from '../codec/shapes'
 import type { ElementDescription, Operation, Service } from '../service/compile'
 import type { SoapWsdlOptions } from '../types'
 import { acceptsHtml, buildPage, pageAsset, sendPage, type PageOptions, type ServicePage } from './service-page'
-import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd'
+import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd-write'
 import { SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey } from '../namespaces'
 
 /** A rendered document, cut where the endpoint's address goes. */
@@ -91,7 +91,7 @@ const NO_FAULTS: ReadonlyMap<string, ElementDescription> = new Map()
 
 function portType (service: Service, faultMessage: FaultMessages): XmlNode {
   // WS-Addressing 1.0 Metadata §4.4.1: each message's action, stated.
-  const action = (value: string): string | undefined => service.addressing === undefined ? undefined : value
+  const action = (value: string): string | undefined => service.statesActions ? value : undefined
   return node('wsdl:portType', { name: service.name }, service.operations.map((op) => node('wsdl:operation', { name: op.info.name }, [
     node('wsdl:input', { message: `tns:${op.info.name}Request`, 'wsam:Action': action(op.info.action) }),
     ...(op.info.oneWay ? [] : [node('wsdl:output', { message: `tns:${op.info.name}Response`, 'wsam:Action': action(op.outputAction) })]),
@@ -147,7 +147,7 @@ export function describeService (service: Service, splitSchemas: boolean): Descr
     'xmlns:soap': WSDL_SOAP11_NS,
     'xmlns:soap12': WSDL_SOAP12_NS,
     'xmlns:xs': XSD_NS,
-    ...(service.addressing === undefined ? {} : { 'xmlns:wsam': WSAM_NS }),
+    ...(service.statesActions ? { 'xmlns:wsam': WSAM_NS } : {}),
     ...prefixes.declarations(),
     ...(service.policies.length === 0 ? {} : { 'xmlns:wsp': WSP_NS, 'xmlns:wsu': WSU_NS }),
     name: service.name,

@@ -6,7 +6,7 @@
  * of allocations, not several per element, and the garbage collector has
  * almost nothing to copy while it is read.
  *
- * The codec (lib/service/codec.ts) reads values straight from it. `XmlElement`s, the
+ * The codec (lib/codec/read.ts) reads values straight from it. `XmlElement`s, the
  * public form, are built from it only when asked for: `request.soap.body`,
  * header blocks, and `xml.any` content.
  */

@@ -16,12 +16,13 @@ const ROOMS: ReadonlyArray<{ readonly room: string, readonly rank: number, reado
   { room: 'xml', rank: 1, holds: (file) => file.startsWith('xml/') },
   { room: 'soap', rank: 2, holds: (file) => file.startsWith('soap/') },
   { room: 'types', rank: 3, holds: (file) => file === 'types.ts' || file === 'infer.ts' },
-  { room: 'ws', rank: 4, holds: (file) => file.startsWith('ws/') },
+  { room: 'codec', rank: 4, holds: (file) => file.startsWith('codec/') },
   { room: 'service', rank: 5, holds: (file) => file.startsWith('service/') },
-  { room: 'wsdl', rank: 6, holds: (file) => file.startsWith('wsdl/') },
-  { room: 'contract', rank: 7, holds: (file) => file.startsWith('contract/') },
-  { room: 'plugin', rank: 8, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
-  { room: 'entry', rank: 9, holds: (file) => file === 'index.ts' || file === 'index.mts' }
+  { room: 'ws', rank: 6, holds: (file) => file.startsWith('ws/') },
+  { room: 'wsdl', rank: 7, holds: (file) => file.startsWith('wsdl/') },
+  { room: 'contract', rank: 8, holds: (file) => file.startsWith('contract/') },
+  { room: 'plugin', rank: 9, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
+  { room: 'entry', rank: 10, holds: (file) => file === 'index.ts' || file === 'index.mts' }
 ]
 
 /** Longer files are split by the stage or concern they hold. */
@@ -133,8 +134,18 @@ test('every lib/ file belongs to a room', (t: TestContext) => {
   t.assert.deepStrictEqual(homeless, [])
 })
 
-test('lib/ imports flow one way: xml ← soap ← types ← service ← wsdl ← contract ← plugin ← index', (t: TestContext) => {
+test('lib/ imports flow one way: xml ← soap ← types ← codec ← service ← ws ← wsdl ← contract ← plugin ← index', (t: TestContext) => {
   t.assert.deepStrictEqual(upwardImports(importGraph(libFiles())), [])
+})
+
+test('service/ imports no protocol: a protocol plugs in through service/protocol.ts, from ws/ above it', (t: TestContext) => {
+  const graph = importGraph(new Map([
+    ['service/pipeline.ts', "import { readAddressing } from '../ws/addressing/read'"],
+    ['ws/addressing/read.ts', "import type { Protocol } from '../../service/protocol'"]
+  ]))
+  t.assert.deepStrictEqual(upwardImports(graph), ['service/pipeline.ts (service) imports ws/addressing/read.ts (ws)'])
+  const service = [...importGraph(libFiles())].filter(([file]) => file.startsWith('service/'))
+  t.assert.deepStrictEqual(service.flatMap(([file, targets]) => targets.filter((target) => target.startsWith('ws/')).map((target) => `${file} imports ${target}`)), [])
 })
 
 test('lib/ has no import cycle, type imports included', (t: TestContext) => {

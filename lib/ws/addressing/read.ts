@@ -11,7 +11,7 @@ import type { SoapAddressing, SoapEndpointReference } from '../../types'
 import { textContent, type XmlElement } from '../../xml/element'
 import { trimXmlSpace } from '../../xml/chars'
 import { addressingFault, type AddressingFaultOptions } from './faults'
-import type { AddressingPolicy } from './policy'
+import type { AddressingPolicy } from './options'
 
 /** The anonymous address of each version: the reply goes back on the request's own connection. */
 export const ANONYMOUS: Readonly<Record<string, string>> = {

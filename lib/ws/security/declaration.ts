@@ -6,7 +6,7 @@
  */
 import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } from '../../types'
-import { usernameTokenAssertion } from './policy'
+import { usernameTokenAssertion } from './security-policy'
 import type { Freshness } from './timestamp'
 
 export interface ServiceSecurity {

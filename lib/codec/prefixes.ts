@@ -3,7 +3,7 @@
  * choices, and `tns`, `ns1`, `ns2`... for every other namespace its elements
  * (and the types `xsi:type` names) may be in.
  */
-import { fail, isObject, typesOf, xmlOf, type ObjectShape, type Shape } from './schema'
+import { fail, isObject, typesOf, xmlOf, type ObjectShape, type Shape } from './shapes'
 
 /** Every namespace an element of this shape tree may be in, with the prefix the schema asks for, if any. A shape that contains itself is walked once. */
 function collectNamespaces (shape: Shape, into: Map<string, string | undefined>, schemaPrefixes: Map<string, string>, seen = new Set<Shape>()): void {

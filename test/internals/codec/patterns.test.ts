@@ -1,5 +1,5 @@
 /**
- * Property-based test of lib/service/patterns.ts (fast-check): a pattern
+ * Property-based test of lib/codec/patterns.ts (fast-check): a pattern
  * run on RE2 means what ECMAScript (`u` flag) says it means
  * (docs/services.md "The mapping"). Random patterns from the constructs
  * ECMAScript and RE2 read differently (`.`, `\s`, `\S`, `[]`, `[^]`,
@@ -9,7 +9,7 @@
  */
 import { test, type TestContext } from 'node:test'
 import fc from 'fast-check'
-import { linearRegExp } from '../../../lib/service/patterns'
+import { linearRegExp } from '../../../lib/codec/patterns'
 
 const ATOMS = ['a', 'b', '1', ' ', '.', '\\s', '\\S', '\\d', '\\D', '\\w', '\\W', '[ab]', '[^a]', '[\\s1]', '[\\S]', '[^\\s]',
   '[]', '[^]', '[\\b]', '\\u00a0', '\\u{2028}', '\\x41', '[:a]', '[[]', '[\\-a]', '[a-c]', '\\.', '\\/', '\\t', '\\n', '\\p{L}', '\\P{N}']

@@ -1,14 +1,14 @@
 /**
  * Stage 5a: the codec, reading. Reads an operation element (or the header
  * blocks) into a plain value, following the shape read from its JSON Schema
- * (lib/service/schema.ts); no DOM is built. Writing is lib/service/write.ts.
+ * (lib/codec/shapes.ts); no DOM is built. Writing is lib/codec/write.ts.
  *
  * Reading is strict about values (text where a number is due, an integer
  * outside the safe range, NaN or INF: a Sender fault) and liberal about what
  * real clients add (`xsi:type`, foreign attributes, element order).
  */
 import { XML_NS, XSI_NS, qnameKey } from '../namespaces'
-import { fieldNamed, TYPE_PROPERTY, type Alternatives, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './schema'
+import { fieldNamed, TYPE_PROPERTY, type Alternatives, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './shapes'
 import { elementAt, type TreeName, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
 import { isWhitespace, normalizeSpace, trimXmlSpace } from '../xml/chars'
@@ -322,7 +322,7 @@ export function startChildren (shape: ObjectShape, out: Record<string, unknown>)
 /**
  * Reads one child node of an object into `out` (children come in any order).
  * Property names come from the schema, where "__proto__" is refused
- * (lib/service/schema.ts): plain assignment is safe. `lenient` (header blocks) passes
+ * (lib/codec/shapes.ts): plain assignment is safe. `lenient` (header blocks) passes
  * over elements the shape does not name; otherwise they are refused.
  */
 export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Record<string, unknown>, lenient: boolean, parent: string): void {

@@ -1,7 +1,7 @@
 /** Validation: named schemas are compiled once per Ajv instance, and still mean what each schema's own `$defs` say. */
 import { test, type TestContext } from 'node:test'
 import type Ajv from 'ajv'
-import { compile, createAjv, problemsOf } from '../../../lib/service/validation'
+import { compile, createAjv, problemsOf } from '../../../lib/codec/validation'
 
 type Schema = Record<string, unknown>
 

@@ -12,7 +12,7 @@
  */
 import { generate, random, readPattern, type Random } from './sample-pattern'
 import type { SoapSchema } from '../types'
-import { TYPE_PROPERTY, shapeOf, usesXsi, xmlOf } from './schema'
+import { TYPE_PROPERTY, shapeOf, usesXsi, xmlOf } from './shapes'
 import { compileElement } from './write'
 import { prefixesFor } from './prefixes'
 import { writeEnvelope } from '../soap/writer'

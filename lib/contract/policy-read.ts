@@ -1,13 +1,13 @@
 /**
  * What a contract's WSDL says of WS-Addressing: the policy its binding
- * declares (lib/ws/policy.ts walks the policies), and the actions its
+ * declares (lib/ws/ws-policy.ts walks the policies), and the actions its
  * messages state; and what its policies ask of each operation's security.
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { childElements } from './dom'
 import { WSAM_NS, WSAW_NS, WSDL_NS } from '../namespaces'
-import { alternativesOf, isOptional, walkPolicies, type PolicySubject } from '../ws/policy'
-import { judgeAlternative, type OperationSecurityPolicy } from '../ws/security/policy'
+import { alternativesOf, isOptional, walkPolicies, type PolicySubject } from '../ws/ws-policy'
+import { judgeAlternative, type OperationSecurityPolicy } from '../ws/security/security-policy'
 
 /**
  * WS-Addressing as a binding declares it: `wsam:Addressing` (Metadata §3.1:

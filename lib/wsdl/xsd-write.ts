@@ -13,7 +13,7 @@
 import { SOAP_ERR_WSDL_CONFLICT } from '../errors'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import { replaceInvalidXmlChars } from '../xml/chars'
-import type { Alternatives, Field, ObjectShape, ScalarShape, ScalarType, Shape, XsiTypeName } from '../service/schema'
+import type { Alternatives, Field, ObjectShape, ScalarShape, ScalarType, Shape, XsiTypeName } from '../codec/shapes'
 import { XSD_NS } from '../namespaces'
 import { statedChoices, type StatedChoice } from './choices'
 

@@ -8,14 +8,14 @@
 import { test, type TestContext } from 'node:test'
 import fc from 'fast-check'
 import { SaxesParser } from 'saxes'
-import { readElement } from '../../../lib/service/codec'
-import { compileElement } from '../../../lib/service/write'
+import { readElement } from '../../../lib/codec/read'
+import { compileElement } from '../../../lib/codec/write'
 import { EnvelopeDecoder } from '../../../lib/soap/envelope'
 import { errorCodes } from '../../../lib/errors'
 import { SOAP12, SOAP12_ENV } from '../../../lib/namespaces'
 import { normalizeOptions } from '../../../lib/options'
-import { usesXsi, shapeOf, type ObjectShape, type ScalarType } from '../../../lib/service/schema'
-import { prefixesFor } from '../../../lib/service/prefixes'
+import { usesXsi, shapeOf, type ObjectShape, type ScalarType } from '../../../lib/codec/shapes'
+import { prefixesFor } from '../../../lib/codec/prefixes'
 import { writeEnvelope } from '../../../lib/soap/writer'
 
 const RUNS = 300
@@ -50,7 +50,7 @@ const NCNAME = /^[A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u0
 
 /**
  * Property names: the ones an object inherits, and ordinary NCNames; the last ones need an `xml.name`.
- * "__proto__" is no property name (lib/service/schema.ts refuses it: Ajv never validates it), only an XML name.
+ * "__proto__" is no property name (lib/codec/shapes.ts refuses it: Ajv never validates it), only an XML name.
  */
 const PROPERTIES = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', 'a', 'b', 'item', 'line', 'x-y', 'n.1', '_z', 'é', 'Ωmega', 'a·b', 'a/b', 'x~y', '1st', 'has space', '']
 const NAMES = ['a', 'b', 'item', 'Item', 'é', 'z.z', 'tns', 'ns1', 'nil', 'type', 'Ω', '__proto__']

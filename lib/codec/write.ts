@@ -1,16 +1,16 @@
 /**
  * Stage 6c: the codec, writing. A value written as XML by writers compiled
- * once per top-level element from its shape (lib/service/schema.ts): the
+ * once per top-level element from its shape (lib/codec/shapes.ts): the
  * pieces are only concatenated, and no DOM is built. A shape that contains
  * itself is compiled once and called again, to any depth the value has.
  */
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XSI_NS } from '../namespaces'
-import { TYPE_PROPERTY, type Alternatives, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape, type XsiTypeName } from './schema'
+import { TYPE_PROPERTY, type Alternatives, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape, type XsiTypeName } from './shapes'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
 import { isNCName } from '../xml/chars'
-import { admits, InputProblem, locate } from './codec'
+import { admits, InputProblem, locate } from './read'
 
 // Characters XML 1.0 cannot carry (see lib/soap/writer.ts): a value holding one is refused, never mangled.
 // eslint-disable-next-line no-control-regex -- matching those characters is the point

@@ -8,17 +8,33 @@
  */
 import { setMaxListeners } from 'node:events'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { renderFault, type SoapFault } from '../soap/fault'
-import type { Service } from '../service/compile'
-import type { SoapContext } from '../service/context'
-import type { SoapAddressing, SoapEndpointReference } from '../types'
-import { WSSE_NS, WSU_NS } from '../namespaces'
-import { writeElement } from '../xml/write'
-import { deliver, DeliverySlot, type Delivery, type DeliveryBudget } from '../ws/addressing/delivery'
-import { endpointUnavailable, genericFaultAction, soapFaultAction } from '../ws/addressing/faults'
-import type { AsyncReplies } from '../ws/addressing/policy'
-import { isAnonymous, NONE } from '../ws/addressing/read'
-import { replyEndpoint, replyHeaders } from '../ws/addressing/reply'
+import { renderFault, type SoapFault } from '../../soap/fault'
+import type { SoapContext } from '../../service/context'
+import { kExchange, type Exchange, type StateKey } from '../../service/protocol'
+import type { SoapAddressing, SoapEndpointReference } from '../../types'
+import { WSSE_NS, WSU_NS } from '../../namespaces'
+import { writeElement } from '../../xml/write'
+import { deliver, DeliverySlot, type Delivery, type DeliveryBudget } from './delivery'
+import { endpointUnavailable, genericFaultAction, soapFaultAction } from './faults'
+import type { AsyncReplies } from './options'
+import { isAnonymous, NONE } from './read'
+import { replyEndpoint, replyHeaders } from './reply'
+
+/** What WS-Addressing keeps of a request that used it, in its exchange. */
+export interface AddressingState {
+  /** The service's asynchronous replies; undefined when it has none. */
+  readonly asyncReplies: AsyncReplies | undefined
+  /**
+   * An asynchronous reply's place under the delivery caps (docs/addressing.md
+   * "Bounds"), taken once the addressing headers are read; undefined when
+   * the answer goes back on the connection.
+   */
+  delivery: DeliverySlot | undefined
+  /** The `wsa:Action` of the answer, once its addressing headers are written. */
+  replyAction: string | undefined
+}
+
+export const kAddressing: StateKey<AddressingState> = Symbol('fastify-soap.addressing')
 
 /** An endpoint a message is sent to as a request of its own: neither anonymous nor `none`. */
 function away (epr: SoapEndpointReference | undefined): epr is SoapEndpointReference {
@@ -38,20 +54,20 @@ function isSecurityFault (fault: SoapFault): boolean {
  * (unless `postSecurityFaults`) and comes back on the connection, addressed
  * as such.
  */
-export function faultAddressing (request: FastifyRequest, fault: SoapFault): string | undefined {
-  const soap = request.soap
-  const addressing = soap?.addressing
-  if (soap === null || addressing === undefined) return undefined
+export function faultAddressing (exchange: Exchange, fault: SoapFault): string | undefined {
+  const addressing = exchange.soap.addressing
+  const state = exchange.state(kAddressing)
+  if (addressing === undefined || state === undefined) return undefined
   const own = fault.faultCode === 'MustUnderstand' || fault.faultCode === 'VersionMismatch'
   const action = fault.action ?? (own ? soapFaultAction(addressing.namespace) : genericFaultAction(addressing.namespace))
-  soap.replyAction = action
-  const slot = soap.delivery
+  state.replyAction = action
+  const slot = state.delivery
   if (slot !== undefined && !slot.postsAnyFault && (!slot.authenticated || isSecurityFault(fault))) {
     slot.release()
-    soap.delivery = undefined
+    state.delivery = undefined
   }
   const epr = replyEndpoint(addressing, true)
-  return replyHeaders(addressing, action, away(epr) && soap.delivery === undefined ? undefined : epr)
+  return replyHeaders(addressing, action, away(epr) && state.delivery === undefined ? undefined : epr)
 }
 
 /** What the reference parameters an asynchronous reply will echo weigh, in UTF-8 bytes. */
@@ -63,25 +79,39 @@ function parameterBytes (addressing: SoapAddressing): number {
   return bytes
 }
 
-export interface AsyncReplyRoute {
-  /** Run once the request's addressing headers are read: takes its reply's place, or throws EndpointUnavailable. */
-  readonly admit: (request: FastifyRequest) => void
-  readonly onSend: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>
+/**
+ * Run once the request's addressing headers are read: the place of its
+ * asynchronous reply under the caps of the service and of the registration
+ * (undefined for a reply on the connection), or an EndpointUnavailable fault
+ * when there is none left.
+ */
+export function admit (
+  exchange: Exchange, options: AsyncReplies | undefined, addressing: SoapAddressing, shared: DeliveryBudget
+): DeliverySlot | undefined {
+  // The reader let through a non-anonymous address only where asyncReplies is on.
+  if (options === undefined || !(away(addressing.replyTo) || away(addressing.faultTo))) return undefined
+  const secured = exchange.service.protocols.some((protocol) => protocol.authenticates === true)
+  const budgets = [options.budget, shared]
+  const slot = DeliverySlot.take(budgets, parameterBytes(addressing), !secured, options.postSecurityFaults)
+  if (slot === undefined) {
+    const why = 'too many replies are on their way to other endpoints'
+    throw endpointUnavailable(addressing.namespace, exchange.soap.version, options.timeout, why)
+  }
+  return slot
 }
 
 /**
- * The asynchronous replies of a service with WS-Addressing: each counts
- * against the service's caps and `shared`, the registration's. An answer
+ * The onSend hook of a service with WS-Addressing, for its asynchronous
+ * replies, each counted against the service's caps and the registration's
+ * (`admit`). An answer
  * whose endpoint is not anonymous leaves as a new request to it (or is
  * dropped for the `none` address); the client's own request gets 202 and no
  * body. When the server closes, deliveries make no new try, and close waits
  * for the tries under way.
  */
 export function asyncReplies (
-  instance: FastifyInstance,
-  compiled: () => Service | undefined,
-  shared: DeliveryBudget
-): AsyncReplyRoute {
+  instance: FastifyInstance
+): (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown> {
   const closing = new AbortController()
   // Each delivery waiting to try again listens to it: as many as the caps let be in flight.
   setMaxListeners(0, closing.signal)
@@ -91,35 +121,19 @@ export function asyncReplies (
     await Promise.all(running)
   })
 
-  function admit (request: FastifyRequest): void {
-    const soap = request.soap as SoapContext
-    const addressing = soap.addressing
-    // The reader let through a non-anonymous address only where asyncReplies is on.
-    if (addressing === undefined || !(away(addressing.replyTo) || away(addressing.faultTo))) return
-    const service = compiled() as Service
-    const options = service.addressing?.asyncReplies as AsyncReplies
-    const secured = service.operations.some((op) => op.security !== undefined)
-    const budgets = [options.budget, shared]
-    const slot = DeliverySlot.take(budgets, parameterBytes(addressing), !secured, options.postSecurityFaults)
-    if (slot === undefined) {
-      const why = 'too many replies are on their way to other endpoints'
-      throw endpointUnavailable(addressing.namespace, soap.version, options.timeout, why)
-    }
-    soap.delivery = slot
-  }
-
   /** The reply of a handled request, too large for what the byte caps have left: a fault on the connection instead. */
   function notQueued (
     request: FastifyRequest,
     reply: FastifyReply,
     soap: SoapContext,
+    state: AddressingState,
     addressing: SoapAddressing,
     bytes: number
   ): string {
     request.log.warn({ bytes }, 'fastify-soap: reply not queued: over the byte cap of replies in flight')
     const action = genericFaultAction(addressing.namespace)
-    soap.replyAction = action
-    const timeout = (compiled()?.addressing?.asyncReplies as AsyncReplies).timeout
+    state.replyAction = action
+    const timeout = (state.asyncReplies as AsyncReplies).timeout
     const why = 'the reply is larger than what replies in flight may still hold'
     const fault = endpointUnavailable(addressing.namespace, soap.version, timeout, why)
     const { status, contentType, body } = renderFault(fault, soap.version, replyHeaders(addressing, action, undefined))
@@ -130,9 +144,10 @@ export function asyncReplies (
   async function soapAsyncReply (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const soap = request.soap
     const addressing = soap?.addressing
-    if (soap === null || addressing === undefined) return payload
-    const slot = soap.delivery
-    soap.delivery = undefined
+    const state = request[kExchange]?.state(kAddressing)
+    if (soap === null || addressing === undefined || state === undefined) return payload
+    const slot = state.delivery
+    state.delivery = undefined
     const epr = replyEndpoint(addressing, reply.statusCode >= 400)
     const answer = typeof payload === 'string' && payload !== ''
     if (!answer || slot === undefined || !away(epr)) {
@@ -145,15 +160,15 @@ export function asyncReplies (
     const envelope = Buffer.from(payload)
     if (!slot.resize(envelope.length)) {
       slot.release()
-      return notQueued(request, reply, soap, addressing, envelope.length)
+      return notQueued(request, reply, soap, state, addressing, envelope.length)
     }
     reply.code(202).removeHeader('content-type')
-    const options = compiled()?.addressing?.asyncReplies as AsyncReplies
+    const options = state.asyncReplies as AsyncReplies
     const delivery: Delivery = {
       url: new URL(epr.address),
       envelope,
       version: soap.version,
-      action: soap.replyAction as string,
+      action: state.replyAction as string,
       signal: closing.signal
     }
     const sending: Promise<boolean> = deliver(delivery, options, request.log).finally(() => {
@@ -164,5 +179,5 @@ export function asyncReplies (
     return ''
   }
 
-  return { admit, onSend: soapAsyncReply }
+  return soapAsyncReply
 }

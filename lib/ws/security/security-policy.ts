@@ -7,7 +7,7 @@
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_UNSUPPORTED, SOAP_ERR_SECURITY_LOOKUP } from '../../errors'
 import { SP_13_NS, SP_2005_NS, SP_NS } from '../../namespaces'
-import { nestedAssertions, type AttachedAssertion } from '../policy'
+import { nestedAssertions, type AttachedAssertion } from '../ws-policy'
 
 const ALWAYS_TO_RECIPIENT = `${SP_NS}/IncludeToken/AlwaysToRecipient`
 

@@ -13,7 +13,7 @@ import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import type { Problem } from '../soap/fault'
 import { isSpace } from '../xml/chars'
 import { linearEngine, linearRegExp, URL_PATTERN } from './patterns'
-import { TYPE_PROPERTY, type XmlKeyword } from './schema'
+import { TYPE_PROPERTY, type XmlKeyword } from './shapes'
 
 /** At most this many problems are listed in a fault's Detail. */
 export const MAX_PROBLEMS = 20
@@ -166,7 +166,7 @@ function fits (registered: Registered, defs: Record<string, unknown>, seen: Set<
  * `$ref` to one naming that id. Operations whose schemas share named schemas
  * (a contract's types, a service's `$defs`) then share their validators:
  * each is compiled once per Ajv instance, not once per schema that reaches it.
- * The lib/service/schema.ts checks have run: every `$ref` names one of the
+ * The lib/codec/shapes.ts checks have run: every `$ref` names one of the
  * schema's own `$defs`.
  */
 function namedOnce (ajv: Ajv, schema: Record<string, unknown>): object {
@@ -199,7 +199,7 @@ function namedOnce (ajv: Ajv, schema: Record<string, unknown>): object {
 }
 
 /**
- * The schema as Ajv is given it: a "oneOf" of types (lib/service/schema.ts,
+ * The schema as Ajv is given it: a "oneOf" of types (lib/codec/shapes.ts,
  * `alternatives`) becomes an object validated as the one its `$type` names
  * (OpenAPI's discriminator), so that a value's problems are those of its own
  * type; `{ type: 'null' }` among them becomes a type of null. The codec has
@@ -221,7 +221,7 @@ function forAjv (schema: unknown, ref?: (name: string) => string): unknown {
   return { ...rest, type: types.length < branches.length || nullable === true ? ['object', 'null'] : 'object', oneOf: types, discriminator: { propertyName: TYPE_PROPERTY } }
 }
 
-/** The keywords that only say which properties are present together (an XSD choice: lib/service/schema.ts). */
+/** The keywords that only say which properties are present together (an XSD choice: lib/codec/shapes.ts). */
 const PRESENCE: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'not'])
 const PRESENCE_MESSAGE = 'the elements present do not fit the content model: an xs:choice takes one branch, with its required elements'
 

@@ -1,6 +1,6 @@
 /**
  * Strings that match a pattern (the ECMAScript regular expression of a
- * schema's `pattern`, `u` flag), for samples (lib/service/sample.ts): the
+ * schema's `pattern`, `u` flag), for samples (lib/codec/sample.ts): the
  * pattern read into alternatives, groups, quantified atoms; an atom (a
  * character, a class, an escape such as `\d` or `\p{L}`) made a character by
  * trying candidates against the atom itself. Lookarounds, anchors and word

@@ -1,0 +1,50 @@
+/**
+ * WS-Security as a protocol module (docs/security.md "WS-Security"): the
+ * `security` key of a service, the `wsse:Security` header it understands,
+ * the WS-SecurityPolicy assertions it states, and its one step, after
+ * dispatch: the check of the Security header, whose user it gives the
+ * handler as `request.soap.username`.
+ */
+import type { SoapReplayStore } from '../../types'
+import type { Exchange, Operation, Protocol, ProtocolModule } from '../../service/protocol'
+import { compileSecurity, type ServiceSecurity } from './declaration'
+import { SECURITY_HEADER, verifySecurity } from './verify'
+
+declare module '../../service/context' {
+  interface SoapContext {
+    /** The user a WS-Security UsernameToken authenticated, once checked (docs/security.md "WS-Security"); undefined otherwise. */
+    username: string | undefined
+  }
+}
+
+class SecurityProtocol implements Protocol {
+  readonly understood = [SECURITY_HEADER]
+  readonly policies: readonly string[]
+  readonly authenticates: boolean
+  readonly #security: ServiceSecurity
+
+  constructor (security: ServiceSecurity, operations: readonly string[]) {
+    this.#security = security
+    this.policies = security.assertions
+    this.authenticates = operations.some((name) => !security.except.has(name))
+  }
+
+  async afterDispatch (exchange: Exchange, op: Operation): Promise<void> {
+    if (this.#security.except.has(op.info.name)) return
+    const { soap } = exchange
+    const { username, replyHeader } = await verifySecurity(this.#security, soap.headers)
+    soap.username = username
+    if (replyHeader !== undefined) soap.responseHeaders.push(replyHeader)
+  }
+}
+
+/** WS-Security; a service with `security` and no `replay` of its own claims its nonces in `replay`, its registration's. */
+export function securityModule (replay: SoapReplayStore): ProtocolModule {
+  return {
+    key: 'security',
+    compile (value, { name, operations }) {
+      const security = compileSecurity(name, value, operations, replay)
+      return security === undefined ? undefined : new SecurityProtocol(security, operations)
+    }
+  }
+}
