@@ -1,12 +1,13 @@
 /**
  * A contract's XML Schemas as xmllint reads them, for tests that validate
  * messages against a contract's own XSD (test/samples.test.ts,
- * test/mock.test.ts).
+ * test/mock.test.ts), and requests for a mock's operations.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DOMParser, XMLSerializer, type Element as DomElement } from '@xmldom/xmldom'
 import type { Contract } from '../lib/index'
+import { sampleEnvelope } from '../lib/service/sample'
 
 const XS = 'http://www.w3.org/2001/XMLSchema'
 const WSDL = 'http://schemas.xmlsoap.org/wsdl/'
@@ -53,4 +54,21 @@ export function contractXsd (contract: Contract, dir: string): string {
   })
   writeFileSync(join(dir, 'driver.xsd'), `<xs:schema xmlns:xs="${XS}" targetNamespace="urn:fastify-soap:driver">${imports.join('')}</xs:schema>`)
   return join(dir, 'driver.xsd')
+}
+
+/** The Body's element of an answer, as a document of its own. */
+export function bodyElement (xml: string): string {
+  const doc = new DOMParser().parseFromString(xml, 'text/xml')
+  const body = Array.from(doc.documentElement?.childNodes ?? []).find((n) => (n as DomElement).localName === 'Body') as DomElement
+  const element = Array.from(body.childNodes).find((n) => n.nodeType === 1) as DomElement
+  return new XMLSerializer().serializeToString(element)
+}
+
+/** A request for an operation of the contract: a sample of its input, with the action its binding states. */
+export function mockRequest (contract: Contract, operation: string, headers: Record<string, string> = {}, body?: string): { method: 'POST', url: string, headers: Record<string, string>, payload: string } {
+  const op = contract.operations[operation]
+  const version = contract.bindings[0].version
+  const payload = body ?? sampleEnvelope(op.input, version, { rich: true })
+  const type: Record<string, string> = version === '1.1' ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${op.action}"` } : { 'content-type': `application/soap+xml; charset=utf-8; action="${op.action}"` }
+  return { method: 'POST', url: '/mock', headers: { ...type, ...headers }, payload }
 }

@@ -11,29 +11,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
-import { DOMParser, XMLSerializer, type Element as DomElement } from '@xmldom/xmldom'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { readContract, type Contract } from '../lib/index'
 import { sampleEnvelope } from '../lib/service/sample'
-import { contractXsd } from './contract-xsd'
+import { bodyElement, contractXsd, mockRequest } from './contract-xsd'
 import { requireXmllint, sharedFixture } from './helper'
-
-/** The Body's element of an answer, as a document of its own. */
-export function bodyElement (xml: string): string {
-  const doc = new DOMParser().parseFromString(xml, 'text/xml')
-  const body = Array.from(doc.documentElement?.childNodes ?? []).find((n) => (n as DomElement).localName === 'Body') as DomElement
-  const element = Array.from(body.childNodes).find((n) => n.nodeType === 1) as DomElement
-  return new XMLSerializer().serializeToString(element)
-}
-
-/** A request for an operation of the contract: a sample of its input, with the action its binding states. */
-export function mockRequest (contract: Contract, operation: string, headers: Record<string, string> = {}, body?: string): { method: 'POST', url: string, headers: Record<string, string>, payload: string } {
-  const op = contract.operations[operation]
-  const version = contract.bindings[0].version
-  const payload = body ?? sampleEnvelope(op.input, version, { rich: true })
-  const type: Record<string, string> = version === '1.1' ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${op.action}"` } : { 'content-type': `application/soap+xml; charset=utf-8; action="${op.action}"` }
-  return { method: 'POST', url: '/mock', headers: { ...type, ...headers }, payload }
-}
 
 async function mock (t: TestContext, wsdl: string, options: Record<string, unknown> = {}): Promise<{ app: FastifyInstance, contract: Contract }> {
   const contract = await readContract({ wsdl, ...options })
