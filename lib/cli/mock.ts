@@ -11,13 +11,15 @@ import { readContract } from '../contract/read'
 export const MOCK_USAGE = `usage: fastify-soap mock <contract.wsdl> [--port <n>] [--host <address>] [--path </path>]
          [--seed <n>] [--service <name>] [--binding <name>]
          [--catalog <catalog.xml> | --catalog <location>=<file>...] [--root <folder>]
+         [--ignore-policy-assertion <{namespace}localName>...]
 
 Serves the contract with sample answers: each operation answers a sample of
 its output (the same for the same --seed, default 1), or the declared fault
 a request names in its x-soap-mock-fault header. Listens on 127.0.0.1
 (--host to choose), port 8080 by default (0: any free port), at --path
 (default /mock); prints the endpoint's and the WSDL's URLs, then one line per
-request.`
+request. --ignore-policy-assertion serves the contract without a WS-Policy
+assertion the plugin cannot apply (a WCF contract's TransportBinding).`
 
 export interface MockOptions {
   wsdl: string
@@ -29,6 +31,7 @@ export interface MockOptions {
   binding?: string
   root?: string
   catalog?: Record<string, string> | string
+  ignorePolicyAssertions?: string[]
 }
 
 /** Reads the command's arguments; a string is what is wrong with them. */
@@ -47,6 +50,9 @@ export function mockOptions (args: readonly string[]): MockOptions | string {
       if (entry === null) options.catalog = value
       else options.catalog = { ...options.catalog as Record<string, string> | undefined, [entry[1]]: entry[2] }
       i++
+    } else if (arg === '--ignore-policy-assertion' && value !== undefined) {
+      options.ignorePolicyAssertions = [...options.ignorePolicyAssertions ?? [], value]
+      i++
     } else if (/^--(host|path|service|binding|root)$/.test(arg) && value !== undefined) {
       options[arg.slice(2) as 'host' | 'path' | 'service' | 'binding' | 'root'] = value
       i++
@@ -63,14 +69,15 @@ export function mockOptions (args: readonly string[]): MockOptions | string {
 
 /** Starts the mock server; resolves to it once it listens, having printed its URLs. */
 export async function startMock (options: MockOptions, out: (text: string) => void): Promise<FastifyInstance> {
-  const { wsdl, port, host, path, seed, ...choice } = options
+  const { wsdl, port, host, path, seed, ignorePolicyAssertions, ...choice } = options
   const source = Object.fromEntries(Object.entries(choice).filter(([, v]) => v !== undefined))
   const contract = await readContract({ wsdl, ...source })
+  const ignored = ignorePolicyAssertions === undefined ? {} : { ignorePolicyAssertions }
   // One line per request: the plugin's answer line; Fastify's own request lines are off.
   const app = Fastify({ logger: { level: 'info' }, logController: new LogController({ disableRequestLogging: true }) })
   await app.register(soap)
   await app.register(async (scope) => {
-    scope.soap.contract({ path, wsdl, ...source, operations: {}, unimplemented: 'sample', sampleSeed: seed })
+    scope.soap.contract({ path, wsdl, ...source, ...ignored, operations: {}, unimplemented: 'sample', sampleSeed: seed })
   })
   await app.listen({ port, host })
   const address = app.server.address() as { port: number }
