@@ -87,7 +87,7 @@ test('docs/mock.md "Declared faults": x-soap-mock-fault answers the operation\'s
   t.assert.match(unknown.body, /<faultcode>soap:Client<\/faultcode><faultstring>The operation getRepositories has no fault nope \(it declares cmisException\)<\/faultstring>/)
 })
 
-test('docs/mock.md "Sample answers": a request invalid against the contract gets the Sender fault a real service gives, not a sample', async (t: TestContext) => {
+test('docs/mock.md "Sample answers", "Declared faults": a request invalid against the contract gets the Sender fault a real service gives, not a sample; a fault asked of an operation declaring none is a Sender fault', async (t: TestContext) => {
   const ocpp = sharedFixture(t, 'wsdl', 'ocpp16', 'OCPP_CentralSystemService_1.6.wsdl')
   if (ocpp === undefined) return
   const { app, contract } = await mock(t, ocpp)
@@ -95,4 +95,7 @@ test('docs/mock.md "Sample answers": a request invalid against the contract gets
   const response = await app.inject(mockRequest(contract, 'Authorize', {}, empty))
   t.assert.strictEqual(response.statusCode, 400)
   t.assert.match(response.body, /<soap:Value>soap:Sender<\/soap:Value>.*idTag/)
+  const none = await app.inject(mockRequest(contract, 'Authorize', { 'x-soap-mock-fault': 'AnyFault' }))
+  t.assert.strictEqual(none.statusCode, 400)
+  t.assert.match(none.body, /<soap:Text xml:lang="en">The operation Authorize has no fault AnyFault \(it declares none\)<\/soap:Text>/)
 })

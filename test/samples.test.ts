@@ -205,3 +205,19 @@ test('docs/mock.md "Sample values": every sample (minimal and rich, three seeds)
   }
   t.diagnostic(`${samples} samples of ${operations} operations of ${CORPUS.length} contracts (${checked} of them by xmllint) in ${Date.now() - started} ms`)
 })
+
+test('docs/mock.md "Sample values": what a pattern\'s structure cannot give (a boundary, a backreference, a character none of the candidates is, a pattern past the reader) and presence rules needing more than three elements added give a sample the validator refuses', (t: TestContext) => {
+  const ajv = createAjv()
+  const cases: Array<[Schema, unknown]> = [
+    [{ type: 'string', pattern: '^\\bab\\b$' }, 'ab'],
+    [{ type: 'string', pattern: '^(a)\\1$' }, 'a'],
+    [{ type: 'string', pattern: '^[\\u4e01]$' }, ''],
+    [{ type: 'string', pattern: '^(?<n>a)\\k<n>$' }, ''],
+    [{ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' }, d: { type: 'string' } }, anyOf: [{ properties: { a: true, b: true, c: true, d: true }, required: ['a', 'b', 'c', 'd'] }] }, {}]
+  ]
+  for (const [schema, expected] of cases) {
+    const value = sampleValue(schema)
+    t.assert.deepStrictEqual(value, expected, JSON.stringify(schema))
+    t.assert.strictEqual(compile(ajv, schema, 'edge')(value), expected === 'ab', JSON.stringify(schema))
+  }
+})
