@@ -99,3 +99,12 @@ test('docs/mock.md "Sample answers", "Declared faults": a request invalid agains
   t.assert.strictEqual(none.statusCode, 400)
   t.assert.match(none.body, /<soap:Text xml:lang="en">The operation Authorize has no fault AnyFault \(it declares none\)<\/soap:Text>/)
 })
+
+test('docs/mock.md "Sample answers": output header blocks are answered with a sample too: the SOAP 1.2 test suite\'s echoOk answers its responseOk block beside an empty Body', async (t: TestContext) => {
+  const suite = sharedFixture(t, 'wsdl', 'soap12-testsuite', 'soap12-test.wsdl')
+  if (suite === undefined) return
+  const { app, contract } = await mock(t, suite, { binding: 'Soap12TestDocBinding' })
+  const response = await app.inject(mockRequest(contract, 'echoOk'))
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  t.assert.match(response.body, /<soap:Header><[^>]*responseOk [^>]*>[^<]+<\/[^>]*responseOk><\/soap:Header><soap:Body><\/soap:Body>/)
+})

@@ -41,7 +41,7 @@ export function sampleHandler (name: string, operation: Mocked, seed: number): (
       const detail = sampleValue((operation.faults as Readonly<Record<string, SoapSchema>>)[fault], options)
       throw call.fault(fault, detail, { code: 'Receiver', reason: `The fault ${fault} of ${name}, as asked by ${MOCK_FAULT_HEADER}` })
     }
-    if (operation.outputHeaders !== undefined) call.replyHeaders(sampleValue(operation.outputHeaders, { seed }))
+    if (operation.outputHeaders !== undefined) call.replyHeaders(sampleValue(operation.outputHeaders, options))
     return operation.output === undefined ? undefined : sampleValue(operation.output, options)
   }
 }
