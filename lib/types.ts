@@ -412,8 +412,8 @@ export interface SoapSecurityOptions {
 
 /**
  * An existing WSDL served with your handlers (docs/contract-first.md): a
- * handler for every operation, or, with `unimplemented: 'fault'`, for some,
- * the others answered with a Receiver fault.
+ * handler for every operation, or, with `unimplemented: 'fault'` or
+ * `'sample'`, for some, the others answered with a Receiver fault or samples.
  */
 export type SoapContractDefinition<Operations = Record<string, unknown>> = SoapContractOptions & (
   | {
@@ -425,7 +425,13 @@ export type SoapContractDefinition<Operations = Record<string, unknown>> = SoapC
   | {
     /** Handlers for some operations, by name. */
     readonly operations: Partial<Operations>
-    /** The operations with no handler are served, each answering a Receiver fault that says it is not implemented. */
-    readonly unimplemented: 'fault'
+    /**
+     * The operations with no handler are served, each answering a Receiver
+     * fault that says it is not implemented (`'fault'`), or a sample of its
+     * output (`'sample'`, docs/mock.md "Sample answers").
+     */
+    readonly unimplemented: 'fault' | 'sample'
+    /** With `'sample'`: the seed of the samples answered (default 1). */
+    readonly sampleSeed?: number
   }
 )

@@ -70,8 +70,8 @@ test('docs/contract-first.md "Options": without unimplemented (or with "error") 
     const err = await app.ready().then(() => undefined, (e: unknown) => e as { code: string, message: string })
     t.assert.strictEqual(err?.code, 'SOAP_ERR_CONTRACT_INVALID', String(unimplemented))
     t.assert.match(err.message, unimplemented === undefined || unimplemented === 'error'
-      ? /no handler for Authorize, BootNotification, .*StopTransaction: every operation of the binding needs one, unless "unimplemented" is "fault"/
-      : /"unimplemented" must be "error" \(the default\) or "fault"/)
+      ? /no handler for Authorize, BootNotification, .*StopTransaction: every operation of the binding needs one, unless "unimplemented" is "fault" or "sample"/
+      : /"unimplemented" must be "error" \(the default\), "fault" or "sample"/)
   }
 })
 

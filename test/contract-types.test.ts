@@ -31,7 +31,7 @@ test('docs/contract-first.md "Types": the command writes test/types/contract-ocp
   const { status, out, err } = await run(['types', join(ocpp, 'OCPP_CentralSystemService_1.6.wsdl')])
   t.assert.strictEqual(err, '')
   t.assert.strictEqual(status, 0)
-  t.assert.strictEqual(out, await readFile(GENERATED, 'utf8'), 'regenerate with: node dist/lib/contract/cli.js types ../shared/fixtures/wsdl/ocpp16/OCPP_CentralSystemService_1.6.wsdl --out test/types/contract-ocpp.ts')
+  t.assert.strictEqual(out, await readFile(GENERATED, 'utf8'), 'regenerate with: node dist/lib/cli/main.js types ../shared/fixtures/wsdl/ocpp16/OCPP_CentralSystemService_1.6.wsdl --out test/types/contract-ocpp.ts')
   t.assert.match(out, /^export type Operations = ContractOperations<typeof schemas>$/m)
   t.assert.match(out, /^export type AuthorizeHeaders = Infer<typeof schemas\["Authorize"\]\['headers'\]>$/m)
 })

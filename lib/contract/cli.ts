@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `fastify-soap types <contract.wsdl>`: writes the TypeScript of a contract's
  * handlers (docs/contract-first.md, "Types"). The file holds the operations'
@@ -159,9 +158,4 @@ export async function main (args: readonly string[], out: (text: string) => void
     await writeFile(options.out, text)
   }
   return 0
-}
-
-/* c8 ignore next 3 -- the process's own entry; test/contract-types.test.ts runs main() in process and the file as a process */
-if (require.main === module) {
-  main(process.argv.slice(2), (text) => process.stdout.write(text), (text) => process.stderr.write(text + '\n')).then((status) => { process.exitCode = status }, (e) => { process.stderr.write(`fastify-soap: ${String(e)}\n`); process.exitCode = 1 })
 }

@@ -23,6 +23,7 @@ import { defaultAction } from '../service/declaration'
 import { addressingOf, operationSecurity, statedAction, type OperationSubjects } from './policy-read'
 import type { PolicySubject } from '../ws/ws-policy'
 import { contractSecurity, type OperationSecurityPolicy } from '../ws/security/security-policy'
+import { sampleHandler } from './mock'
 
 type Schema = Record<string, unknown>
 
@@ -447,8 +448,14 @@ export interface ContractDefinition extends ContractSource {
   readonly path: string
   /** A handler for every operation of the binding, by operation name (with `unimplemented: 'fault'`, for some). */
   readonly operations: Readonly<Record<string, ContractHandler>>
-  /** What an operation with no handler is: `'error'` (the default), a startup error; `'fault'`, served with a Receiver fault. */
-  readonly unimplemented?: 'error' | 'fault'
+  /**
+   * What an operation with no handler is: `'error'` (the default), a startup
+   * error; `'fault'`, served with a Receiver fault; `'sample'`, served with
+   * sample answers (docs/mock.md).
+   */
+  readonly unimplemented?: 'error' | 'fault' | 'sample'
+  /** With `unimplemented: 'sample'`: the seed of the samples answered (default 1). */
+  readonly sampleSeed?: number
   /** The endpoint URL written in the served WSDL's ports; by default the one each request came to. */
   readonly address?: string
   readonly understoodHeaders?: readonly string[]
@@ -466,7 +473,7 @@ export interface ContractDefinition extends ContractSource {
 const DEFINITION_KEYS = new KnownKeys([
   'path', 'wsdl', 'document', 'base', 'root', 'resolver', 'catalog', 'service', 'binding', 'operations', 'address',
   'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented',
-  'ignorePolicyAssertions'
+  'ignorePolicyAssertions', 'sampleSeed'
 ])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
@@ -477,7 +484,9 @@ export function checkDefinition (definition: ContractDefinition): void {
   const unknown = DEFINITION_KEYS.unknownIn(definition)
   if (unknown !== undefined) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', `unknown key "${unknown}" (one of ${DEFINITION_KEYS.list})`)
   const mode: unknown = definition.unimplemented
-  if (mode !== undefined && mode !== 'error' && mode !== 'fault') throw new SOAP_ERR_CONTRACT_INVALID('(definition)', '"unimplemented" must be "error" (the default) or "fault"')
+  if (mode !== undefined && mode !== 'error' && mode !== 'fault' && mode !== 'sample') throw new SOAP_ERR_CONTRACT_INVALID('(definition)', '"unimplemented" must be "error" (the default), "fault" or "sample"')
+  const seed: unknown = definition.sampleSeed
+  if (seed !== undefined && !Number.isSafeInteger(seed)) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', '"sampleSeed" must be an integer')
   const ignored: unknown = definition.ignorePolicyAssertions
   const isName = (name: unknown): boolean => typeof name === 'string' && /^\{[^{}]+\}[^{}\s]+$/.test(name)
   if (ignored !== undefined && (!Array.isArray(ignored) || !ignored.every(isName))) {
@@ -504,10 +513,11 @@ export function bindContract (contract: Contract, definition: ContractDefinition
   const unknown = Object.keys(given).filter((name) => !Object.hasOwn(contract.operations, name))
   if (unknown.length > 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `the contract has no operation ${unknown.join(', ')} (it has ${Object.keys(contract.operations).join(', ')})`)
   const missing = unimplementedOf(contract, definition)
-  if (missing.length > 0 && definition.unimplemented !== 'fault') throw new SOAP_ERR_CONTRACT_INVALID(where, `no handler for ${missing.join(', ')}: every operation of the binding needs one, unless "unimplemented" is "fault"`)
+  if (missing.length > 0 && definition.unimplemented !== 'fault' && definition.unimplemented !== 'sample') throw new SOAP_ERR_CONTRACT_INVALID(where, `no handler for ${missing.join(', ')}: every operation of the binding needs one, unless "unimplemented" is "fault" or "sample"`)
   const operations: Record<string, OperationDeclaration> = {}
   for (const [name, op] of Object.entries(contract.operations)) {
-    const bound = Object.hasOwn(given, name) ? (given as Record<string, unknown>)[name] : notImplemented(name)
+    const unbound = definition.unimplemented === 'sample' ? sampleHandler(name, op, definition.sampleSeed ?? 1) : notImplemented(name)
+    const bound = Object.hasOwn(given, name) ? (given as Record<string, unknown>)[name] : unbound
     const own = typeof bound === 'function' ? { handler: bound } : bound
     if (typeof own !== 'object' || own === null || HANDLER_KEYS.unknownIn(own) !== undefined) {
       throw new SOAP_ERR_CONTRACT_INVALID(where, `operation ${name} must be a handler, or { handler, hooks, timeout }`)

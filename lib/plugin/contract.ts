@@ -24,6 +24,7 @@ export async function contractEndpoint (instance: FastifyInstance, { definition 
   const line = `fastify-soap: contract ${contract.name}: WS-Security requires ${said}${without}`
   instance.log.info({ contract: contract.name, security, ignored }, line)
   const unimplemented = unimplementedOf(contract, definition)
-  if (unimplemented.length > 0) instance.log.info({ service: contract.name, path: definition.path, unimplemented }, `fastify-soap: contract ${contract.name}: ${unimplemented.join(', ')} not implemented, answered with a Receiver fault`)
+  const answered = definition.unimplemented === 'sample' ? 'samples' : 'a Receiver fault'
+  if (unimplemented.length > 0) instance.log.info({ service: contract.name, path: definition.path, unimplemented }, `fastify-soap: contract ${contract.name}: ${unimplemented.join(', ')} not implemented, answered with ${answered}`)
   await endpoint(instance, { service })
 }

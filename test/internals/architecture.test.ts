@@ -22,7 +22,8 @@ const ROOMS: ReadonlyArray<{ readonly room: string, readonly rank: number, reado
   { room: 'wsdl', rank: 7, holds: (file) => file.startsWith('wsdl/') },
   { room: 'contract', rank: 8, holds: (file) => file.startsWith('contract/') },
   { room: 'plugin', rank: 9, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
-  { room: 'entry', rank: 10, holds: (file) => file === 'index.ts' || file === 'index.mts' }
+  { room: 'entry', rank: 10, holds: (file) => file === 'index.ts' || file === 'index.mts' },
+  { room: 'cli', rank: 11, holds: (file) => file.startsWith('cli/') }
 ]
 
 /** Longer files are split by the stage or concern they hold. */

@@ -67,6 +67,12 @@ describe('docs/contract-first.md "Options": unimplemented', () => {
     })).type.not.toRaiseError()
   })
 
+  test('docs/mock.md "Sample answers": with unimplemented: "sample" and a sampleSeed, handlers for some operations (or none) are enough; a seed of another type does not compile', () => {
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'sample', sampleSeed: 3, operations: {} })).type.not.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'sample', operations: { Heartbeat: async () => ({ currentTime: '2026-01-01T00:00:00Z' }) } })).type.not.toRaiseError()
+    expect(app.soap.contract<Operations>({ path: '/ocpp', wsdl: 'x.wsdl', unimplemented: 'sample', sampleSeed: '3', operations: {} })).type.toRaiseError()
+  })
+
   test('with unimplemented: "fault", a wrong result or an unknown operation still does not compile', () => {
     expect(app.soap.contract<Operations>({
       path: '/ocpp',
