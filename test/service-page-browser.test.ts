@@ -4,7 +4,6 @@
  * loopback port and uses their "try it" forms.
  */
 import { test, type TestContext } from 'node:test'
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,17 +11,15 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { chromium, type BrowserContext, type Locator } from 'playwright-core'
 import soap from '../lib/index'
 import { buildDemo } from './demo/app'
-import { contractWsdl, missing } from './helper'
+import { contractWsdl } from './helper'
+import { requireClient } from './interop'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 /** A browser with a fresh profile, closed and removed after the test; undefined (missing()) without chromium. */
 async function browser (t: TestContext): Promise<BrowserContext | undefined> {
-  if (!existsSync(CHROMIUM)) {
-    missing(t, `chromium (${CHROMIUM}) is not installed; .ci/run installs it`)
-    return undefined
-  }
+  if (!requireClient(t, 'Chromium (chromium)', CHROMIUM, ['--version'])) return undefined
   const profile = await mkdtemp(join(tmpdir(), 'fastify-soap-chromium-'))
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 })
   context.setDefaultTimeout(15_000)
