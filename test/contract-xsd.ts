@@ -3,11 +3,15 @@
  * messages against a contract's own XSD (test/samples.test.ts,
  * test/mock.test.ts), and requests for a mock's operations.
  */
-import { writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { TestContext } from 'node:test'
 import { DOMParser, XMLSerializer, type Element as DomElement } from '@xmldom/xmldom'
 import type { Contract } from '../lib/index'
 import { sampleEnvelope } from '../lib/codec/sample'
+import { requireXmllint } from './helper'
 
 const XS = 'http://www.w3.org/2001/XMLSchema'
 const WSDL = 'http://schemas.xmlsoap.org/wsdl/'
@@ -71,4 +75,19 @@ export function mockRequest (contract: Contract, operation: string, headers: Rec
   const payload = body ?? sampleEnvelope(op.input, version, { rich: true })
   const type: Record<string, string> = version === '1.1' ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${op.action}"` } : { 'content-type': `application/soap+xml; charset=utf-8; action="${op.action}"` }
   return { method: 'POST', url: '/mock', headers: { ...type, ...headers }, payload }
+}
+
+/** Validates answers' Body elements against the contract's XSD in one xmllint run; the names of those that fail. */
+export function invalidAgainstXsd (t: TestContext, contract: Contract, answers: ReadonlyArray<[string, string]>): string[] | undefined {
+  if (!requireXmllint(t)) return undefined
+  const dir = mkdtempSync(join(tmpdir(), 'mock-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const driver = contractXsd(contract, dir)
+  const files = answers.map(([, xml], i) => {
+    writeFileSync(join(dir, `${i}.xml`), bodyElement(xml))
+    return join(dir, `${i}.xml`)
+  })
+  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', driver, ...files], { encoding: 'utf8', timeout: 60_000 })
+  t.assert.ok(result.status === 0 || / fails to validate/.test(result.stderr), result.stderr.slice(0, 2000))
+  return result.stderr.split('\n').filter((l) => / fails to validate$/.test(l)).map((l) => answers[Number(/(\d+)\.xml fails/.exec(l)?.[1])][0])
 }
