@@ -8,7 +8,16 @@
  * real clients add (`xsi:type`, foreign attributes, element order).
  */
 import { XML_NS, XSI_NS, qnameKey } from '../namespaces'
-import { fieldNamed, TYPE_PROPERTY, type Alternatives, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape } from './shapes'
+import {
+  fieldNamed,
+  TYPE_PROPERTY,
+  type Alternatives,
+  type Field,
+  type ObjectShape,
+  type ScalarShape,
+  type ScalarType,
+  type Shape
+} from './shapes'
 import { elementAt, type TreeName, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
 import { isWhitespace, normalizeSpace, trimXmlSpace } from '../xml/chars'
@@ -85,14 +94,18 @@ export function readScalar (type: ScalarType, text: string): string | number | b
   if (type === 'integer') {
     if (!INTEGER.test(value)) throw new InputProblem(`"${clip(value)}" is not an integer`, 'not an integer')
     const n = Number(value)
-    if (!Number.isSafeInteger(n)) throw new InputProblem(`${clip(value)} is outside the safe integer range`, 'outside the safe integer range')
+    if (!Number.isSafeInteger(n)) {
+      throw new InputProblem(`${clip(value)} is outside the safe integer range`, 'outside the safe integer range')
+    }
     return n === 0 ? 0 : n
   }
   if (type === 'number') {
     // xs:double's INF, -INF and NaN have no JSON value: refused, never coerced.
     if (!DOUBLE.test(value)) throw new InputProblem(`"${clip(value)}" is not a finite number`, 'not a finite number')
     const n = Number(value)
-    if (!Number.isFinite(n)) throw new InputProblem(`${clip(value)} is outside the range of a double`, 'outside the range of a double')
+    if (!Number.isFinite(n)) {
+      throw new InputProblem(`${clip(value)} is outside the range of a double`, 'outside the range of a double')
+    }
     return n
   }
   if (value === 'true' || value === '1') return true
@@ -132,7 +145,9 @@ function isNil (tree: XmlTree, p: number): boolean {
       const raw = tree.attributeValue(a)
       const value = trimXmlSpace(raw)
       if (value === 'true' || value === '1') return true
-      if (value !== 'false' && value !== '0') throw new InputProblem(`xsi:nil="${clip(raw)}" is not a boolean`, 'xsi:nil is not a boolean')
+      if (value !== 'false' && value !== '0') {
+        throw new InputProblem(`xsi:nil="${clip(raw)}" is not a boolean`, 'xsi:nil is not a boolean')
+      }
     }
   }
   return false
@@ -144,7 +159,11 @@ function textOnly (tree: XmlTree, p: number): string {
   if (first === end) return ''
   // The decoder joins adjacent text, so a child after a text is always an element.
   const element = tree.isText(first) ? tree.next(first) : first
-  if (element < end) throw new InputProblem(`element ${tree.name(p).name} holds an element (${tree.name(element).name}) where text is due`)
+  if (element < end) {
+    throw new InputProblem(
+      `element ${tree.name(p).name} holds an element (${tree.name(element).name}) where text is due`
+    )
+  }
   return tree.text(first)
 }
 
@@ -157,7 +176,9 @@ export function locate (err: unknown, ...segments: Array<string | number>): unkn
 /** Reads an element of a shape; of one of `alternatives`' when given, as its `xsi:type` says. */
 function readValue (shape: Shape, tree: XmlTree, p: number, alternatives?: Alternatives): unknown {
   try {
-    return alternatives === undefined ? readContent(shape, tree, p, shape.nullable) : readContent(typeOfElement(alternatives, tree, p), tree, p, alternatives.nullable)
+    return alternatives === undefined
+      ? readContent(shape, tree, p, shape.nullable)
+      : readContent(typeOfElement(alternatives, tree, p), tree, p, alternatives.nullable)
   } catch (err) {
     if (err instanceof InputProblem) {
       const { namespace, localName } = tree.name(p)
@@ -176,15 +197,27 @@ function typeOfElement (alternatives: Alternatives, tree: XmlTree, p: number): O
   const named = tree.xsiType(p)
   const declared = alternatives.declared
   let shape = declared
-  if (named === null) throw new InputProblem(`the xsi:type of element ${tree.name(p).name} is not a QName whose prefix is declared`)
+  if (named === null) {
+    throw new InputProblem(`the xsi:type of element ${tree.name(p).name} is not a QName whose prefix is declared`)
+  }
   if (named !== undefined) {
     const found = alternatives.byType.get(named.namespace)?.get(named.localName)
     const type = declared.xsiType as { name: string, namespace: string }
-    if (found === undefined) throw new InputProblem(`xsi:type {${named.namespace}}${named.localName} of element ${tree.name(p).name} is not {${type.namespace}}${type.name} or a type derived from it`)
+    if (found === undefined) {
+      throw new InputProblem(
+        `xsi:type {${named.namespace}}${named.localName} of element ${tree.name(p).name} ` +
+        `is not {${type.namespace}}${type.name} or a type derived from it`
+      )
+    }
     shape = found
   }
   const type = shape.xsiType as { name: string, namespace: string, abstract: boolean }
-  if (type.abstract && !isNil(tree, p)) throw new InputProblem(`element ${tree.name(p).name} is of the abstract type {${type.namespace}}${type.name}: its xsi:type must name a type derived from it`)
+  if (type.abstract && !isNil(tree, p)) {
+    throw new InputProblem(
+      `element ${tree.name(p).name} is of the abstract type {${type.namespace}}${type.name}: ` +
+      'its xsi:type must name a type derived from it'
+    )
+  }
   return shape
 }
 
@@ -193,7 +226,9 @@ function readContent (shape: Shape, tree: XmlTree, p: number, nullable: boolean)
     if (!nullable) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but cannot be null`)
     const end = tree.end(p)
     for (let q = p + 4; q < end; q = tree.next(q)) {
-      if (!tree.isText(q) || !isWhitespace(tree.text(q))) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but not empty`)
+      if (!tree.isText(q) || !isWhitespace(tree.text(q))) {
+        throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but not empty`)
+      }
     }
     return null
   }
@@ -245,7 +280,10 @@ function readList (type: ScalarType, text: string): unknown[] {
   return list
 }
 
-/** An element that declares no attributes takes none without a namespace (those of other namespaces are passed over). */
+/**
+ * An element that declares no attributes takes none without a namespace (those of other namespaces are passed
+ * over).
+ */
 function noPlainAttributes (tree: XmlTree, p: number): void {
   const from = tree.attributesOf(p)
   const to = tree.attributesEnd(p)
@@ -265,7 +303,9 @@ function readAttributes (shape: ObjectShape, tree: XmlTree, p: number, out: Reco
     if (field === undefined) {
       // Attributes in other namespaces are what clients and intermediaries add; an unknown plain one is a mistake,
       // unless the schema takes any (xs:anyAttribute).
-      if (n.namespace === '' && !shape.anyAttribute) throw new InputProblem(`unexpected attribute ${n.name} on ${tree.name(p).name}`)
+      if (n.namespace === '' && !shape.anyAttribute) {
+        throw new InputProblem(`unexpected attribute ${n.name} on ${tree.name(p).name}`)
+      }
       continue
     }
     const scalar = field.shape as ScalarShape
@@ -325,7 +365,14 @@ export function startChildren (shape: ObjectShape, out: Record<string, unknown>)
  * (lib/codec/shapes.ts): plain assignment is safe. `lenient` (header blocks) passes
  * over elements the shape does not name; otherwise they are refused.
  */
-export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Record<string, unknown>, lenient: boolean, parent: string): void {
+export function readChild (
+  shape: ObjectShape,
+  tree: XmlTree,
+  q: number,
+  out: Record<string, unknown>,
+  lenient: boolean,
+  parent: string
+): void {
   if (tree.isText(q)) {
     if (!isWhitespace(tree.text(q))) throw new InputProblem(`text where elements are due in ${parent}`)
     return
@@ -351,7 +398,9 @@ export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Re
   }
   if (Object.hasOwn(out, property)) throw new InputProblem(`element ${child.name} appears more than once in ${parent}`)
   try {
-    out[property] = field.wrapped ? readWrapped(field, tree, q) : field.list ? readListElement(field, tree, q) : readValue(field.shape, tree, q, field.alternatives)
+    out[property] = field.wrapped
+      ? readWrapped(field, tree, q)
+      : field.list ? readListElement(field, tree, q) : readValue(field.shape, tree, q, field.alternatives)
   } catch (err) {
     throw locate(err, property)
   }
@@ -360,7 +409,9 @@ export function readChild (shape: ObjectShape, tree: XmlTree, q: number, out: Re
 function readListElement (field: Field, tree: XmlTree, p: number): unknown[] | null {
   if (isNil(tree, p)) {
     if (!field.shape.nullable) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but cannot be null`)
-    if (!isWhitespace(textOnly(tree, p))) throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but not empty`)
+    if (!isWhitespace(textOnly(tree, p))) {
+      throw new InputProblem(`element ${tree.name(p).name} is xsi:nil but not empty`)
+    }
     return null
   }
   noPlainAttributes(tree, p)

@@ -31,7 +31,10 @@ type Node =
 
 interface Term { readonly node: Node, readonly min: number, readonly max: number }
 
-/** Characters tried for an atom, in this order (rotated by the random source): printable ASCII first, then a few others. */
+/**
+ * Characters tried for an atom, in this order (rotated by the random source): printable ASCII first, then a few
+ * others.
+ */
 const CANDIDATES = [...'aZ0bY1cX2dW3eV4fU5gT6hS7iR8jQ9kPlOmNnMoLpKqJrIsHtGuFvEwDxCyBzA',
   ...'-_.:/@+ ,;=!#$%&*()[]{}<>?|~^\'"`\\', 'é', 'ß', 'Ω', 'Ж', '中', '\u00a0', '\t', '\n', '٣', '①']
 
@@ -68,7 +71,11 @@ class Parser {
       this.i++
       let skip = false
       if (s.startsWith('?:', this.i)) this.i += 2
-      else if (s.startsWith('?=', this.i) || s.startsWith('?!', this.i)) { this.i += 2; skip = true } else if (s.startsWith('?<=', this.i) || s.startsWith('?<!', this.i)) { this.i += 3; skip = true } else if (s.startsWith('?<', this.i)) this.i = s.indexOf('>', this.i) + 1
+      else if (/^\?<?[=!]/.test(s.slice(this.i, this.i + 3))) {
+        // A lookahead (?= ?!) or lookbehind (?<= ?<!): matched, not produced.
+        this.i += s[this.i + 1] === '<' ? 3 : 2
+        skip = true
+      } else if (s.startsWith('?<', this.i)) this.i = s.indexOf('>', this.i) + 1
       const inner = this.alternatives()
       this.i++
       return skip ? { kind: 'empty' } : inner
@@ -91,7 +98,8 @@ class Parser {
         return { kind: 'empty' }
       }
       this.i += 2
-      if ((next === 'p' || next === 'P' || next === 'u' || next === 'x') && s[this.i] === '{') this.i = s.indexOf('}', this.i) + 1
+      const braced = next === 'p' || next === 'P' || next === 'u' || next === 'x'
+      if (braced && s[this.i] === '{') this.i = s.indexOf('}', this.i) + 1
       else if (next === 'u') this.i += 4
       else if (next === 'x') this.i += 2
       else if (next === 'c') this.i += 1

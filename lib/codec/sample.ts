@@ -29,7 +29,10 @@ type Schema = Record<string, unknown>
 
 /** Below this depth a rich sample is minimal: a schema that contains itself ends. */
 const RICH_DEPTH = 6
-/** A rich sample holds at most this many objects with optional content; after them, only required content (Exchange's types nest wide). */
+/**
+ * A rich sample holds at most this many objects with optional content; after them, only required content
+ * (Exchange's types nest wide).
+ */
 const RICH_OBJECTS = 200
 /** How often a pattern's string is made again when it fails the whole pattern or a length. */
 const PATTERN_TRIES = 64
@@ -71,7 +74,10 @@ function holds (schema: unknown, value: Record<string, unknown[] | true>): boole
   if (Array.isArray(schema.required) && !schema.required.every((p) => Object.hasOwn(value, p as string))) return false
   if (isObject(schema.properties)) {
     for (const [p, s] of Object.entries(schema.properties)) {
-      if (isObject(s) && s.minItems === 1 && Object.hasOwn(value, p) && Array.isArray(value[p]) && (value[p] as unknown[]).length === 0) return false
+      if (
+        isObject(s) && s.minItems === 1 && Object.hasOwn(value, p) &&
+        Array.isArray(value[p]) && (value[p] as unknown[]).length === 0
+      ) return false
     }
   }
   if (Array.isArray(schema.anyOf) && !schema.anyOf.some((s) => holds(s, value))) return false
@@ -125,12 +131,19 @@ class Sampler {
     }
   }
 
-  /** An element that may carry a derived type: the declared one when minimal, another when rich (abstract ones never). */
+  /**
+   * An element that may carry a derived type: the declared one when minimal, another when rich (abstract ones
+   * never).
+   */
   private alternative (alternatives: readonly unknown[], depth: number): unknown {
-    const types = alternatives.map((a) => this.resolve(isObject(a) ? a : {})).filter((a) => a.type !== 'null' && (a.xml as Schema | undefined)?.abstract !== true)
+    const types = alternatives
+      .map((a) => this.resolve(isObject(a) ? a : {}))
+      .filter((a) => a.type !== 'null' && (a.xml as Schema | undefined)?.abstract !== true)
     if (types.length === 0) return null
     const derived = types.slice(1)
-    const chosen = this.rich && depth < RICH_DEPTH && derived.length > 0 ? derived[Math.floor(this.rng() * derived.length)] : types[0]
+    const chosen = this.rich && depth < RICH_DEPTH && derived.length > 0
+      ? derived[Math.floor(this.rng() * derived.length)]
+      : types[0]
     return this.object(chosen, depth)
   }
 
@@ -138,7 +151,8 @@ class Sampler {
     const min = typeof schema.minItems === 'number' ? schema.minItems : 0
     const max = typeof schema.maxItems === 'number' ? schema.maxItems : Infinity
     const xml = isObject(schema.xml) ? schema.xml : {}
-    // A wildcard's raw elements only as many as it requires: one the contract declares no element for is refused by a strict xs:any.
+    // A wildcard's raw elements only as many as it requires: one the contract declares no element for is refused
+    // by a strict xs:any.
     if (xml.any === true) return Array.from({ length: min }, () => this.raw(xml))
     const count = Math.min(max, Math.max(min, present || (this.rich && depth < RICH_DEPTH) ? 1 : 0))
     return Array.from({ length: count }, () => this.value(schema.items, depth + 1))
@@ -148,9 +162,18 @@ class Sampler {
   private raw (xml: Schema): unknown {
     const allowed = Array.isArray(xml.anyNamespaces) ? xml.anyNamespaces as string[] : undefined
     const except = Array.isArray(xml.anyExcept) ? xml.anyExcept as string[] : []
-    const namespace = allowed !== undefined ? allowed.find((n) => n !== '') ?? '' : except.includes(SAMPLE_NS) ? `${SAMPLE_NS}:other` : SAMPLE_NS
+    const namespace = allowed !== undefined
+      ? allowed.find((n) => n !== '') ?? ''
+      : except.includes(SAMPLE_NS) ? `${SAMPLE_NS}:other` : SAMPLE_NS
     const prefix = namespace === '' ? '' : 'sample'
-    return { name: prefix === '' ? 'sample' : 'sample:sample', prefix, localName: 'sample', namespace, attributes: [], children: ['sample'] }
+    return {
+      name: prefix === '' ? 'sample' : 'sample:sample',
+      prefix,
+      localName: 'sample',
+      namespace,
+      attributes: [],
+      children: ['sample']
+    }
   }
 
   private object (schema: Schema, depth: number): Record<string, unknown> {
@@ -181,7 +204,9 @@ class Sampler {
   private presence (schema: Schema, properties: Schema, required: ReadonlySet<string>, depth: number): Set<string> {
     const rules = ['anyOf', 'oneOf', 'not'].filter((k) => schema[k] !== undefined).map((k) => ({ [k]: schema[k] }))
     const free = rules.length === 0
-    const arrays = new Set(Object.keys(properties).filter((p) => this.resolve(isObject(properties[p]) ? properties[p] as Schema : {}).type === 'array'))
+    const isArray = (p: string): boolean =>
+      this.resolve(isObject(properties[p]) ? properties[p] as Schema : {}).type === 'array'
+    const arrays = new Set(Object.keys(properties).filter(isArray))
     const ok = (set: ReadonlySet<string>): boolean => {
       if (free) return true
       const skeleton: Record<string, unknown[] | true> = {}
@@ -197,7 +222,8 @@ class Sampler {
       optional.push(...optional.splice(0, turn))
     }
     // An array of a least item is there, required or not (the XSD's minOccurs): the codec leaves out an empty one.
-    const least = (p: string): boolean => ((this.resolve(properties[p] as Schema).minItems as number | undefined) ?? 0) > 0
+    const least = (p: string): boolean =>
+      ((this.resolve(properties[p] as Schema).minItems as number | undefined) ?? 0) > 0
     const base = new Set([...required].filter((p) => !arrays.has(p) || least(p)))
     for (const p of arrays) if (least(p)) base.add(p)
     const found = this.fewest(base, optional, ok) ?? base
@@ -217,8 +243,15 @@ class Sampler {
     return properties.length > 0 && properties.every((p) => isObject(p) && isObject(p.xml) && p.xml.any === true)
   }
 
-  /** The set of `base` and the fewest of `optional` (up to three) for which `ok` holds, trying at most PRESENCE_TRIES sets. */
-  private fewest (base: ReadonlySet<string>, optional: readonly string[], ok: (set: ReadonlySet<string>) => boolean): Set<string> | undefined {
+  /**
+   * The set of `base` and the fewest of `optional` (up to three) for which `ok` holds, trying at most
+   * PRESENCE_TRIES sets.
+   */
+  private fewest (
+    base: ReadonlySet<string>,
+    optional: readonly string[],
+    ok: (set: ReadonlySet<string>) => boolean
+  ): Set<string> | undefined {
     let tries = 0
     const search = (set: Set<string>, from: number, left: number): Set<string> | undefined => {
       if (tries++ > PRESENCE_TRIES) return undefined
@@ -242,7 +275,9 @@ class Sampler {
     let high = typeof schema.maximum === 'number' ? schema.maximum : Infinity
     const gap = step ?? 0.5
     if (typeof schema.exclusiveMinimum === 'number') low = Math.max(low, schema.exclusiveMinimum + (integer ? 1 : gap))
-    if (typeof schema.exclusiveMaximum === 'number') high = Math.min(high, schema.exclusiveMaximum - (integer ? 1 : gap))
+    if (typeof schema.exclusiveMaximum === 'number') {
+      high = Math.min(high, schema.exclusiveMaximum - (integer ? 1 : gap))
+    }
     const wanted = this.rich ? Math.floor(this.rng() * 100) + (integer ? 0 : 0.5) : 1
     let value = Math.min(Math.max(wanted, low), high)
     if (step !== undefined) {
@@ -261,7 +296,8 @@ class Sampler {
     if (schema.contentEncoding === 'base64' || schema.contentEncoding === 'base16') {
       const min = typeof xml.minOctets === 'number' ? xml.minOctets : 0
       const max = typeof xml.maxOctets === 'number' ? xml.maxOctets : Infinity
-      const octets = Buffer.from(Array.from({ length: Math.min(max, Math.max(min, 6)) }, (_, i) => (i * 37 + Math.floor(this.rng() * 256)) % 256))
+      const length = Math.min(max, Math.max(min, 6))
+      const octets = Buffer.from(Array.from({ length }, (_, i) => (i * 37 + Math.floor(this.rng() * 256)) % 256))
       return schema.contentEncoding === 'base64' ? octets.toString('base64') : octets.toString('hex').toUpperCase()
     }
     const min = typeof schema.minLength === 'number' ? schema.minLength : 0
@@ -276,12 +312,18 @@ class Sampler {
     return [...word].slice(0, Math.max(min, Math.min(max, word.length))).join('')
   }
 
-  /** A string of the pattern, of the lengths `fits` allows: tries with more repetitions each time; the last made when none fits. */
+  /**
+   * A string of the pattern, of the lengths `fits` allows: tries with more repetitions each time; the last made
+   * when none fits.
+   */
   private matching (pattern: string, fits: (s: string) => boolean): string {
     const whole = new RegExp(pattern, 'u')
-    // The lexical forms of dates, times and decimals (lib/contract/simple-types.ts) admit values that are none: a real one first.
+    // The lexical forms of dates, times and decimals (lib/contract/simple-types.ts) admit values that are none:
+    // a real one first.
     const day = String(1 + Math.floor(this.rng() * 28)).padStart(2, '0')
-    const known = [`2024-05-${day}T09:30:00Z`, `2024-05-${day}`, '09:30:00Z', `2024-05-${day}T09:30:00`, '09:30:00', day, `${day}.5`]
+    const known = [
+      `2024-05-${day}T09:30:00Z`, `2024-05-${day}`, '09:30:00Z', `2024-05-${day}T09:30:00`, '09:30:00', day, `${day}.5`
+    ]
     const real = known.find((k) => whole.test(k) && fits(k))
     if (real !== undefined) return real
     const node = readPattern(pattern)
@@ -328,7 +370,13 @@ export function writeSample (schema: SoapSchema, value: unknown, name?: string, 
  * its Body element written by writeSample(), in SOAP 1.1 or 1.2. A schema
  * of none (an empty Body) gives an empty Body.
  */
-export function sampleEnvelope (schema: SoapSchema | undefined, version: '1.1' | '1.2', options: SampleOptions & { name?: string, namespace?: string } = {}): string {
-  const body = schema === undefined ? '' : writeSample(schema, sampleValue(schema, options), options.name, options.namespace)
+export function sampleEnvelope (
+  schema: SoapSchema | undefined,
+  version: '1.1' | '1.2',
+  options: SampleOptions & { name?: string, namespace?: string } = {}
+): string {
+  const body = schema === undefined
+    ? ''
+    : writeSample(schema, sampleValue(schema, options), options.name, options.namespace)
   return writeEnvelope(version === '1.1' ? SOAP11 : SOAP12, body)
 }

@@ -6,7 +6,16 @@
  */
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XSI_NS } from '../namespaces'
-import { TYPE_PROPERTY, type Alternatives, type Field, type ObjectShape, type ScalarShape, type ScalarType, type Shape, type XsiTypeName } from './shapes'
+import {
+  TYPE_PROPERTY,
+  type Alternatives,
+  type Field,
+  type ObjectShape,
+  type ScalarShape,
+  type ScalarType,
+  type Shape,
+  type XsiTypeName
+} from './shapes'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
 import { isNCName } from '../xml/chars'
@@ -59,7 +68,10 @@ function qualified (namespace: string, name: string, prefixes: Prefixes): string
  */
 type Contents = Map<ObjectShape, Content>
 
-/** Writers of an object's attributes and child elements; until first used, ones that make the real writers and take their place. */
+/**
+ * Writers of an object's attributes and child elements; until first used, ones that make the real writers and take
+ * their place.
+ */
 interface Content { attributes: Writer, children: Writer }
 
 function compileValue (shape: Shape, tag: string, prefixes: Prefixes, contents: Contents): Writer {
@@ -96,7 +108,9 @@ function compileTyped (alternatives: Alternatives, tag: string, prefixes: Prefix
   const writers = new Map<string, { start: string, content: Content, type: XsiTypeName }>()
   for (const [name, shape] of alternatives.byTag) {
     const type = shape.xsiType as XsiTypeName
-    const start = shape === alternatives.declared ? `<${tag}` : `<${tag} xsi:type="${qualified(type.namespace, type.name, prefixes)}"`
+    const start = shape === alternatives.declared
+      ? `<${tag}`
+      : `<${tag} xsi:type="${qualified(type.namespace, type.name, prefixes)}"`
     writers.set(name, { start, content: compileContent(shape, prefixes, contents), type })
   }
   const names = [...writers.keys()].join(', ')
@@ -108,8 +122,15 @@ function compileTyped (alternatives: Alternatives, tag: string, prefixes: Prefix
     if (typeof value !== 'object' || Array.isArray(value)) throw new OutputProblem('must be an object')
     const name = (value as Record<string, unknown>)[TYPE_PROPERTY]
     const writer = typeof name === 'string' ? writers.get(name) : undefined
-    if (writer === undefined) throw locate(new OutputProblem(`must name the element's type or one derived from it (${names})`), TYPE_PROPERTY)
-    if (writer.type.abstract) throw locate(new OutputProblem(`names the abstract type ${writer.type.name}: a type derived from it must stand in`), TYPE_PROPERTY)
+    if (writer === undefined) {
+      throw locate(new OutputProblem(`must name the element's type or one derived from it (${names})`), TYPE_PROPERTY)
+    }
+    if (writer.type.abstract) {
+      const problem = new OutputProblem(
+        `names the abstract type ${writer.type.name}: a type derived from it must stand in`
+      )
+      throw locate(problem, TYPE_PROPERTY)
+    }
     return element(writer.start, writer.content.attributes, writer.content.children, close, value)
   }
 }
@@ -133,7 +154,9 @@ function writeList (type: ScalarType, value: unknown, attribute: boolean): strin
     let item: string
     try {
       item = writeScalar(type, value[i], attribute)
-      if (item === '' || /[ \t\r\n]/.test(item)) throw new OutputProblem('cannot be empty or hold white space: it is an item of a list')
+      if (item === '' || /[ \t\r\n]/.test(item)) {
+        throw new OutputProblem('cannot be empty or hold white space: it is an item of a list')
+      }
     } catch (err) {
       throw locate(err, i)
     }
@@ -149,7 +172,9 @@ function writeRaw (field: Field, value: unknown): string {
   for (let i = 0; i < value.length; i++) {
     try {
       const item: unknown = value[i]
-      if (isRawElement(item) && !admits(field, item.namespace)) throw new OutputProblem(`is in namespace "${item.namespace}", which the wildcard (xs:any) does not admit`)
+      if (isRawElement(item) && !admits(field, item.namespace)) {
+        throw new OutputProblem(`is in namespace "${item.namespace}", which the wildcard (xs:any) does not admit`)
+      }
       out += rawElement(item, new Map())
     } catch (err) {
       throw locate(err, i)
@@ -168,8 +193,13 @@ const XMLNS_PREFIX = /^xmlns$/i
 
 /** One raw element: `scope` maps the prefixes declared by its ancestors (within the raw tree) to their namespaces. */
 function rawElement (value: unknown, scope: ReadonlyMap<string, string>): string {
-  if (!isRawElement(value)) throw new OutputProblem('must be an element: { name, prefix, localName, namespace, attributes, children }')
-  if (!isNCName(value.localName) || (value.prefix !== '' && (!isNCName(value.prefix) || XMLNS_PREFIX.test(value.prefix)))) throw new OutputProblem('has a name that is not an XML name')
+  if (!isRawElement(value)) {
+    throw new OutputProblem('must be an element: { name, prefix, localName, namespace, attributes, children }')
+  }
+  const badPrefix = value.prefix !== '' && (!isNCName(value.prefix) || XMLNS_PREFIX.test(value.prefix))
+  if (!isNCName(value.localName) || badPrefix) {
+    throw new OutputProblem('has a name that is not an XML name')
+  }
   const own = new Map(scope)
   let declarations = ''
   const declare = (prefix: string, namespace: string): void => {
@@ -181,15 +211,27 @@ function rawElement (value: unknown, scope: ReadonlyMap<string, string>): string
   declare(value.prefix, value.namespace)
   let attributes = ''
   for (const a of value.attributes) {
-    if (typeof a !== 'object' || a === null || typeof a.localName !== 'string' || !isNCName(a.localName) || typeof a.value !== 'string' || typeof a.namespace !== 'string' || typeof a.prefix !== 'string') throw new OutputProblem('has an attribute that is not { name, prefix, localName, namespace, value }')
-    if (a.namespace !== '' && (a.prefix === '' || !isNCName(a.prefix))) throw new OutputProblem(`attribute ${a.localName} is in a namespace and needs a prefix`)
+    if (
+      typeof a !== 'object' || a === null ||
+      typeof a.localName !== 'string' || !isNCName(a.localName) ||
+      typeof a.value !== 'string' || typeof a.namespace !== 'string' || typeof a.prefix !== 'string'
+    ) {
+      throw new OutputProblem('has an attribute that is not { name, prefix, localName, namespace, value }')
+    }
+    if (a.namespace !== '' && (a.prefix === '' || !isNCName(a.prefix))) {
+      throw new OutputProblem(`attribute ${a.localName} is in a namespace and needs a prefix`)
+    }
     if (a.namespace !== '') declare(a.prefix, a.namespace)
     attributes += ` ${a.namespace === '' ? '' : a.prefix + ':'}${a.localName}="${writeScalar('string', a.value, true)}"`
   }
   const tag = value.prefix === '' ? value.localName : `${value.prefix}:${value.localName}`
   let inner = ''
-  for (const child of value.children) inner += typeof child === 'string' ? writeScalar('string', child, false) : rawElement(child, own)
-  return inner === '' ? `<${tag}${declarations}${attributes}/>` : `<${tag}${declarations}${attributes}>${inner}</${tag}>`
+  for (const child of value.children) {
+    inner += typeof child === 'string' ? writeScalar('string', child, false) : rawElement(child, own)
+  }
+  return inner === ''
+    ? `<${tag}${declarations}${attributes}/>`
+    : `<${tag}${declarations}${attributes}>${inner}</${tag}>`
 }
 
 /** An element holding an xs:list (`xml.list`): nil for `null` when the list is nullable. */
@@ -202,9 +244,15 @@ function compileList (field: Field, tag: string): Writer {
 function compileField (field: Field, prefixes: Prefixes, contents: Contents): Writer {
   const tag = qualified(field.namespace, field.name, prefixes)
   const alternatives = field.alternatives
-  if (!field.array) return field.list ? compileList(field, tag) : alternatives === undefined ? compileValue(field.shape, tag, prefixes, contents) : compileTyped(alternatives, tag, prefixes, contents)
+  const compileOne = (t: string): Writer => {
+    if (field.list) return compileList(field, t)
+    return alternatives === undefined
+      ? compileValue(field.shape, t, prefixes, contents)
+      : compileTyped(alternatives, t, prefixes, contents)
+  }
+  if (!field.array) return compileOne(tag)
   const itemTag = qualified(field.itemNamespace, field.itemName, prefixes)
-  const item = field.list ? compileList(field, itemTag) : alternatives === undefined ? compileValue(field.shape, itemTag, prefixes, contents) : compileTyped(alternatives, itemTag, prefixes, contents)
+  const item = compileOne(itemTag)
   const open = field.wrapped ? `<${tag}>` : ''
   const close = field.wrapped ? `</${tag}>` : ''
   return (value) => {
@@ -248,14 +296,18 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
     type: (field.shape as ScalarShape).type,
     list: field.list
   }))
-  const elements = shape.elements.map((field) => ({ property: field.property, write: compileField(field, prefixes, contents) }))
+  const elements = shape.elements.map((field) => ({
+    property: field.property,
+    write: compileField(field, prefixes, contents)
+  }))
   const any = shape.any
   if (any !== undefined) elements.push({ property: any.property, write: (value) => writeRaw(any, value) })
   const text = shape.text
   if (text !== undefined) {
     const type = (text.shape as ScalarShape).type
     // Mixed content is written text first, then the child elements.
-    elements[shape.mixed ? 'unshift' : 'push']({ property: text.property, write: (value) => writeScalar(type, value, false) })
+    const write: Writer = (value) => writeScalar(type, value, false)
+    elements[shape.mixed ? 'unshift' : 'push']({ property: text.property, write })
   }
   return {
     attributes (value) {
@@ -295,7 +347,13 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
  * Throws SOAP_ERR_OUTPUT_INVALID, naming the value's path, for a value the
  * schema's XML cannot carry.
  */
-export function compileElement (shape: ObjectShape, name: string, namespace: string, prefixes: Prefixes, xsi: boolean): (value: unknown) => string {
+export function compileElement (
+  shape: ObjectShape,
+  name: string,
+  namespace: string,
+  prefixes: Prefixes,
+  xsi: boolean
+): (value: unknown) => string {
   const tag = qualified(namespace, name, prefixes)
   let start = `<${tag}`
   for (const [uri, prefix] of prefixes) start += ` xmlns:${prefix}="${escapeAttribute(uri)}"`
