@@ -266,7 +266,15 @@ export interface SoapServiceDefinition {
 // ------------------------------------------------------- contract first ---
 
 /** The operations of a contract as `fastify-soap types` writes them: each operation's schemas, `as const`. */
-export type ContractSchemas = { readonly [name: string]: { readonly input?: SoapSchema, readonly output?: SoapSchema, readonly headers?: SoapSchema, readonly outputHeaders?: SoapSchema, readonly faults?: Readonly<Record<string, SoapSchema>> } }
+export type ContractSchemas = {
+  readonly [name: string]: {
+    readonly input?: SoapSchema
+    readonly output?: SoapSchema
+    readonly headers?: SoapSchema
+    readonly outputHeaders?: SoapSchema
+    readonly faults?: Readonly<Record<string, SoapSchema>>
+  }
+}
 
 type HandlerOf<O> = O extends { readonly input?: infer I, readonly output?: infer Out, readonly headers?: infer H, readonly outputHeaders?: infer OH, readonly faults?: infer F }
   ? SoapOperation<

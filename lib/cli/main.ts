@@ -7,10 +7,16 @@ import { main as contractMain } from '../contract/cli'
 import { MOCK_USAGE, mockOptions, startMock } from './mock'
 
 /** Runs a command that ends (`types`); `mock` resolves once its server listens and keeps the process alive. */
-export async function main (args: readonly string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export async function main (
+  args: readonly string[],
+  out: (text: string) => void,
+  err: (text: string) => void
+): Promise<number> {
   if (args[0] !== 'mock') {
     const status = await contractMain(args, out, err)
-    if (status === 2 || args[0] === '--help' || args[0] === '-h') (status === 0 ? out : err)(`\n${MOCK_USAGE}${status === 0 ? '\n' : ''}`)
+    if (status === 2 || args[0] === '--help' || args[0] === '-h') {
+      (status === 0 ? out : err)(`\n${MOCK_USAGE}${status === 0 ? '\n' : ''}`)
+    }
     return status
   }
   const rest = args.slice(1)
@@ -35,7 +41,13 @@ export async function main (args: readonly string[], out: (text: string) => void
   return 0
 }
 
-/* c8 ignore next 3 -- the process's own entry; test/mock-cli.test.ts runs it as a process */
+/* c8 ignore next 9 -- the process's own entry; test/mock-cli.test.ts runs it as a process */
 if (require.main === module) {
-  main(process.argv.slice(2), (text) => process.stdout.write(text), (text) => process.stderr.write(text + '\n')).then((status) => { process.exitCode = status }, (e) => { process.stderr.write(`fastify-soap: ${String(e)}\n`); process.exitCode = 1 })
+  main(process.argv.slice(2), (text) => process.stdout.write(text), (text) => process.stderr.write(text + '\n')).then(
+    (status) => { process.exitCode = status },
+    (e) => {
+      process.stderr.write(`fastify-soap: ${String(e)}\n`)
+      process.exitCode = 1
+    }
+  )
 }

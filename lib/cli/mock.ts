@@ -77,7 +77,9 @@ export async function startMock (options: MockOptions, out: (text: string) => vo
   const app = Fastify({ logger: { level: 'info' }, logController: new LogController({ disableRequestLogging: true }) })
   await app.register(soap)
   await app.register(async (scope) => {
-    scope.soap.contract({ path, wsdl, ...source, ...ignored, operations: {}, unimplemented: 'sample', sampleSeed: seed })
+    scope.soap.contract({
+      path, wsdl, ...source, ...ignored, operations: {}, unimplemented: 'sample', sampleSeed: seed
+    })
   })
   await app.listen({ port, host })
   const address = app.server.address() as { port: number }

@@ -17,7 +17,8 @@ export const CATALOG_NS = 'urn:oasis:names:tc:entity:xmlns:xml:catalog'
 export const URL_LOCATION = /^[A-Za-z][A-Za-z0-9+.-]+:/
 
 /** The entries a catalog file may hold, by the attributes they match and map with. */
-const ENTRIES: Readonly<Record<string, readonly [match: string, target: string, kind: 'exact' | 'prefix' | 'suffix']>> = {
+type EntryShape = readonly [match: string, target: string, kind: 'exact' | 'prefix' | 'suffix']
+const ENTRIES: Readonly<Record<string, EntryShape>> = {
   system: ['systemId', 'uri', 'exact'],
   uri: ['name', 'uri', 'exact'],
   rewriteSystem: ['systemIdStartString', 'rewritePrefix', 'prefix'],
@@ -41,7 +42,9 @@ export class Catalog {
 
   /** The entries of the `catalog` option's object. */
   addObject (entries: Readonly<Record<string, string | URL>>): this {
-    for (const [location, target] of Object.entries(entries)) this.exact.set(location, this.target(target instanceof URL ? target.href : target))
+    for (const [location, target] of Object.entries(entries)) {
+      this.exact.set(location, this.target(target instanceof URL ? target.href : target))
+    }
     return this
   }
 
@@ -49,7 +52,8 @@ export class Catalog {
   addFile (dom: DomDocument): this {
     const root = dom.documentElement as DomElement
     if (root.namespaceURI !== CATALOG_NS || root.localName !== 'catalog') {
-      throw new SOAP_ERR_CONTRACT_INVALID(this.where, `the catalog's root is {${root.namespaceURI ?? ''}}${root.localName as string}, not {${CATALOG_NS}}catalog`)
+      const found = `{${root.namespaceURI ?? ''}}${root.localName as string}`
+      throw new SOAP_ERR_CONTRACT_INVALID(this.where, `the catalog's root is ${found}, not {${CATALOG_NS}}catalog`)
     }
     this.entries(root)
     return this
@@ -65,39 +69,56 @@ export class Catalog {
       }
       const shape = Object.hasOwn(ENTRIES, name) ? ENTRIES[name] : undefined
       if (shape === undefined) {
-        throw new SOAP_ERR_CONTRACT_INVALID(this.where, `the catalog entry <${name}> is not supported (${Object.keys(ENTRIES).join(', ')} and group are)`)
+        const supported = Object.keys(ENTRIES).join(', ')
+        throw new SOAP_ERR_CONTRACT_INVALID(this.where,
+          `the catalog entry <${name}> is not supported (${supported} and group are)`)
       }
       const [matchName, targetName, kind] = shape
       const match = attr(entry, matchName)
       const target = attr(entry, targetName)
       if (match === undefined || match === '' || target === undefined || target === '') {
-        throw new SOAP_ERR_CONTRACT_INVALID(this.where, `the catalog entry <${name}> needs ${matchName} and ${targetName}`)
+        throw new SOAP_ERR_CONTRACT_INVALID(this.where,
+          `the catalog entry <${name}> needs ${matchName} and ${targetName}`)
       }
       if (kind === 'exact') this.exact.set(match, this.target(target))
       else (kind === 'prefix' ? this.prefixes : this.suffixes).push([match, target])
     }
   }
 
-  /** A target as read: an absolute URL as it is, a `file:` URL as its path, a path from the base folder. */
+  /**
+   * A target as read: an absolute URL as it is, a `file:` URL as its path, a
+   * path from the base folder.
+   */
   private target (value: string): string {
     if (value.startsWith('file:')) {
       try {
         return fileURLToPath(value)
       } catch {
-        throw new SOAP_ERR_CONTRACT_INVALID(this.where, `the catalog maps to ${value}, which is no file: URL of this machine`)
+        throw new SOAP_ERR_CONTRACT_INVALID(this.where,
+          `the catalog maps to ${value}, which is no file: URL of this machine`)
       }
     }
     return URL_LOCATION.test(value) || isAbsolute(value) ? value : resolvePath(this.base, value)
   }
 
-  /** Where a document is read from, by its location as written or else as resolved; undefined when the catalog does not say. */
+  /**
+   * Where a document is read from, by its location as written or else as
+   * resolved; undefined when the catalog does not say.
+   */
   lookup (written: string, resolved: string): string | undefined {
     const exact = this.exact.get(written) ?? this.exact.get(resolved)
     if (exact !== undefined) return exact
-    const longest = (rules: Array<[string, string]>, fits: (location: string, match: string) => boolean): [string, string, string] | undefined => {
-      let best: [string, string, string] | undefined
+    type Rule = [location: string, match: string, target: string]
+    const longest = (
+      rules: Array<[string, string]>,
+      fits: (location: string, match: string) => boolean
+    ): Rule | undefined => {
+      let best: Rule | undefined
       for (const location of [written, resolved]) {
-        for (const [match, target] of rules) if (fits(location, match) && (best === undefined || match.length > best[1].length)) best = [location, match, target]
+        for (const [match, target] of rules) {
+          const longer = best === undefined || match.length > best[1].length
+          if (fits(location, match) && longer) best = [location, match, target]
+        }
       }
       return best
     }

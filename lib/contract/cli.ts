@@ -22,7 +22,10 @@ names the folder the contract's files must be in (relative to the WSDL's
 folder; by default the WSDL's folder). Without --out, to standard output;
 --out creates the file's folder.`
 
-/** A TypeScript identifier made of an operation's name: letters and digits kept, the first letter upper case. */
+/**
+ * A TypeScript identifier made of an operation's name: letters and digits
+ * kept, the first letter upper case.
+ */
 export function typeName (operation: string): string {
   const words = operation.split(/[^A-Za-z0-9]+/).filter((w) => w !== '')
   const name = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('')
@@ -37,12 +40,29 @@ function methodName (operation: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(operation) ? operation : JSON.stringify(operation)
 }
 
+/**
+ * The reason a stub's SoapFault gives, as the text of a single-quoted string:
+ * backslashes, quotes and line breaks written as \u escapes.
+ */
+function notImplemented (operation: string): string {
+  return `The operation ${operation} is not implemented`
+    .replace(/[\\'\r\n]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 /** The module `types` writes for a contract; with `stubs`, a handler skeleton too. */
-export async function contractTypes (options: { wsdl: string, service?: string, binding?: string, catalog?: Record<string, string> | string, root?: string, stubs?: boolean }): Promise<string> {
+export async function contractTypes (options: {
+  wsdl: string
+  service?: string
+  binding?: string
+  catalog?: Record<string, string> | string
+  root?: string
+  stubs?: boolean
+}): Promise<string> {
   const { stubs = false, ...source } = options
   const contract = await readContract(source)
-  // The named schemas are written once, and each schema that uses them refers to them all: a contract of many
-  // operations over one set of types (Exchange's) is not written out again for each.
+  // The named schemas are written once, and each schema that uses them refers
+  // to them all: a contract of many operations over one set of types
+  // (Exchange's) is not written out again for each.
   const defs: Record<string, unknown> = {}
   const shared = (schema: unknown): unknown => {
     const named = (schema as { $defs?: Record<string, unknown> } | undefined)?.$defs
@@ -50,20 +70,32 @@ export async function contractTypes (options: { wsdl: string, service?: string, 
     Object.assign(defs, named)
     return { ...(schema as object), $defs: SHARED }
   }
+  const sharedAll = (all: object): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(all).map(([key, schema]) => [key, shared(schema)]))
   const operations = Object.fromEntries(Object.entries(contract.operations).map(([name, op]) => {
     const { action, outputAction, faultActions, faults, ...schemas } = op
-    const own = Object.fromEntries(Object.entries(schemas).map(([key, schema]) => [key, shared(schema)]))
-    return [name, faults === undefined ? own : { ...own, faults: Object.fromEntries(Object.entries(faults).map(([key, schema]) => [key, shared(schema)])) }]
+    const own = sharedAll(schemas)
+    return [name, faults === undefined ? own : { ...own, faults: sharedAll(faults) }]
   }))
-  const written = JSON.stringify(operations, null, 2).replaceAll(`"$defs": ${JSON.stringify(SHARED)}`, '"$defs": defs')
+  const written = JSON.stringify(operations, null, 2)
+    .replaceAll(`"$defs": ${JSON.stringify(SHARED)}`, '"$defs": defs')
+  const wsdlName = basename(options.wsdl).replace(/[\r\n]/g, ' ')
+  const bindings = contract.bindings.map((b) => `${b.name} (SOAP ${b.version})`).join(', ')
   const lines = [
-    `// Written by \`fastify-soap types\` from ${basename(options.wsdl).replace(/[\r\n]/g, ' ')}: the ${contract.name} service,`,
-    `// binding${contract.bindings.length > 1 ? 's' : ''} ${contract.bindings.map((b) => `${b.name} (SOAP ${b.version})`).join(', ')}. Written again when the contract changes; not edited.`,
-    stubs ? "import { SoapFault, type ContractOperations, type Infer } from 'fastify-soap'" : "import type { ContractOperations, Infer } from 'fastify-soap'",
+    `// Written by \`fastify-soap types\` from ${wsdlName}: the ${contract.name} service,`,
+    `// binding${contract.bindings.length > 1 ? 's' : ''} ${bindings}. ` +
+      'Written again when the contract changes; not edited.',
+    stubs
+      ? "import { SoapFault, type ContractOperations, type Infer } from 'fastify-soap'"
+      : "import type { ContractOperations, Infer } from 'fastify-soap'",
     '',
     ...Object.keys(defs).length === 0
       ? []
-      : ['/** The named schemas (`$defs`) of the contract, which the schemas below share. */', `const defs = ${JSON.stringify(defs, null, 2)} as const`, ''],
+      : [
+          '/** The named schemas (`$defs`) of the contract, which the schemas below share. */',
+          `const defs = ${JSON.stringify(defs, null, 2)} as const`,
+          ''
+        ],
     '/** The schemas each operation is read and written by. */',
     `export const schemas = ${written} as const`,
     '',
@@ -96,7 +128,7 @@ export async function contractTypes (options: { wsdl: string, service?: string, 
     names.forEach((name, i) => {
       lines.push(
         `  async ${methodName(name)} (_input, _call) {`,
-        `    throw new SoapFault({ code: 'Receiver', reason: '${`The operation ${name} is not implemented`.replace(/[\\'\r\n]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}' })`,
+        `    throw new SoapFault({ code: 'Receiver', reason: '${notImplemented(name)}' })`,
         `  }${i === names.length - 1 ? '' : ','}`
       )
     })
@@ -106,9 +138,14 @@ export async function contractTypes (options: { wsdl: string, service?: string, 
 }
 
 /** Runs the command with its arguments; resolves to the exit status. */
-export async function main (args: readonly string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export async function main (
+  args: readonly string[],
+  out: (text: string) => void,
+  err: (text: string) => void
+): Promise<number> {
   const [command, ...rest] = args
-  if (command === '--help' || command === '-h' || (command === 'types' && (rest.includes('--help') || rest.includes('-h')))) {
+  const help = rest.includes('--help') || rest.includes('-h')
+  if (command === '--help' || command === '-h' || (command === 'types' && help)) {
     out(USAGE + '\n')
     return 0
   }
@@ -116,7 +153,15 @@ export async function main (args: readonly string[], out: (text: string) => void
     err(USAGE)
     return 2
   }
-  const options: { wsdl?: string, service?: string, binding?: string, out?: string, root?: string, stubs?: boolean, catalog?: Record<string, string> | string } = {}
+  const options: {
+    wsdl?: string
+    service?: string
+    binding?: string
+    out?: string
+    root?: string
+    stubs?: boolean
+    catalog?: Record<string, string> | string
+  } = {}
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]
     const flag = /^--(service|binding|out|root)$/.exec(arg)
@@ -126,11 +171,16 @@ export async function main (args: readonly string[], out: (text: string) => void
       const value = rest[++i] ?? ''
       const entry = /^([^=]+)=(.+)$/.exec(value)
       // One catalog file, or entries: a file is not merged with entries.
-      if (value.includes('=') ? entry === null || typeof options.catalog === 'string' : value === '' || options.catalog !== undefined) {
+      const refused = value.includes('=')
+        ? entry === null || typeof options.catalog === 'string'
+        : value === '' || options.catalog !== undefined
+      if (refused) {
         err(`fastify-soap: --catalog takes one catalog file, or <location>=<file or URL> entries\n${USAGE}`)
         return 2
       }
-      options.catalog = entry === null ? value : { ...options.catalog as Record<string, string> | undefined, [entry[1]]: entry[2] }
+      options.catalog = entry === null
+        ? value
+        : { ...options.catalog as Record<string, string> | undefined, [entry[1]]: entry[2] }
     } else if (flag !== null && rest[i + 1] !== undefined) {
       options[flag[1] as 'service' | 'binding' | 'out' | 'root'] = rest[++i]
     } else if (!arg.startsWith('-') && options.wsdl === undefined) {
@@ -146,7 +196,8 @@ export async function main (args: readonly string[], out: (text: string) => void
   }
   let text: string
   try {
-    text = await contractTypes({ wsdl: options.wsdl, service: options.service, binding: options.binding, catalog: options.catalog, root: options.root, stubs: options.stubs })
+    const { wsdl, service, binding, catalog, root, stubs } = options
+    text = await contractTypes({ wsdl, service, binding, catalog, root, stubs })
   } catch (e) {
     err((e as Error).message)
     return 1

@@ -15,8 +15,12 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_LOAD } from '../errors'
 import { Catalog, URL_LOCATION } from './catalog'
 import { attr, childElements } from './dom'
 import type { SchemaContext, SchemaModel } from './xsd-read'
-import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV, WSA_NS, WSSE_NS, WSU_NS } from '../namespaces'
-import { SOAP11_ENVELOPE_SCHEMA, SOAP12_ENVELOPE_SCHEMA, WS_ADDRESSING_SCHEMA, XML_NAMESPACE_SCHEMA } from './well-known'
+import {
+  SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV, WSA_NS, WSSE_NS, WSU_NS
+} from '../namespaces'
+import {
+  SOAP11_ENVELOPE_SCHEMA, SOAP12_ENVELOPE_SCHEMA, WS_ADDRESSING_SCHEMA, XML_NAMESPACE_SCHEMA
+} from './well-known'
 import { WSSE_SCHEMA, WSU_SCHEMA } from './well-known-security'
 import { XMLDSIG_SCHEMA } from './well-known-signature'
 import { ADDRESS } from '../wsdl/xsd-write'
@@ -33,16 +37,26 @@ export type ContractResolver = (url: string) => string | Uint8Array | Promise<st
  */
 export type ContractCatalog = Readonly<Record<string, string | URL>> | string | URL
 
-/** Checks a catalog option: a catalog file, or a plain object of non-empty locations to non-empty paths or URLs. */
+/**
+ * Checks a catalog option: a catalog file, or a plain object of non-empty
+ * locations to non-empty paths or URLs.
+ */
 export function checkCatalog (catalog: unknown, where: string): void {
   if ((typeof catalog === 'string' && catalog !== '') || catalog instanceof URL) return
-  const plain = typeof catalog === 'object' && catalog !== null && (Object.getPrototypeOf(catalog) === Object.prototype || Object.getPrototypeOf(catalog) === null)
-  if (!plain || Object.entries(catalog).some(([k, v]) => k === '' || !((typeof v === 'string' && v !== '') || v instanceof URL))) {
-    throw new SOAP_ERR_CONTRACT_INVALID(where, '"catalog" must be a catalog file, or map locations (as written, or the absolute URLs they resolve to) to file paths or URLs')
+  const plain = typeof catalog === 'object' && catalog !== null &&
+    (Object.getPrototypeOf(catalog) === Object.prototype || Object.getPrototypeOf(catalog) === null)
+  const badEntry = ([k, v]: [string, unknown]): boolean =>
+    k === '' || !((typeof v === 'string' && v !== '') || v instanceof URL)
+  if (!plain || Object.entries(catalog).some(badEntry)) {
+    throw new SOAP_ERR_CONTRACT_INVALID(where, '"catalog" must be a catalog file, or map locations ' +
+      '(as written, or the absolute URLs they resolve to) to file paths or URLs')
   }
 }
 
-/** Namespaces a schema may import with no location: their few declarations are the codec's own business, or refused when used. */
+/**
+ * Namespaces a schema may import with no location: their few declarations are
+ * the codec's own business, or refused when used.
+ */
 const WELL_KNOWN: ReadonlySet<string> = new Set([
   XML_NS,
   XSD_NS,
@@ -55,7 +69,10 @@ const WELL_KNOWN: ReadonlySet<string> = new Set([
 
 const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#'
 
-/** The schemas the plugin ships, by namespace: what an import of the namespace by URL reads, and serves, in place of the URL. */
+/**
+ * The schemas the plugin ships, by namespace: what an import of the namespace
+ * by URL reads, and serves, in place of the URL.
+ */
 const BUILT_IN: ReadonlyMap<string, readonly [name: string, text: string]> = new Map([
   [XML_NS, ['xml.xsd', XML_NAMESPACE_SCHEMA]],
   [SOAP11_ENV, ['soap-envelope.xsd', SOAP11_ENVELOPE_SCHEMA]],
@@ -74,14 +91,18 @@ export interface ContractDocument {
   readonly name: string | undefined
 }
 
-/** The text of a document: a byte order mark, or else the XML declaration's encoding, decides how its bytes are read. */
+/**
+ * The text of a document: a byte order mark, or else the XML declaration's
+ * encoding, decides how its bytes are read.
+ */
 export function decodeDocument (bytes: string | Uint8Array, location: string): string {
   if (typeof bytes === 'string') return bytes.charCodeAt(0) === 0xfeff ? bytes.slice(1) : bytes
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return b.subarray(3).toString('utf8')
   if (b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b.subarray(2))
   if (b[0] === 0xff && b[1] === 0xfe) return new TextDecoder('utf-16le').decode(b.subarray(2))
-  const declaration = /^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(b.subarray(0, 200).toString('latin1'))
+  const head = b.subarray(0, 200).toString('latin1')
+  const declaration = /^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)
   const label = declaration === null ? 'utf-8' : declaration[1].toLowerCase()
   let decoder: TextDecoder
   try {
@@ -108,14 +129,19 @@ export function parseDocument (text: string, location: string): DomDocument {
   } catch (err) {
     throw new SOAP_ERR_CONTRACT_LOAD(location, `it is not well-formed XML (${(err as Error).message.split('\n')[0]})`)
   }
-  if (dom.doctype !== null) throw new SOAP_ERR_CONTRACT_LOAD(location, 'it has a DOCTYPE: contracts with a DTD are refused')
+  if (dom.doctype !== null) {
+    throw new SOAP_ERR_CONTRACT_LOAD(location, 'it has a DOCTYPE: contracts with a DTD are refused')
+  }
   return dom
 }
 
 /** What an xs:import directly under wsdl:types is read in: no including schema. */
 const TYPES_CONTEXT = { targetNamespace: '' }
 
-/** The root of a contract: its WSDL's file, or its text (and the folder it is read from), and the folder its files stay in. */
+/**
+ * The root of a contract: its WSDL's file, or its text (and the folder it is
+ * read from), and the folder its files stay in.
+ */
 export interface ContractRoot {
   readonly file?: string
   readonly text?: string | Uint8Array
@@ -148,7 +174,10 @@ export class ContractDocuments {
   /** Every `wsdl:definitions`, the root's first. */
   readonly definitions: DomElement[] = []
   private readonly seen = new Map<string, ContractDocument>()
-  /** Schema files by location and the namespace they are read in (a chameleon include is read once per includer's namespace). */
+  /**
+   * Schema files by location and the namespace they are read in (a chameleon
+   * include is read once per includer's namespace).
+   */
   private readonly schemaSeen = new Set<string>()
   private readonly names = new Set<string>()
   /** Attributes that name a loaded document, rewritten to `?xsd=` when the contract is served. */
@@ -166,18 +195,25 @@ export class ContractDocuments {
   private readonly failures: Failure[] = []
   private catalog = new Catalog('.', '')
 
-  constructor (private readonly model: SchemaModel, private readonly resolver: ContractResolver | undefined, private readonly entries: ContractCatalog = {}) {}
+  constructor (
+    private readonly model: SchemaModel,
+    private readonly resolver: ContractResolver | undefined,
+    private readonly entries: ContractCatalog = {}
+  ) {}
 
   /** Loads the root WSDL and everything it reaches. */
   async load (root: ContractRoot): Promise<void> {
     const file = root.file === undefined ? undefined : resolvePath(this.path(root.file))
-    // The catalog's relative paths, and `root`, are read from the root WSDL's folder (a document's base, else the working directory).
+    // The catalog's relative paths, and `root`, are read from the root WSDL's
+    // folder (a document's base, else the working directory).
     const folder = file !== undefined ? dirname(file) : resolvePath(root.base ?? '.')
     const where = file ?? '(document)'
     this.catalog = await this.readCatalog(folder, where)
     let doc: ContractDocument
     if (file === undefined) {
-      doc = { location: root.base === undefined ? '(document)' : resolvePath(folder, '(document)'), dom: parseDocument(decodeDocument(root.text as string | Uint8Array, '(document)'), '(document)'), name: undefined }
+      const location = root.base === undefined ? '(document)' : resolvePath(folder, '(document)')
+      const text = decodeDocument(root.text as string | Uint8Array, '(document)')
+      doc = { location, dom: parseDocument(text, '(document)'), name: undefined }
     } else {
       doc = { location: file, dom: parseDocument(decodeDocument(await this.read(file), file), file), name: undefined }
     }
@@ -188,7 +224,8 @@ export class ContractDocuments {
     this.report(where)
     for (const { namespace, where } of this.unlocated) {
       if (!this.model.namespaces.has(namespace) && !WELL_KNOWN.has(namespace)) {
-        throw new SOAP_ERR_CONTRACT_LOAD(where, `it imports the namespace ${namespace} with no schemaLocation, and no schema of the contract has that target namespace`)
+        throw new SOAP_ERR_CONTRACT_LOAD(where, `it imports the namespace ${namespace} with no schemaLocation, ` +
+          'and no schema of the contract has that target namespace')
       }
     }
   }
@@ -206,48 +243,78 @@ export class ContractDocuments {
 
   /** The catalog: the option's object, or the XML catalog file it names. */
   private async readCatalog (folder: string, where: string): Promise<Catalog> {
-    if (typeof this.entries !== 'string' && !(this.entries instanceof URL)) return new Catalog(folder, where).addObject(this.entries)
+    if (typeof this.entries !== 'string' && !(this.entries instanceof URL)) {
+      return new Catalog(folder, where).addObject(this.entries)
+    }
     const file = resolvePath(this.path(this.entries))
     return new Catalog(dirname(file), file).addFile(parseDocument(decodeDocument(await this.read(file), file), file))
   }
 
-  /** Where a location points, from the document that names it: a URL, or an absolute path; undefined for a URL that cannot be parsed. */
+  /**
+   * Where a location points, from the document that names it: a URL, or an
+   * absolute path; undefined for a URL that cannot be parsed.
+   */
   private where (location: string, from: string): string | undefined {
     if (URL_LOCATION.test(location)) return URL.canParse(location) ? location : undefined
     if (URL_LOCATION.test(from)) return URL.canParse(location, from) ? new URL(location, from).href : undefined
     return resolvePath(dirname(from), location)
   }
 
-  /** A document an import names: mapped by the catalog, else by URL to the resolver, else a file inside the contract's folder. */
+  /**
+   * A document an import names: mapped by the catalog, else by URL to the
+   * resolver, else a file inside the contract's folder.
+   */
   private async fetch (location: string, from: ContractDocument): Promise<ContractDocument | undefined> {
     const resolved = this.where(location, from.location)
     const mapped = this.catalog.lookup(location, resolved ?? location)
-    if (mapped === undefined && resolved === undefined) return this.fail(location, `${from.location} names it, and it is no URL that can be read`, location)
-    if (mapped !== undefined) return await this.open(mapped, from, ` (the catalog maps ${location} to it)`, undefined)
+    if (mapped === undefined && resolved === undefined) {
+      return this.fail(location, `${from.location} names it, and it is no URL that can be read`, location)
+    }
+    if (mapped !== undefined) {
+      return await this.open(mapped, from, ` (the catalog maps ${location} to it)`, undefined)
+    }
     if (URL_LOCATION.test(resolved as string)) return await this.open(resolved as string, from, '', location)
     const folder = this.folders.get(from) as string
-    // A location starting with / in a document read from a file is most likely a path on the site it was saved from.
-    const server = location.startsWith('/') ? `: ${from.location} names it "${location}", a path on the server the contract was published at` : ''
+    // A location starting with / in a document read from a file is most likely
+    // a path on the site it was saved from.
+    const server = location.startsWith('/')
+      ? `: ${from.location} names it "${location}", a path on the server the contract was published at`
+      : ''
     if (!inside(folder, resolved as string)) {
       const outside = `outside ${folder} (the folder the contract is read from; "root" widens it)`
-      return this.fail(resolved as string, server === '' ? `${from.location} names it "${location}", ${outside}` : `${server.slice(2)}, ${outside}`, location)
+      const why = server === ''
+        ? `${from.location} names it "${location}", ${outside}`
+        : `${server.slice(2)}, ${outside}`
+      return this.fail(resolved as string, why, location)
     }
     return await this.open(resolved as string, from, server, location)
   }
 
-  /** A document read, once, from a file or the resolver; undefined, and the failure kept, when it cannot be. */
-  private async open (target: string, from: ContractDocument, hint: string, written: string | undefined): Promise<ContractDocument | undefined> {
+  /**
+   * A document read, once, from a file or the resolver; undefined, and the
+   * failure kept, when it cannot be.
+   */
+  private async open (
+    target: string,
+    from: ContractDocument,
+    hint: string,
+    written: string | undefined
+  ): Promise<ContractDocument | undefined> {
     const known = this.seen.get(target)
     if (known !== undefined) return known
     let bytes: string | Uint8Array
     if (URL_LOCATION.test(target)) {
-      if (this.resolver === undefined) return this.fail(target, `${from.location} names it by URL, and nothing is fetched over the network`, written)
+      if (this.resolver === undefined) {
+        return this.fail(target, `${from.location} names it by URL, and nothing is fetched over the network`, written)
+      }
       try {
         bytes = await this.resolver(target)
       } catch (err) {
         return this.fail(target, `the resolver failed (${(err as Error).message})`, written)
       }
-      if (typeof bytes !== 'string' && !(bytes instanceof Uint8Array)) throw new SOAP_ERR_CONTRACT_LOAD(target, 'the resolver must return a string or bytes')
+      if (typeof bytes !== 'string' && !(bytes instanceof Uint8Array)) {
+        throw new SOAP_ERR_CONTRACT_LOAD(target, 'the resolver must return a string or bytes')
+      }
     } else {
       try {
         bytes = await readFile(target)
@@ -255,11 +322,14 @@ export class ContractDocuments {
         return this.fail(target, ((err as NodeJS.ErrnoException).code ?? 'it cannot be read') + hint, written)
       }
     }
-    const doc: ContractDocument = { location: target, dom: parseDocument(decodeDocument(bytes, target), target), name: this.nameFor(target) }
+    const dom = parseDocument(decodeDocument(bytes, target), target)
+    const doc: ContractDocument = { location: target, dom, name: this.nameFor(target) }
     this.seen.set(target, doc)
     this.documents.push(doc)
     // A file keeps its includer's folder; a file the catalog maps to opens its own.
-    if (!URL_LOCATION.test(target)) this.folders.set(doc, written === undefined ? dirname(target) : this.folders.get(from) as string)
+    if (!URL_LOCATION.test(target)) {
+      this.folders.set(doc, written === undefined ? dirname(target) : this.folders.get(from) as string)
+    }
     return doc
   }
 
@@ -268,14 +338,22 @@ export class ContractDocuments {
     return undefined
   }
 
-  /** Every document that could not be read, in one error, each with the catalog line that would map it to a local copy. */
+  /**
+   * Every document that could not be read, in one error, each with the catalog
+   * line that would map it to a local copy.
+   */
   private report (where: string): void {
     if (this.failures.length === 0) return
+    const entry = (written: string): string => {
+      const uri = `./${basename(written.replace(/[?#].*$/, ''))}`
+      return `<system systemId="${xmlAttribute(written)}" uri="${xmlAttribute(uri)}"/>`
+    }
     const line = (f: Failure): string => f.written === undefined
       ? f.why
-      : `${f.why}; map it to a local copy in the catalog: <system systemId="${xmlAttribute(f.written)}" uri="${xmlAttribute(`./${basename(f.written.replace(/[?#].*$/, ''))}`)}"/>`
+      : `${f.why}; map it to a local copy in the catalog: ${entry(f.written)}`
     if (this.failures.length === 1) throw new SOAP_ERR_CONTRACT_LOAD(this.failures[0].target, line(this.failures[0]))
-    throw new SOAP_ERR_CONTRACT_LOAD(where, `${this.failures.length} documents it names cannot be read:\n${this.failures.map((f) => `- ${f.target}: ${line(f)}`).join('\n')}`)
+    const list = this.failures.map((f) => `- ${f.target}: ${line(f)}`).join('\n')
+    throw new SOAP_ERR_CONTRACT_LOAD(where, `${this.failures.length} documents it names cannot be read:\n${list}`)
   }
 
   /** A schema shipped with the plugin, loaded once under its own name. */
@@ -299,7 +377,10 @@ export class ContractDocuments {
     }
   }
 
-  /** A name for `?xsd=`: the file's name, made of the characters a query value keeps as they are, numbered when taken. */
+  /**
+   * A name for `?xsd=`: the file's name, made of the characters a query value
+   * keeps as they are, numbered when taken.
+   */
   private nameFor (location: string): string {
     const stem = (basename(location.replace(/[?#].*$/, '')).replace(/[^A-Za-z0-9._-]/g, '_') || 'schema').slice(0, 56)
     let name = stem
@@ -311,7 +392,9 @@ export class ContractDocuments {
   private async wsdl (doc: ContractDocument): Promise<void> {
     const definitions = doc.dom.documentElement as DomElement
     if (definitions.namespaceURI !== WSDL_NS || definitions.localName !== 'definitions') {
-      throw new SOAP_ERR_CONTRACT_LOAD(doc.location, `its root is {${definitions.namespaceURI ?? ''}}${definitions.localName as string}, not a WSDL 1.1 wsdl:definitions (WSDL 2.0 is not supported)`)
+      const found = `{${definitions.namespaceURI ?? ''}}${definitions.localName as string}`
+      throw new SOAP_ERR_CONTRACT_LOAD(doc.location,
+        `its root is ${found}, not a WSDL 1.1 wsdl:definitions (WSDL 2.0 is not supported)`)
     }
     if (this.definitions.includes(definitions)) return
     this.definitions.push(definitions)
@@ -330,14 +413,20 @@ export class ContractDocuments {
         for (const schema of childElements(child)) {
           if (schema.namespaceURI !== XSD_NS) continue
           if (schema.localName === 'schema') await this.schema(schema, doc, undefined)
-          // BP R2003 puts xs:import inside xs:schema; some generators write it directly under wsdl:types, and it is read all the same.
-          else if (schema.localName === 'import' || schema.localName === 'include') await this.reference(schema, doc, TYPES_CONTEXT)
+          // BP R2003 puts xs:import inside xs:schema; some generators write it
+          // directly under wsdl:types, and it is read all the same.
+          else if (schema.localName === 'import' || schema.localName === 'include') {
+            await this.reference(schema, doc, TYPES_CONTEXT)
+          }
         }
       }
     }
   }
 
-  /** One xs:schema element, then what it imports and includes. `chameleon` is the includer's namespace for a schema that has none. */
+  /**
+   * One xs:schema element, then what it imports and includes. `chameleon` is
+   * the includer's namespace for a schema that has none.
+   */
   private async schema (schema: DomElement, doc: ContractDocument, chameleon: string | undefined): Promise<void> {
     const own = attr(schema, 'targetNamespace')
     const context: SchemaContext = {
@@ -349,24 +438,36 @@ export class ContractDocuments {
     }
     this.model.add(schema, context)
     for (const child of childElements(schema)) {
-      if (child.namespaceURI === XSD_NS && (child.localName === 'import' || child.localName === 'include')) await this.reference(child, doc, context)
+      const isReference = child.localName === 'import' || child.localName === 'include'
+      if (child.namespaceURI === XSD_NS && isReference) await this.reference(child, doc, context)
     }
   }
 
-  /** An xs:import or xs:include: the schema it names, loaded once, its location rewritten when served. */
-  private async reference (child: DomElement, doc: ContractDocument, context: Pick<SchemaContext, 'targetNamespace'>): Promise<void> {
+  /**
+   * An xs:import or xs:include: the schema it names, loaded once, its location
+   * rewritten when served.
+   */
+  private async reference (
+    child: DomElement,
+    doc: ContractDocument,
+    context: Pick<SchemaContext, 'targetNamespace'>
+  ): Promise<void> {
     const location = attr(child, 'schemaLocation')
     const namespace = child.localName === 'import' ? attr(child, 'namespace') ?? '' : context.targetNamespace
-    // The xml namespace's schema, imported with no location, is served all the same: clients that would fetch it from www.w3.org get ours.
+    // The xml namespace's schema, imported with no location, is served all the
+    // same: clients that would fetch it from www.w3.org get ours.
     if (location === undefined && !(namespace === XML_NS && child.localName === 'import')) {
       this.unlocated.push({ namespace, where: doc.location })
       return
     }
-    // An import of a well-known namespace by URL is never fetched: unless the catalog maps it, the plugin's own copy of the
-    // namespace's schema is read, and served (so that clients need not fetch it either); a namespace it has no copy of is
-    // only known, and served with no location.
+    // An import of a well-known namespace by URL is never fetched: unless the
+    // catalog maps it, the plugin's own copy of the namespace's schema is read,
+    // and served (so that clients need not fetch it either); a namespace it has
+    // no copy of is only known, and served with no location.
     let target: ContractDocument | undefined
-    if (child.localName === 'import' && (location === undefined || (URL_LOCATION.test(location) && this.catalog.lookup(location, location) === undefined))) {
+    const unmappedUrl = location !== undefined &&
+      URL_LOCATION.test(location) && this.catalog.lookup(location, location) === undefined
+    if (child.localName === 'import' && (location === undefined || unmappedUrl)) {
       const copy = BUILT_IN.get(namespace)
       if (copy !== undefined) {
         target = this.builtIn(...copy)
@@ -379,7 +480,9 @@ export class ContractDocuments {
     if (target === undefined) return
     this.links.push({ node: child, attribute: 'schemaLocation', target })
     const root = target.dom.documentElement as DomElement
-    if (root.namespaceURI !== XSD_NS || root.localName !== 'schema') throw new SOAP_ERR_CONTRACT_LOAD(target.location, 'it is imported as a schema and is no xs:schema')
+    if (root.namespaceURI !== XSD_NS || root.localName !== 'schema') {
+      throw new SOAP_ERR_CONTRACT_LOAD(target.location, 'it is imported as a schema and is no xs:schema')
+    }
     const readAs = child.localName === 'include' ? context.targetNamespace : undefined
     const id = `${target.location} ${readAs ?? ''}`
     if (this.schemaSeen.has(id)) return
@@ -393,9 +496,13 @@ export class ContractDocuments {
    * addresses) to `<address>`, the address left as the placeholder the
    * WSDL route fills in per request.
    */
-  serve (addresses: ReadonlyArray<{ node: DomElement, attribute: string }>): { document: string, schemas: Record<string, string> } {
+  serve (
+    addresses: ReadonlyArray<{ node: DomElement, attribute: string }>
+  ): { document: string, schemas: Record<string, string> } {
     for (const node of this.unlinked) node.removeAttribute('schemaLocation')
-    for (const link of this.links) link.node.setAttribute(link.attribute, `${ADDRESS}?xsd=${link.target.name as string}`)
+    for (const link of this.links) {
+      link.node.setAttribute(link.attribute, `${ADDRESS}?xsd=${link.target.name as string}`)
+    }
     for (const a of addresses) a.node.setAttribute(a.attribute, ADDRESS)
     const text = (doc: ContractDocument): string => {
       const serialized = new XMLSerializer().serializeToString(doc.dom)

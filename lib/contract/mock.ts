@@ -9,7 +9,10 @@ import { SoapFault } from '../soap/fault'
 import type { SoapSchema } from '../types'
 import { sampleValue } from '../codec/sample'
 
-/** What a mock answers an operation from: its schemas, as a contract has them (ContractOperation, lib/contract/read.ts). */
+/**
+ * What a mock answers an operation from: its schemas, as a contract has them
+ * (ContractOperation, lib/contract/read.ts).
+ */
 interface Mocked {
   readonly output?: SoapSchema
   readonly outputHeaders?: SoapSchema
@@ -39,7 +42,8 @@ export function sampleHandler (name: string, operation: Mocked, seed: number): (
         throw new SoapFault({ code: 'Sender', reason: `The operation ${name} has no fault ${fault} (it ${which})` })
       }
       const detail = sampleValue((operation.faults as Readonly<Record<string, SoapSchema>>)[fault], options)
-      throw call.fault(fault, detail, { code: 'Receiver', reason: `The fault ${fault} of ${name}, as asked by ${MOCK_FAULT_HEADER}` })
+      const reason = `The fault ${fault} of ${name}, as asked by ${MOCK_FAULT_HEADER}`
+      throw call.fault(fault, detail, { code: 'Receiver', reason })
     }
     if (operation.outputHeaders !== undefined) call.replyHeaders(sampleValue(operation.outputHeaders, options))
     return operation.output === undefined ? undefined : sampleValue(operation.output, options)

@@ -25,6 +25,12 @@ export async function contractEndpoint (instance: FastifyInstance, { definition 
   instance.log.info({ contract: contract.name, security, ignored }, line)
   const unimplemented = unimplementedOf(contract, definition)
   const answered = definition.unimplemented === 'sample' ? 'samples' : 'a Receiver fault'
-  if (unimplemented.length > 0) instance.log.info({ service: contract.name, path: definition.path, unimplemented }, `fastify-soap: contract ${contract.name}: ${unimplemented.join(', ')} not implemented, answered with ${answered}`)
+  if (unimplemented.length > 0) {
+    instance.log.info(
+      { service: contract.name, path: definition.path, unimplemented },
+      `fastify-soap: contract ${contract.name}: ${unimplemented.join(', ')} not implemented, ` +
+        `answered with ${answered}`
+    )
+  }
   await endpoint(instance, { service })
 }

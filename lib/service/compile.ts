@@ -106,7 +106,9 @@ export interface Service {
   readonly policies: readonly string[]
 }
 
-const SERVICE_KEYS = ['path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl']
+const SERVICE_KEYS = [
+  'path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl'
+]
 const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'outputHeaders', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler', 'outputAction', 'faultActions'])
 
 function isObject (value: unknown): value is Record<string, unknown> {
@@ -299,9 +301,15 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     const protocol = module.compile((declaration as unknown as Record<string, unknown>)[module.key], target)
     if (protocol !== undefined) protocols.push(protocol)
   }
-  const understood = new Set([...options.understoodHeaders, ...own, ...understoodIn(scope), ...protocols.flatMap((p) => p.understood)])
+  const understood = new Set([
+    ...options.understoodHeaders,
+    ...own,
+    ...understoodIn(scope),
+    ...protocols.flatMap((p) => p.understood)
+  ])
   for (const operationName of Object.keys(declaration.operations)) {
-    const op = compileOperation(ajv, declaration, operationName, scope, timeout, declaration.validateOutput !== false, options.redact, shapes)
+    const validateOutput = declaration.validateOutput !== false
+    const op = compileOperation(ajv, declaration, operationName, scope, timeout, validateOutput, options.redact, shapes)
     if (op.localName !== undefined) {
       let inNamespace = byElement.get(op.namespace)
       if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())

@@ -221,7 +221,11 @@ export function serviceHandler (service: Service): Handler {
   const read = afterDecode.length === 0
     ? undefined
     : (request: FastifyRequest) => { for (const step of afterDecode) step(request[kExchange] as Exchange) }
-  const run = entry(service, (request, reply) => runOperation(dispatched(service, request), bodyInput, request, reply), read)
+  const run = entry(
+    service,
+    (request, reply) => runOperation(dispatched(service, request), bodyInput, request, reply),
+    read
+  )
   const protocols = service.protocols.length !== 0
   return function soapPost (request, reply) {
     (request.soap as SoapContext).respondsOn(reply.raw)

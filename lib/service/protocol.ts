@@ -46,7 +46,10 @@ export interface ProtocolRoute {
 export interface ProtocolSteps {
   /** Once the envelope is decoded, before the onEnvelope hooks (POST only). */
   readonly afterDecode?: (exchange: Exchange) => void
-  /** Before dispatch: the action that routes the request instead of the SOAP action, which the operation's must match. */
+  /**
+   * Before dispatch: the action that routes the request instead of the SOAP action, which the operation's must
+   * match.
+   */
   readonly beforeDispatch?: (exchange: Exchange) => string | undefined
   /** Once the operation is known, before the onOperation hooks. */
   readonly afterDispatch?: (exchange: Exchange, op: Operation) => void | Promise<void>
@@ -74,7 +77,10 @@ export interface Protocol extends ProtocolSteps {
 export interface ProtocolModule {
   /** The service declaration's key it reads (`addressing`, `security`). */
   readonly key: string
-  /** The protocol of a service, or undefined when the key leaves it off; a bad value throws SOAP_ERR_SERVICE_INVALID. */
+  /**
+   * The protocol of a service, or undefined when the key leaves it off; a bad value throws
+   * SOAP_ERR_SERVICE_INVALID.
+   */
   readonly compile: (value: unknown, target: ProtocolTarget) => Protocol | undefined
   /** What the protocol adds to a service's routes when its key is given, before the service is compiled. */
   readonly route?: (instance: FastifyInstance, value: unknown) => ProtocolRoute | undefined

@@ -18,7 +18,9 @@ const POLICY_NS: ReadonlySet<string | null> = new Set([WSP_NS, WSP_2004_NS])
 
 function elementsOf (node: DomElement): DomElement[] {
   const out: DomElement[] = []
-  for (let child = node.firstChild; child !== null; child = child.nextSibling) if (child.nodeType === 1) out.push(child as DomElement)
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+    if (child.nodeType === 1) out.push(child as DomElement)
+  }
   return out
 }
 
@@ -32,7 +34,10 @@ function policiesById (definitions: readonly DomElement[]): Map<string, DomEleme
   const visit = (parent: DomElement, depth: number): void => {
     for (const child of elementsOf(parent)) {
       if (isPolicy(child, 'Policy')) {
-        const id = child.getAttributeNS(WSU_NS, 'Id') || child.getAttributeNS(XML_NS, 'id') || child.getAttribute('Id') || ''
+        const id = child.getAttributeNS(WSU_NS, 'Id') ||
+          child.getAttributeNS(XML_NS, 'id') ||
+          child.getAttribute('Id') ||
+          ''
         if (id !== '' && !byId.has(id)) byId.set(id, child)
       } else if (child.namespaceURI === WSDL_NS && depth < 4) {
         visit(child, depth + 1)
@@ -51,7 +56,11 @@ function policyUris (subject: DomElement): { uris: string[], name: string } {
 }
 
 /** Calls `visit` with every element of the policies attached to `subjects`, each once. */
-export function walkPolicies (definitions: readonly DomElement[], subjects: readonly DomElement[], visit: (element: DomElement) => void): void {
+export function walkPolicies (
+  definitions: readonly DomElement[],
+  subjects: readonly DomElement[],
+  visit: (element: DomElement) => void
+): void {
   const byId = policiesById(definitions)
   const seen = new Set<DomElement>()
   const reference = (uri: string | null): void => {
@@ -71,7 +80,9 @@ export function walkPolicies (definitions: readonly DomElement[], subjects: read
   }
   for (const subject of subjects) {
     for (const uri of policyUris(subject).uris) reference(uri)
-    for (const child of elementsOf(subject)) if (isPolicy(child, 'Policy') || isPolicy(child, 'PolicyReference')) walk(child)
+    for (const child of elementsOf(subject)) {
+      if (isPolicy(child, 'Policy') || isPolicy(child, 'PolicyReference')) walk(child)
+    }
   }
 }
 
@@ -91,7 +102,10 @@ export interface PolicySubject {
 export interface AttachedAssertion {
   readonly assertion: DomElement
   readonly subject: string
-  /** For a reference to no policy of the documents: its URI, and what refers (`{…}PolicyReference`, `{…}PolicyURIs`). */
+  /**
+   * For a reference to no policy of the documents: its URI, and what refers
+   * (`{…}PolicyReference`, `{…}PolicyURIs`).
+   */
   readonly unresolved?: { readonly uri: string, readonly name: string }
 }
 

@@ -18,7 +18,10 @@ import { admit, asyncReplies, faultAddressing, kAddressing, type AddressingState
 
 declare module '../../service/context' {
   interface SoapContext {
-    /** The WS-Addressing properties, read before the onEnvelope hooks run, where the service has addressing on and the request used it (docs/addressing.md). */
+    /**
+     * The WS-Addressing properties, read before the onEnvelope hooks run, where the service has addressing on
+     * and the request used it (docs/addressing.md).
+     */
     addressing: SoapAddressing | undefined
   }
 }
@@ -38,7 +41,11 @@ class AddressingProtocol implements Protocol {
 
   afterDecode (exchange: Exchange): void {
     const { soap } = exchange
-    const addressing = readAddressing(soap.decoded.headers, { version: soap.version, soapAction: soap.action, policy: this.#policy })
+    const addressing = readAddressing(soap.decoded.headers, {
+      version: soap.version,
+      soapAction: soap.action,
+      policy: this.#policy
+    })
     soap.addressing = addressing
     if (addressing === undefined) return
     const options = this.#policy.asyncReplies
@@ -47,7 +54,10 @@ class AddressingProtocol implements Protocol {
     state.delivery = admit(exchange, options, addressing, this.#shared)
   }
 
-  /** wsa:Action names the operation as the SOAP action does (the reader checked that the two agree), and must be one of the service's. */
+  /**
+   * wsa:Action names the operation as the SOAP action does (the reader checked that the two agree), and must be
+   * one of the service's.
+   */
   beforeDispatch (exchange: Exchange): string | undefined {
     const { soap, service } = exchange
     const addressing = soap.addressing

@@ -59,7 +59,8 @@ export function faultAddressing (exchange: Exchange, fault: SoapFault): string |
   const state = exchange.state(kAddressing)
   if (addressing === undefined || state === undefined) return undefined
   const own = fault.faultCode === 'MustUnderstand' || fault.faultCode === 'VersionMismatch'
-  const action = fault.action ?? (own ? soapFaultAction(addressing.namespace) : genericFaultAction(addressing.namespace))
+  const action = fault.action ??
+    (own ? soapFaultAction(addressing.namespace) : genericFaultAction(addressing.namespace))
   state.replyAction = action
   const slot = state.delivery
   if (slot !== undefined && !slot.postsAnyFault && (!slot.authenticated || isSecurityFault(fault))) {

@@ -12,7 +12,10 @@ import { SECURITY_HEADER, verifySecurity } from './verify'
 
 declare module '../../service/context' {
   interface SoapContext {
-    /** The user a WS-Security UsernameToken authenticated, once checked (docs/security.md "WS-Security"); undefined otherwise. */
+    /**
+     * The user a WS-Security UsernameToken authenticated, once checked (docs/security.md "WS-Security");
+     * undefined otherwise.
+     */
     username: string | undefined
   }
 }
@@ -38,7 +41,10 @@ class SecurityProtocol implements Protocol {
   }
 }
 
-/** WS-Security; a service with `security` and no `replay` of its own claims its nonces in `replay`, its registration's. */
+/**
+ * WS-Security; a service with `security` and no `replay` of its own claims its nonces in `replay`, its
+ * registration's.
+ */
 export function securityModule (replay: SoapReplayStore): ProtocolModule {
   return {
     key: 'security',

@@ -18,7 +18,9 @@ const ALWAYS_TO_RECIPIENT = `${SP_NS}/IncludeToken/AlwaysToRecipient`
  */
 export function usernameTokenAssertion (digest: boolean): string {
   const inner = `${digest ? '<sp:HashPassword/>' : ''}<sp:WssUsernameToken10/>`
-  return `<sp:SupportingTokens xmlns:sp="${SP_NS}"><wsp:Policy><sp:UsernameToken sp:IncludeToken="${ALWAYS_TO_RECIPIENT}"><wsp:Policy>${inner}</wsp:Policy></sp:UsernameToken></wsp:Policy></sp:SupportingTokens>`
+  const token = `<sp:UsernameToken sp:IncludeToken="${ALWAYS_TO_RECIPIENT}">` +
+    `<wsp:Policy>${inner}</wsp:Policy></sp:UsernameToken>`
+  return `<sp:SupportingTokens xmlns:sp="${SP_NS}"><wsp:Policy>${token}</wsp:Policy></sp:SupportingTokens>`
 }
 
 /** What a policy alternative asks of a request, as far as the plugin checks it. */
