@@ -149,6 +149,40 @@ test('service/ imports no protocol: a protocol plugs in through service/protocol
   t.assert.deepStrictEqual(service.flatMap(([file, targets]) => targets.filter((target) => target.startsWith('ws/')).map((target) => `${file} imports ${target}`)), [])
 })
 
+/** What a description may read of service/: the declaration it describes or writes, and the description compile emits. */
+const DESCRIPTION_FILES = new Set(['service/declaration.ts', 'service/description.ts'])
+
+/** The service/ files other than the description that `from`'s files reach through their imports, each with a chain. */
+function runtimeReached (graph: ReadonlyMap<string, readonly string[]>, from: (file: string) => boolean): string[] {
+  const out: string[] = []
+  const seen = new Set<string>()
+  const queue: string[][] = [...graph.keys()].filter(from).map((file) => [file])
+  for (const file of graph.keys()) if (from(file)) seen.add(file)
+  while (queue.length > 0) {
+    const chain = queue.shift() as string[]
+    for (const target of graph.get(chain[chain.length - 1]) ?? []) {
+      if (seen.has(target)) continue
+      seen.add(target)
+      if (target.startsWith('service/') && !DESCRIPTION_FILES.has(target)) out.push([...chain, target].join(' → '))
+      else queue.push([...chain, target])
+    }
+  }
+  return out
+}
+
+const DESCRIBES = (file: string): boolean => file.startsWith('wsdl/') || file.startsWith('contract/')
+
+test('wsdl/ and contract/ read a service\'s description (service/description.ts), not its runtime', (t: TestContext) => {
+  const graph = importGraph(new Map([
+    ['wsdl/page.ts', "import type { ServiceDescription } from '../service/description'\nimport { x } from '../ws/a'"],
+    ['ws/a.ts', "import type { Operation } from '../service/compile'"],
+    ['contract/read.ts', "import type { ServiceDeclaration } from '../service/declaration'"],
+    ['service/description.ts', '']
+  ]))
+  t.assert.deepStrictEqual(runtimeReached(graph, DESCRIBES), ['wsdl/page.ts → ws/a.ts → service/compile.ts'])
+  t.assert.deepStrictEqual(runtimeReached(importGraph(libFiles()), DESCRIBES), [])
+})
+
 test('lib/ has no import cycle, type imports included', (t: TestContext) => {
   t.assert.deepStrictEqual(cycles(importGraph(libFiles())), [])
 })
