@@ -14,8 +14,10 @@ import type { Field, ObjectShape } from '../codec/shapes'
 import type { ElementDescription, OperationDescription, ServiceDescription } from '../service/description'
 import type { SoapWsdlOptions } from '../types'
 import { acceptsHtml, buildPage, pageAsset, sendPage, type ServicePage } from './service-page'
-import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd-write'
-import { SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey } from '../namespaces'
+import { Prefixes, SchemaSet, node, render, type XmlNode } from './xsd-write'
+import {
+  ADDRESS, SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey
+} from '../namespaces'
 
 /** A rendered document, cut where the endpoint's address goes. */
 type Template = readonly string[]

@@ -34,14 +34,7 @@ export function node (name: string, attributes: Record<string, string | undefine
   return { name, attributes: Object.entries(attributes), children }
 }
 
-/**
- * Stands for the endpoint's address in a rendered document. XML 1.0 cannot
- * carry U+0000, and every text written here has it replaced, so it marks
- * nothing else.
- */
-export const ADDRESS = '\u0000'
-
-/** Writes a node indented by two spaces a level. Text is escaped; ADDRESS passes through. */
+/** Writes a node indented by two spaces a level. Text is escaped; ADDRESS (lib/namespaces.ts) passes through. */
 export function render (root: XmlNode, depth = 0): string {
   const indent = '  '.repeat(depth)
   if (root.markup !== undefined) return `${indent}${root.markup}\n`

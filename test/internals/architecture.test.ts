@@ -20,10 +20,11 @@ const ROOMS: ReadonlyArray<{ readonly room: string, readonly rank: number, reado
   { room: 'service', rank: 5, holds: (file) => file.startsWith('service/') },
   { room: 'ws', rank: 6, holds: (file) => file.startsWith('ws/') },
   { room: 'wsdl', rank: 7, holds: (file) => file.startsWith('wsdl/') },
-  { room: 'contract', rank: 8, holds: (file) => file.startsWith('contract/') },
-  { room: 'plugin', rank: 9, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
-  { room: 'entry', rank: 10, holds: (file) => file === 'index.ts' || file === 'index.mts' },
-  { room: 'cli', rank: 11, holds: (file) => file.startsWith('cli/') }
+  // The two descriptions of a service, generated and given, side by side: neither imports the other.
+  { room: 'contract', rank: 7, holds: (file) => file.startsWith('contract/') },
+  { room: 'plugin', rank: 8, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
+  { room: 'entry', rank: 9, holds: (file) => file === 'index.ts' || file === 'index.mts' },
+  { room: 'cli', rank: 10, holds: (file) => file.startsWith('cli/') }
 ]
 
 /** Longer files are split by the stage or concern they hold. */
@@ -135,7 +136,7 @@ test('every lib/ file belongs to a room', (t: TestContext) => {
   t.assert.deepStrictEqual(homeless, [])
 })
 
-test('lib/ imports flow one way: xml ← soap ← types ← codec ← service ← ws ← wsdl ← contract ← plugin ← index', (t: TestContext) => {
+test('lib/ imports flow one way: xml ← soap ← types ← codec ← service ← ws ← wsdl, contract ← plugin ← index ← cli; wsdl/ and contract/, of one rank, import neither the other', (t: TestContext) => {
   t.assert.deepStrictEqual(upwardImports(importGraph(libFiles())), [])
 })
 
