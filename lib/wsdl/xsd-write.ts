@@ -15,7 +15,7 @@ import { escapeAttribute, escapeXml } from '../xml/escape'
 import { replaceInvalidXmlChars } from '../xml/chars'
 import type { Alternatives, Field, ObjectShape, ScalarShape, ScalarType, Shape, XsiTypeName } from '../codec/shapes'
 import { XSD_NS } from '../namespaces'
-import { statedChoices, type StatedChoice } from './choices'
+import { statedChoices, type StatedChoice } from './stated-choices'
 
 type Schema = Readonly<Record<string, unknown>>
 
@@ -410,7 +410,7 @@ export class SchemaSet {
   /**
    * The particles of an object's elements from `from` on, in property order:
    * each element's, and an `xs:choice` where it states a presence rule of
-   * the object (lib/wsdl/choices.ts).
+   * the object (lib/wsdl/stated-choices.ts).
    */
   private particles (context: string, shape: ObjectShape, schema: Schema, where: string, from = 0): XmlNode[] {
     const properties = (schema.properties ?? {}) as Record<string, Schema>
