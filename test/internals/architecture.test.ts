@@ -184,6 +184,34 @@ test('wsdl/ and contract/ read a service\'s description (service/description.ts)
   t.assert.deepStrictEqual(runtimeReached(importGraph(libFiles()), DESCRIBES), [])
 })
 
+// An import of Fastify itself (or fastify-plugin), at the start of a line: `import type …` names its types only.
+const FASTIFY = /^import\s+(type\s+)?(?:[^'";]*?\s*from\s*)?['"]fastify(?:-plugin)?['"]|\brequire\s*\(\s*['"]fastify(?:-plugin)?['"]/gm
+
+/** The imports of Fastify that break its rule: a value import below plugin/, or a ws/ file other than a protocol's route. */
+function fastifyBreaches (files: ReadonlyMap<string, string>): string[] {
+  const plugin = (ROOMS.find((room) => room.room === 'plugin') as { rank: number }).rank
+  const out: string[] = []
+  for (const [file, text] of files) {
+    const room = roomOf(file)
+    for (const match of text.matchAll(FASTIFY)) {
+      if (room !== undefined && room.rank < plugin && match[1] === undefined) out.push(`${file} imports Fastify's values`)
+      if (file.startsWith('ws/') && !/^ws\/[^/]+\/route\.ts$/.test(file)) out.push(`${file} names Fastify`)
+    }
+  }
+  return out
+}
+
+test('docs/architecture.md "Where a protocol plugs in": below plugin/, Fastify is named by its types only; in ws/, only by a protocol\'s route (ws/<protocol>/route.ts)', (t: TestContext) => {
+  t.assert.deepStrictEqual(fastifyBreaches(new Map([
+    ['ws/addressing/route.ts', "import type { FastifyInstance } from 'fastify'"],
+    ['ws/security/verify.ts', "import type { FastifyRequest } from 'fastify'"],
+    ['service/pipeline.ts', "import Fastify from 'fastify'"],
+    ['plugin/endpoint.ts', "import fp from 'fastify-plugin'"],
+    ['contract/cli.ts', "const line = \"import { SoapFault } from 'fastify-soap'\""]
+  ])), ['ws/security/verify.ts names Fastify', 'service/pipeline.ts imports Fastify\'s values'])
+  t.assert.deepStrictEqual(fastifyBreaches(libFiles()), [])
+})
+
 test('lib/ has no import cycle, type imports included', (t: TestContext) => {
   t.assert.deepStrictEqual(cycles(importGraph(libFiles())), [])
 })
