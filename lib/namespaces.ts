@@ -1,4 +1,7 @@
-/** Namespace URIs the plugin speaks, each written once, and the version table of docs/protocol.md "Versions". */
+/**
+ * Namespace URIs the plugin speaks, each written once, the version table of docs/protocol.md "Versions", and
+ * the placeholder of an endpoint's address in the documents it serves.
+ */
 
 export type SoapVersion = '1.1' | '1.2'
 
@@ -101,3 +104,10 @@ const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 export function isQNameKey (value: unknown): value is string {
   return typeof value === 'string' && QNAME_KEY.test(value)
 }
+
+/**
+ * Stands for the endpoint's address in a document served at `GET <path>?wsdl` or `?xsd=`, generated
+ * (lib/wsdl/) or a contract's (lib/contract/): the route puts the address there per request. XML 1.0
+ * cannot carry U+0000, and every text written has it replaced, so it marks nothing else.
+ */
+export const ADDRESS = '\u0000'

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { buildDemo } from './demo/app'
 import { envelope, post, assertValidEnvelope } from './helper'
-import { instant, security, timestamp, usernameToken } from './ws-security-support'
+import { instant, security, timestamp, usernameToken } from './ws/security/ws-security-support'
 
 const call = (op: string, args: Record<string, string>): string =>
   `<c:${op} xmlns:c="urn:example:calc">${Object.entries(args).map(([k, v]) => `<c:${k}>${v}</c:${k}>`).join('')}</c:${op}>`

@@ -17,7 +17,7 @@ import { UNDO_SCRIPT } from '../lib/ws/security/redis'
 import { secureCalculator } from './demo/app'
 import { envelope, MEDIA } from './helper'
 import { requireClient } from './interop'
-import { security, timestamp, usernameToken } from './ws-security-support'
+import { security, timestamp, usernameToken } from './ws/security/ws-security-support'
 
 const ADD = '<c:Add xmlns:c="urn:example:calc"><c:a>2</c:a><c:b>3</c:b></c:Add>'
 

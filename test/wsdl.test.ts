@@ -455,6 +455,32 @@ test('docs/services.md "Header blocks", xmllint: outputHeaders are soap:header p
   }
 })
 
+test('docs/services.md "Header blocks", "Writing": with validateOutput false, a repeated block given no array is SOAP_ERR_OUTPUT_INVALID, a Receiver fault', async (t: TestContext) => {
+  const logs: Array<{ err?: { code?: string, message?: string } }> = []
+  const app = await build(t, {
+    ...quotes,
+    validateOutput: false,
+    operations: {
+      GetQuote: {
+        ...quotes.operations.GetQuote,
+        handler (_input, call) {
+          call.replyHeaders({ Trace: 'ab' as never })
+          return { price: 1.5 }
+        }
+      }
+    }
+  }, { logger: { level: 'error', stream: { write: (line: string) => logs.push(JSON.parse(line)) } } })
+  for (const version of ['1.1', '1.2'] as const) {
+    const body = '<q:GetQuote xmlns:q="urn:test:quotes"><q:symbol>X</q:symbol></q:GetQuote>'
+    const reply = await post(app, version, envelope(version, body), { url: '/quotes' })
+    t.assert.strictEqual(reply.statusCode, 500, reply.body)
+    t.assert.match(reply.body, version === '1.1' ? /<faultcode>soap:Server<\/faultcode>/ : /<soap:Value>soap:Receiver<\/soap:Value>/)
+    t.assert.doesNotMatch(reply.body, /Trace/)
+  }
+  t.assert.deepStrictEqual(logs.filter((l) => l.err?.code === 'SOAP_ERR_OUTPUT_INVALID').map((l) => l.err?.message),
+    Array(2).fill('fastify-soap: the result at "(reply headers)/Trace" must be an array'))
+})
+
 test('docs/wsdl.md "The mapping", xmllint: the types of an element that may carry xsi:type are declared as extensions of one another, abstract as declared, and every answer naming them validates, in both versions', async (t: TestContext) => {
   const Z = 'urn:test:zoo'
   const animal = (tag: string, extra: Record<string, unknown>, required: string[], xml: Record<string, unknown> = {}): Record<string, unknown> => ({

@@ -68,7 +68,7 @@ function isObject (value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** A presence schema's verdict on an object's skeleton (lib/contract/choices.ts presenceOf()). */
+/** A presence schema's verdict on an object's skeleton (lib/contract/presence-rules.ts presenceOf()). */
 function holds (schema: unknown, value: Record<string, unknown[] | true>): boolean {
   if (!isObject(schema)) return true
   if (Array.isArray(schema.required) && !schema.required.every((p) => Object.hasOwn(value, p as string))) return false

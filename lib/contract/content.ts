@@ -3,7 +3,7 @@
  * gathers it (lib/contract/xsd-read.ts), and the object schema it becomes.
  */
 import type { Simple } from './simple-types'
-import { presenceOf, type Rule } from './choices'
+import { presenceOf, type Rule } from './presence-rules'
 
 type Schema = Record<string, unknown>
 

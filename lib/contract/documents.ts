@@ -16,14 +16,13 @@ import { Catalog, URL_LOCATION } from './catalog'
 import { attr, childElements } from './dom'
 import type { SchemaContext, SchemaModel } from './xsd-read'
 import {
-  SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV, WSA_NS, WSSE_NS, WSU_NS
+  ADDRESS, SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV, WSA_NS, WSSE_NS, WSU_NS
 } from '../namespaces'
 import {
   SOAP11_ENVELOPE_SCHEMA, SOAP12_ENVELOPE_SCHEMA, WS_ADDRESSING_SCHEMA, XML_NAMESPACE_SCHEMA
 } from './well-known'
 import { WSSE_SCHEMA, WSU_SCHEMA } from './well-known-security'
 import { XMLDSIG_SCHEMA } from './well-known-signature'
-import { ADDRESS } from '../wsdl/xsd-write'
 
 /** Gives the bytes or text of a document named by an absolute URL (docs/contract-first.md, "Resolver"). */
 export type ContractResolver = (url: string) => string | Uint8Array | Promise<string | Uint8Array>

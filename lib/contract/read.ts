@@ -54,7 +54,7 @@ export interface Contract {
   readonly operations: Readonly<Record<string, ContractOperation>>
   /** WS-Addressing, when the binding declares it (wsam:Addressing or wsaw:UsingAddressing). */
   readonly addressing?: { readonly required: boolean }
-  /** The WSDL and the documents it imports, as served: the address left as lib/wsdl/xsd-write.ts's placeholder. */
+  /** The WSDL and the documents it imports, as served: the address left as lib/namespaces.ts's ADDRESS. */
   readonly wsdl: { readonly document: string, readonly schemas: Readonly<Record<string, string>> }
   /**
    * What the WS-Policy attached anywhere to an operation (service, ports,

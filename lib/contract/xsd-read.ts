@@ -11,7 +11,7 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../err
 import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '../namespaces'
 import { attr, childElements } from './dom'
 import { builtin, lexical, restrict, simpleTypeOf, type Simple, type SimpleTypes } from './simple-types'
-import { addImplies, choice, NOTHING, together, type Reach } from './choices'
+import { addImplies, choice, NOTHING, together, type Reach } from './presence-rules'
 import { anyContent, Content, holderXml, objectSchema, simpleResult, withoutXml } from './content'
 import { alternative, blocked, derivationOf, Derivations } from './derivation'
 import { SubstitutionGroups } from './substitution'

@@ -239,9 +239,8 @@ function serviceRoutes (
   else instance.post(path, { onSend }, handler)
   // docs/protocol.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
   // docs/service-page.md: with `servicePage`, a browser's GET there is the service's page.
-  const page = soap.servicePage ? { ajv } : undefined
   if ((declaration as { wsdl?: unknown }).wsdl !== false) {
-    instance.get(path, describeRoute(() => compiled as Service, page))
+    instance.get(path, describeRoute(() => (compiled as Service).description, soap.servicePage))
   }
   const operations: unknown = declaration.operations
   if (typeof operations !== 'object' || operations === null) return

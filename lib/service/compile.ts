@@ -20,29 +20,13 @@ import { KnownKeys } from '../codec/keys'
 import { compile } from '../codec/validation'
 import { isXmlText } from '../xml/chars'
 import { isNCName } from '../xml/chars'
-import type { SoapOperationInfo, SoapWsdlOptions } from '../types'
+import type { SoapOperationInfo } from '../types'
 import { defaultAction, wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
 import { qnameKey, isQNameKey } from '../namespaces'
 import { compileReplyHeaders, type ReplyHeaders } from './reply-headers'
 import { stagesOf, type Protocol, type ProtocolModule, type ProtocolStages } from './protocol'
-
-/** A top-level element of an operation's messages, for its description (lib/wsdl/wsdl.ts). */
-export interface ElementDescription {
-  readonly name: string
-  readonly namespace: string
-  readonly shape: ObjectShape
-  readonly schema: JsonSchema
-}
-
-export interface OperationDescription {
-  readonly input: ElementDescription | undefined
-  readonly output: ElementDescription | undefined
-  /** The header blocks: an object schema whose properties are the blocks. */
-  readonly headers: { readonly shape: ObjectShape, readonly schema: JsonSchema } | undefined
-  /** The header blocks of the reply, likewise. */
-  readonly outputHeaders: { readonly shape: ObjectShape, readonly schema: JsonSchema } | undefined
-  readonly faults: ReadonlyMap<string, ElementDescription>
-}
+import { serviceDescription } from './description'
+import type { ElementDescription, OperationDescription, ServiceDescription } from './description'
 
 export interface FaultWriter {
   readonly write: (value: unknown) => string
@@ -62,7 +46,7 @@ export interface Operation {
   /** The reply's header blocks (`outputHeaders`), written from `call.replyHeaders()`; undefined when it has none. */
   readonly replyHeaders: ReplyHeaders | undefined
   readonly faults: ReadonlyMap<string, FaultWriter>
-  /** The action of the operation's reply: the WS-Addressing `wsa:Action` of its output, and its `wsam:Action` in the WSDL. */
+  /** The action of the operation's reply (its description's `outputAction`). */
   readonly outputAction: string
   /** The action of each declared fault, likewise. */
   readonly faultActions: ReadonlyMap<string, string>
@@ -71,6 +55,7 @@ export interface Operation {
   readonly timeout: number
   readonly hooks: HookLists
   readonly handler: (input: unknown, call: unknown) => unknown
+  /** What the operation's documents state of it (service/description.ts). */
   readonly description: OperationDescription
   /** Elements (`{namespace}localName`) whose content a fault must not repeat. */
   readonly redact: ReadonlySet<string>
@@ -94,16 +79,12 @@ export interface Service {
   /** The hooks of the stage before dispatch, which belong to the scope, not to an operation. */
   readonly onEnvelope: HookLists['onEnvelope']
   readonly onFault: HookLists['onFault']
-  /** How `GET <path>?wsdl` is answered; false when it is not. */
-  readonly wsdl: SoapWsdlOptions | false
   /** The protocols its declaration turns on, in the order of the registration's modules. */
   readonly protocols: readonly Protocol[]
   /** Their steps, stage by stage. */
   readonly stages: ProtocolStages
-  /** Whether the description states each message's `wsam:Action` (a protocol asks for it). */
-  readonly statesActions: boolean
-  /** WS-Policy assertions the description states, each serialised with its namespaces (`wsp` bound by the WSDL). */
-  readonly policies: readonly string[]
+  /** What its documents state of it (service/description.ts): the WSDL and the service page read only this. */
+  readonly description: ServiceDescription
 }
 
 const SERVICE_KEYS = [
@@ -229,8 +210,10 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
 
   if (op.get !== undefined && typeof op.get !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "get" must be a boolean`)
 
+  const oneWay = writeOutput === undefined && replyHeaders === undefined
+  const element = localName === undefined ? undefined : qnameKey(namespace, localName)
   return {
-    info: Object.freeze({ name, service, action, element: localName === undefined ? undefined : qnameKey(namespace, localName), oneWay: writeOutput === undefined && replyHeaders === undefined }),
+    info: Object.freeze({ name, service, action, element, oneWay }),
     namespace,
     localName,
     input,
@@ -248,11 +231,21 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
     hooks: hookLists(scope, op.hooks, where),
     handler: op.handler as Operation['handler'],
     description: {
-      input: input === undefined ? undefined : { name: localName as string, namespace, shape: input, schema: op.input as JsonSchema },
+      name,
+      action,
+      outputAction,
+      faultActions,
+      input: input === undefined
+        ? undefined
+        : { name: localName as string, namespace, shape: input, schema: op.input as JsonSchema },
       output,
       headers: headers === undefined ? undefined : { shape: headers, schema: op.headers as JsonSchema },
-      outputHeaders: replyHeaders,
-      faults: faultElements
+      outputHeaders: replyHeaders === undefined
+        ? undefined
+        : { shape: replyHeaders.shape, schema: replyHeaders.schema },
+      faults: faultElements,
+      oneWay,
+      get: op.get === true
     },
     redact
   }
@@ -327,6 +320,8 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     operations.push(op)
   }
   const scopeHooks = hookLists(scope, undefined, name)
+  const wsdl = wsdlOptions(name, declaration.wsdl)
+  const described = { name, namespace: declaration.namespace, path: declaration.path, wsdl }
   return {
     name,
     namespace: declaration.namespace,
@@ -338,10 +333,8 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     understood,
     onEnvelope: scopeHooks.onEnvelope,
     onFault: scopeHooks.onFault,
-    wsdl: wsdlOptions(name, declaration.wsdl),
     protocols,
     stages: stagesOf(protocols),
-    statesActions: protocols.some((protocol) => protocol.statesActions === true),
-    policies: protocols.flatMap((protocol) => protocol.policies)
+    description: serviceDescription(described, operations.map((op) => op.description), protocols)
   }
 }

@@ -4,7 +4,7 @@
  * port type operation (that operation's), as text. A generated WSDL has none.
  */
 import { DOMParser, type Element as DomElement } from '@xmldom/xmldom'
-import { WSDL_NS } from '../namespaces'
+import { ADDRESS, WSDL_NS } from '../namespaces'
 import type { Documentation } from './page'
 
 const SERVICE_PARENTS: ReadonlySet<string> = new Set(['definitions', 'service', 'portType'])
@@ -19,7 +19,7 @@ export function documentationOf (wsdl: string): Documentation {
   const service: string[] = []
   const operations = new Map<string, string[]>()
   // The document was read when the contract was: it is well-formed.
-  const doc = new DOMParser({ onError: () => undefined }).parseFromString(wsdl.replaceAll('\u0000', ''), 'text/xml')
+  const doc = new DOMParser({ onError: () => undefined }).parseFromString(wsdl.replaceAll(ADDRESS, ''), 'text/xml')
   for (const element of Array.from(doc.getElementsByTagNameNS(WSDL_NS, 'documentation'))) {
     const parent = element.parentNode as DomElement
     const text = textOf(element)

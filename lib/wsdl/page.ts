@@ -7,7 +7,7 @@
  * inline script (its script and style are resources of their own).
  */
 import { escapeAttribute, escapeXml } from '../xml/escape'
-import type { ElementDescription, Operation, Service } from '../service/compile'
+import type { ElementDescription, OperationDescription, ServiceDescription } from '../service/description'
 import type { ObjectShape } from '../codec/shapes'
 import type { SoapVersion } from '../namespaces'
 import { outline, type OutlineRow } from './outline'
@@ -19,12 +19,12 @@ export interface Documentation {
 }
 
 export interface PageContent {
-  readonly service: Service
+  readonly service: ServiceDescription
   readonly documentation: Documentation
   /** The names `?xsd=` serves. */
   readonly schemas: readonly string[]
   /** An operation's sample request envelope in a version. */
-  readonly sample: (op: Operation, version: SoapVersion) => string
+  readonly sample: (op: OperationDescription, version: SoapVersion) => string
 }
 
 function text (value: string): string {
@@ -36,8 +36,8 @@ function attribute (value: string): string {
 }
 
 /** An operation's section id: its name is an NCName, which may hold `.`, `-` and `_`, never a space. */
-function sectionId (op: Operation): string {
-  return `op-${op.info.name}`
+function sectionId (op: OperationDescription): string {
+  return `op-${op.name}`
 }
 
 function docs (paragraphs: readonly string[] | undefined): string {
@@ -69,7 +69,7 @@ class Tables {
   private readonly written = new Map<string, { readonly id: string, readonly label: string }>()
 
   /** The table of a message of an operation (`part` names it), or a link to the same table written before. */
-  table (message: Message, op: Operation, part: string): string {
+  table (message: Message, op: OperationDescription, part: string): string {
     const rows = outline(message.shape, message.schema)
     if (rows.length === 0) return '<p>Empty.</p>\n'
     const parents: string[] = []
@@ -85,13 +85,14 @@ class Tables {
     }
     if (rows.length < SHARED_ROWS) return `<table>${html}`
     const id = `${sectionId(op)}-${part}`
-    this.written.set(html, { id, label: `${op.info.name}, ${part.replaceAll('-', ' ')}` })
+    this.written.set(html, { id, label: `${op.name}, ${part.replaceAll('-', ' ')}` })
     return `<table id="${attribute(id)}">${html}`
   }
 }
 
 function message (
-  tables: Tables, op: Operation, part: string, title: string, element: ElementDescription | undefined, none: string
+  tables: Tables, op: OperationDescription, part: string, title: string,
+  element: ElementDescription | undefined, none: string
 ): string {
   if (element === undefined) return `<h4>${title}</h4>\n<p>${none}</p>\n`
   const namespace = attribute(`{${element.namespace}}`)
@@ -100,8 +101,8 @@ function message (
 }
 
 /** The "try it" form: a sample envelope per version, the 1.2 one hidden until chosen. */
-function tryIt (op: Operation, content: PageContent): string {
-  let out = `<h3>Try it</h3>\n<form class="try" data-action="${attribute(op.info.action)}">\n<fieldset>`
+function tryIt (op: OperationDescription, content: PageContent): string {
+  let out = `<h3>Try it</h3>\n<form class="try" data-action="${attribute(op.action)}">\n<fieldset>`
   for (const version of ['1.1', '1.2'] as const) {
     const checked = version === '1.1' ? ' checked' : ''
     out += `<label><input type="radio" name="version" value="${version}"${checked}> SOAP ${version}</label> `
@@ -111,7 +112,7 @@ function tryIt (op: Operation, content: PageContent): string {
     const sample = content.sample(op, version)
     // As many rows as the sample has lines, from 4 to 24.
     const rows = Math.min(24, Math.max(4, sample.split('\n').length + 1))
-    const label = `SOAP ${version} request to ${op.info.name}`
+    const label = `SOAP ${version} request to ${op.name}`
     const hidden = version === '1.2' ? ' hidden' : ''
     out += `<textarea data-version="${version}" rows="${rows}" aria-label="${attribute(label)}"` +
       ` spellcheck="false"${hidden}>` +
@@ -121,16 +122,16 @@ function tryIt (op: Operation, content: PageContent): string {
     '<pre class="reply"></pre>\n</form>\n'
 }
 
-function section (op: Operation, content: PageContent, tables: Tables): string {
-  const { input, output, headers, outputHeaders, faults } = op.description
-  let out = `<section id="${attribute(sectionId(op))}" class="operation">\n<h2>${text(op.info.name)}</h2>\n`
-  out += docs(content.documentation.operations.get(op.info.name))
-  out += `<p>SOAP action: <code class="action">${text(op.info.action)}</code></p>\n`
+function section (op: OperationDescription, content: PageContent, tables: Tables): string {
+  const { input, output, headers, outputHeaders, faults } = op
+  let out = `<section id="${attribute(sectionId(op))}" class="operation">\n<h2>${text(op.name)}</h2>\n`
+  out += docs(content.documentation.operations.get(op.name))
+  out += `<p>SOAP action: <code class="action">${text(op.action)}</code></p>\n`
   out += '<h3>Request</h3>\n'
   if (headers !== undefined) out += `<h4>Header blocks</h4>\n${tables.table(headers, op, 'request-headers')}`
   out += message(tables, op, 'request', 'Body', input, 'An empty Body: the action names the operation.')
   out += '<h3>Response</h3>\n'
-  if (op.info.oneWay) {
+  if (op.oneWay) {
     out += '<p>None: one-way, answered <code>202 Accepted</code> with no body.</p>\n'
   } else {
     if (outputHeaders !== undefined && outputHeaders.shape.elements.length > 0) {
@@ -138,7 +139,7 @@ function section (op: Operation, content: PageContent, tables: Tables): string {
     }
     out += message(tables, op, 'response', 'Body', output, 'An empty Body.')
   }
-  if (faults.size > 0 && !op.info.oneWay) {
+  if (faults.size > 0 && !op.oneWay) {
     out += '<h3>Faults</h3>\n'
     for (const [fault, detail] of faults) {
       out += message(tables, op, `fault-${fault}`, `<span class="fault">${text(fault)}</span>, detail`, detail, '')
@@ -155,7 +156,7 @@ export function renderPage (content: PageContent): string {
     .map((s) => ` · <a href="?xsd=${attribute(encodeURIComponent(s))}">schema ${text(s)}</a>`).join('')
   const tables = new Tables()
   const index = service.operations
-    .map((op) => `<li><a href="#${attribute(sectionId(op))}">${text(op.info.name)}</a></li>`)
+    .map((op) => `<li><a href="#${attribute(sectionId(op))}">${text(op.name)}</a></li>`)
   return '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
     `<title>${name}: SOAP service</title>\n<link rel="stylesheet" href="?page.css">\n` +

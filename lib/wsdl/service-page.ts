@@ -4,11 +4,10 @@
  * (one string a service, for the life of the server); its script and style
  * sheet are constants.
  */
-import type Ajv from 'ajv'
 import type { FastifyReply } from 'fastify'
-import type { Operation, Service } from '../service/compile'
+import type { OperationDescription, ServiceDescription } from '../service/description'
 import { compileElement } from '../codec/write'
-import { compileReplyHeaders } from '../service/reply-headers'
+import { compileBlocks } from '../codec/blocks'
 import { prefixesFor } from '../codec/prefixes'
 import { usesXsi } from '../codec/shapes'
 import { sampleValue } from '../codec/sample'
@@ -17,12 +16,6 @@ import { escapeAttribute } from '../xml/escape'
 import { documentationOf, NO_DOCUMENTATION } from './documentation'
 import { renderPage } from './page'
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets'
-
-/** What the page needs of its registration. */
-export interface PageOptions {
-  /** Compiles the request header blocks' writers (their validators are not used). */
-  readonly ajv: Ajv
-}
 
 /** The page, rendered. */
 export type ServicePage = string
@@ -106,19 +99,18 @@ function sampleOf (schema: Readonly<Record<string, unknown>>, write: (value: unk
 export const MAX_RICH = 8192
 
 /** An operation's sample request, per version: its header blocks and its Body element, written from sample values. */
-function sampler (ajv: Ajv): (op: Operation, version: SoapVersion) => string {
-  const written = new Map<Operation, { readonly header: string, readonly body: string }>()
-  const write = (op: Operation): { readonly header: string, readonly body: string } => {
-    const { input, headers } = op.description
-    const where = `${op.info.service}.${op.info.name}`
+function sampler (service: string): (op: OperationDescription, version: SoapVersion) => string {
+  const written = new Map<OperationDescription, { readonly header: string, readonly body: string }>()
+  const write = (op: OperationDescription): { readonly header: string, readonly body: string } => {
+    const { input, headers } = op
+    const where = `${service}.${op.name}`
     const body = input === undefined
       ? ''
       : sampleOf(input.schema, compileElement(input.shape, input.name, input.namespace,
         prefixesFor(input.shape, input.namespace, input.schema, where), usesXsi(input.shape)))
     const header = headers === undefined
       ? ''
-      : sampleOf(headers.schema,
-        compileReplyHeaders(ajv, headers.schema, headers.shape, false, `${where}.headers`).write)
+      : sampleOf(headers.schema, compileBlocks(headers.shape, headers.schema, `${where}.headers`))
     return { header, body }
   }
   return (op, version) => {
@@ -135,13 +127,13 @@ function sampler (ajv: Ajv): (op: Operation, version: SoapVersion) => string {
 
 /** The page of a service; `wsdl` is a hand-written or contract's WSDL, whose documentation it shows. */
 export function buildPage (
-  service: Service, wsdl: string | undefined, schemas: readonly string[], options: PageOptions
+  service: ServiceDescription, wsdl: string | undefined, schemas: readonly string[]
 ): ServicePage {
   return renderPage({
     service,
     documentation: wsdl === undefined ? NO_DOCUMENTATION : documentationOf(wsdl),
     schemas,
-    sample: sampler(options.ajv)
+    sample: sampler(service.name)
   })
 }
 

@@ -11,16 +11,19 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Field, ObjectShape } from '../codec/shapes'
-import type { ElementDescription, Operation, Service } from '../service/compile'
+import type { ElementDescription, OperationDescription, ServiceDescription } from '../service/description'
 import type { SoapWsdlOptions } from '../types'
-import { acceptsHtml, buildPage, pageAsset, sendPage, type PageOptions, type ServicePage } from './service-page'
-import { ADDRESS, Prefixes, SchemaSet, node, render, type XmlNode } from './xsd-write'
-import { SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey } from '../namespaces'
+import { acceptsHtml, buildPage, pageAsset, sendPage, type ServicePage } from './service-page'
+import { Prefixes, SchemaSet, node, render, type XmlNode } from './xsd-write'
+import {
+  ADDRESS, SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey
+} from '../namespaces'
 
 /** A rendered document, cut where the endpoint's address goes. */
 type Template = readonly string[]
 
-export interface Description {
+/** The documents served of a service: its WSDL and its schemas by name. */
+export interface Documents {
   readonly wsdl: Template
   readonly xsd: ReadonlyMap<string, Template>
 }
@@ -31,25 +34,33 @@ function cut (text: string): Template {
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
-function messages (service: Service, schemas: SchemaSet, faultMessage: FaultMessages): XmlNode[] {
+function messages (service: ServiceDescription, schemas: SchemaSet, faultMessage: FaultMessages): XmlNode[] {
   const out: XmlNode[] = []
   const written = new Set<string>()
   const part = (name: string, element: string): XmlNode => node('wsdl:part', { name, element })
   for (const op of service.operations) {
-    const { input, output, headers, outputHeaders } = op.description
-    const where = `${service.name}.${op.info.name}`
-    out.push(node('wsdl:message', { name: `${op.info.name}Request` }, input === undefined ? [] : [part('parameters', schemas.topElement(input.name, input.namespace, input.shape, input.schema, `${where}.input`))]))
+    const { input, output, headers, outputHeaders } = op
+    const where = `${service.name}.${op.name}`
+    const top = (element: ElementDescription, key: string): XmlNode =>
+      part('parameters', schemas.topElement(element.name, element.namespace, element.shape, element.schema,
+        `${where}.${key}`))
+    out.push(node('wsdl:message', { name: `${op.name}Request` }, input === undefined ? [] : [top(input, 'input')]))
     // An output with no Body element (only header blocks) is a message with no part: an empty Body.
-    if (!op.info.oneWay) out.push(node('wsdl:message', { name: `${op.info.name}Response` }, output === undefined ? [] : [part('parameters', schemas.topElement(output.name, output.namespace, output.shape, output.schema, `${where}.output`))]))
+    if (!op.oneWay) {
+      const parts = output === undefined ? [] : [top(output, 'output')]
+      out.push(node('wsdl:message', { name: `${op.name}Response` }, parts))
+    }
     const blocks = (of: { readonly shape: ObjectShape, readonly schema: Readonly<Record<string, unknown>> }, name: string, key: string): void => {
       const properties = of.schema.properties as Record<string, Readonly<Record<string, unknown>>>
       const parts = of.shape.elements.map((field) =>
         part(headerPart(of.shape, field), schemas.topField(field, properties[field.property], of.schema, `${where}.${key}/properties/${field.property}`)))
       out.push(node('wsdl:message', { name }, parts))
     }
-    if (headers !== undefined) blocks(headers, `${op.info.name}Headers`, 'headers')
+    if (headers !== undefined) blocks(headers, `${op.name}Headers`, 'headers')
     // "ResponseHeader": no other message name ends so, whatever the operations are named.
-    if (outputHeaders !== undefined && outputHeaders.shape.elements.length > 0) blocks(outputHeaders, `${op.info.name}ResponseHeader`, 'outputHeaders')
+    if (outputHeaders !== undefined && outputHeaders.shape.elements.length > 0) {
+      blocks(outputHeaders, `${op.name}ResponseHeader`, 'outputHeaders')
+    }
     for (const [name, fault] of faultsOf(op)) {
       const element = schemas.topElement(fault.name, fault.namespace, fault.shape, fault.schema, `${where}.faults.${name}`)
       const message = faultMessage(op, name)
@@ -62,9 +73,9 @@ function messages (service: Service, schemas: SchemaSet, faultMessage: FaultMess
 }
 
 /** The name of a fault's message: `<Fault>Fault`, or `<Op><Fault>Fault` when operations give one fault name different elements. */
-type FaultMessages = (op: Operation, fault: string) => string
+type FaultMessages = (op: OperationDescription, fault: string) => string
 
-function faultMessages (service: Service): FaultMessages {
+function faultMessages (service: ServiceDescription): FaultMessages {
   const elements = new Map<string, Set<string>>()
   for (const op of service.operations) {
     for (const [name, fault] of faultsOf(op)) {
@@ -73,7 +84,7 @@ function faultMessages (service: Service): FaultMessages {
       elements.set(name, set)
     }
   }
-  return (op, fault) => (elements.get(fault) as Set<string>).size === 1 ? `${fault}Fault` : `${op.info.name}${fault}Fault`
+  return (op, fault) => (elements.get(fault) as Set<string>).size === 1 ? `${fault}Fault` : `${op.name}${fault}Fault`
 }
 
 /** A header block's part name: its element's local name (an NCName), numbered when two blocks share one. */
@@ -83,32 +94,40 @@ function headerPart (shape: ObjectShape, field: Field): string {
 }
 
 /** Faults of an operation as WSDL can state them: a one-way operation has none (WSDL 1.1 §2.4.1). */
-function faultsOf (op: Operation): ReadonlyMap<string, ElementDescription> {
-  return op.info.oneWay ? NO_FAULTS : op.description.faults
+function faultsOf (op: OperationDescription): ReadonlyMap<string, ElementDescription> {
+  return op.oneWay ? NO_FAULTS : op.faults
 }
 
 const NO_FAULTS: ReadonlyMap<string, ElementDescription> = new Map()
 
-function portType (service: Service, faultMessage: FaultMessages): XmlNode {
+function portType (service: ServiceDescription, faultMessage: FaultMessages): XmlNode {
   // WS-Addressing 1.0 Metadata §4.4.1: each message's action, stated.
   const action = (value: string): string | undefined => service.statesActions ? value : undefined
-  return node('wsdl:portType', { name: service.name }, service.operations.map((op) => node('wsdl:operation', { name: op.info.name }, [
-    node('wsdl:input', { message: `tns:${op.info.name}Request`, 'wsam:Action': action(op.info.action) }),
-    ...(op.info.oneWay ? [] : [node('wsdl:output', { message: `tns:${op.info.name}Response`, 'wsam:Action': action(op.outputAction) })]),
+  return node('wsdl:portType', { name: service.name }, service.operations.map((op) => node('wsdl:operation', {
+    name: op.name
+  }, [
+    node('wsdl:input', { message: `tns:${op.name}Request`, 'wsam:Action': action(op.action) }),
+    ...(op.oneWay
+      ? []
+      : [node('wsdl:output', { message: `tns:${op.name}Response`, 'wsam:Action': action(op.outputAction) })]),
     ...[...faultsOf(op).keys()].map((name) => node('wsdl:fault', { name, message: `tns:${faultMessage(op, name)}`, 'wsam:Action': action(op.faultActions.get(name) as string) }))
   ])))
 }
 
-function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
+function binding (service: ServiceDescription, soap: 'soap' | 'soap12'): XmlNode {
   const name = `${service.name}${soap === 'soap' ? 'Soap11' : 'Soap12'}`
   const body = node(`${soap}:body`, { use: 'literal' })
-  const operation = (op: Operation): XmlNode => {
+  const operation = (op: OperationDescription): XmlNode => {
     const header = (shape: ObjectShape | undefined, message: string): XmlNode[] => shape?.elements.map((field) => node(`${soap}:header`, { message: `tns:${message}`, part: headerPart(shape, field), use: 'literal' })) ?? []
-    const headers = header(op.description.headers?.shape, `${op.info.name}Headers`)
-    return node('wsdl:operation', { name: op.info.name }, [
-      node(`${soap}:operation`, { soapAction: op.info.action, soapActionRequired: soap === 'soap12' ? 'false' : undefined, style: 'document' }),
+    const headers = header(op.headers?.shape, `${op.name}Headers`)
+    return node('wsdl:operation', { name: op.name }, [
+      node(`${soap}:operation`, {
+        soapAction: op.action, soapActionRequired: soap === 'soap12' ? 'false' : undefined, style: 'document'
+      }),
       node('wsdl:input', {}, [body, ...headers]),
-      ...(op.info.oneWay ? [] : [node('wsdl:output', {}, [body, ...header(op.description.outputHeaders?.shape, `${op.info.name}ResponseHeader`)])]),
+      ...(op.oneWay
+        ? []
+        : [node('wsdl:output', {}, [body, ...header(op.outputHeaders?.shape, `${op.name}ResponseHeader`)])]),
       ...[...faultsOf(op).keys()].map((fault) => node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
     ])
   }
@@ -124,14 +143,14 @@ function binding (service: Service, soap: 'soap' | 'soap12'): XmlNode {
  * from every WS-* protocol it turns on, in one alternative, which each
  * binding references (WS-Policy Attachment 1.5 §4.1).
  */
-function policy (service: Service): XmlNode[] {
+function policy (service: ServiceDescription): XmlNode[] {
   if (service.policies.length === 0) return []
   const all = node('wsp:All', {}, service.policies.map((markup) => ({ name: '', attributes: [], children: [], markup })))
   return [node('wsp:Policy', { 'wsu:Id': `${service.name}Policy` }, [node('wsp:ExactlyOne', {}, [all])])]
 }
 
 /** Builds the WSDL and its schemas from a compiled service. Throws SOAP_ERR_WSDL_CONFLICT for what XSD cannot express. */
-export function describeService (service: Service, splitSchemas: boolean): Description {
+export function describeService (service: ServiceDescription, splitSchemas: boolean): Documents {
   const prefixes = new Prefixes(service.namespace)
   const schemas = new SchemaSet(service.name, service.namespace, prefixes)
   const faultMessage = faultMessages(service)
@@ -172,7 +191,7 @@ export function describeService (service: Service, splitSchemas: boolean): Descr
  * (lib/contract/read.ts) hold the address placeholder where the live address goes;
  * XML text can hold no U+0000, so a user's document never does.
  */
-function given (options: SoapWsdlOptions): Description {
+function given (options: SoapWsdlOptions): Documents {
   const xsd = new Map<string, Template>()
   for (const [name, text] of Object.entries(options.schemas ?? {})) xsd.set(name, cut(text))
   return { wsdl: cut(options.document as string), xsd }
@@ -213,27 +232,29 @@ function empty (reply: FastifyReply, status: number): FastifyReply {
  * else is 404. An address that cannot be made from the request (no Host, or
  * one that is not a host) is a 400.
  */
-export function describeRoute (compiled: () => Service, servicePage: PageOptions | undefined) {
-  let description: Description | undefined
+export function describeRoute (described: () => ServiceDescription, servicePage: boolean) {
+  let documents: Documents | undefined
   let failed = false
   let page: ServicePage | undefined
   return async function soapDescription (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const service = compiled()
+    const service = described()
     const options = service.wsdl as SoapWsdlOptions
     const query = request.query as Record<string, unknown>
-    const asset = servicePage === undefined ? undefined : pageAsset(query)
+    const asset = servicePage ? pageAsset(query) : undefined
     if (asset !== undefined) {
       return reply.header('content-type', asset.type).header('x-content-type-options', 'nosniff').send(asset.body)
     }
-    const wantsPage = servicePage !== undefined && Object.keys(query).length === 0 &&
+    const wantsPage = servicePage && Object.keys(query).length === 0 &&
       acceptsHtml(request.headers.accept)
     const xsdName = Object.hasOwn(query, 'xsd') ? query.xsd : undefined
     const wantsWsdl = xsdName === undefined && Object.keys(query).some((key) => key.toLowerCase() === 'wsdl')
     if (!wantsWsdl && !wantsPage && typeof xsdName !== 'string') return empty(reply, 404)
     if (failed) return empty(reply, 500)
-    if (description === undefined) {
+    if (documents === undefined) {
       try {
-        description = options.document === undefined ? describeService(service, options.splitSchemas === true) : given(options)
+        documents = options.document === undefined
+          ? describeService(service, options.splitSchemas === true)
+          : given(options)
       } catch (err) {
         failed = true
         request.log.error({ err }, 'fastify-soap: the WSDL cannot be written')
@@ -241,11 +262,11 @@ export function describeRoute (compiled: () => Service, servicePage: PageOptions
       }
     }
     if (wantsPage) {
-      const wsdl = options.document === undefined ? undefined : description.wsdl.join('')
-      page ??= buildPage(service, wsdl, [...description.xsd.keys()], servicePage as PageOptions)
+      const wsdl = options.document === undefined ? undefined : documents.wsdl.join('')
+      page ??= buildPage(service, wsdl, [...documents.xsd.keys()])
       return sendPage(reply, page)
     }
-    const template = wantsWsdl ? description.wsdl : description.xsd.get(xsdName as string)
+    const template = wantsWsdl ? documents.wsdl : documents.xsd.get(xsdName as string)
     if (template === undefined) return empty(reply, 404)
     let body = template[0]
     if (template.length > 1) {

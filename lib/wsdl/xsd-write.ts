@@ -15,7 +15,7 @@ import { escapeAttribute, escapeXml } from '../xml/escape'
 import { replaceInvalidXmlChars } from '../xml/chars'
 import type { Alternatives, Field, ObjectShape, ScalarShape, ScalarType, Shape, XsiTypeName } from '../codec/shapes'
 import { XSD_NS } from '../namespaces'
-import { statedChoices, type StatedChoice } from './choices'
+import { statedChoices, type StatedChoice } from './stated-choices'
 
 type Schema = Readonly<Record<string, unknown>>
 
@@ -34,14 +34,7 @@ export function node (name: string, attributes: Record<string, string | undefine
   return { name, attributes: Object.entries(attributes), children }
 }
 
-/**
- * Stands for the endpoint's address in a rendered document. XML 1.0 cannot
- * carry U+0000, and every text written here has it replaced, so it marks
- * nothing else.
- */
-export const ADDRESS = '\u0000'
-
-/** Writes a node indented by two spaces a level. Text is escaped; ADDRESS passes through. */
+/** Writes a node indented by two spaces a level. Text is escaped; ADDRESS (lib/namespaces.ts) passes through. */
 export function render (root: XmlNode, depth = 0): string {
   const indent = '  '.repeat(depth)
   if (root.markup !== undefined) return `${indent}${root.markup}\n`
@@ -417,7 +410,7 @@ export class SchemaSet {
   /**
    * The particles of an object's elements from `from` on, in property order:
    * each element's, and an `xs:choice` where it states a presence rule of
-   * the object (lib/wsdl/choices.ts).
+   * the object (lib/wsdl/stated-choices.ts).
    */
   private particles (context: string, shape: ObjectShape, schema: Schema, where: string, from = 0): XmlNode[] {
     const properties = (schema.properties ?? {}) as Record<string, Schema>

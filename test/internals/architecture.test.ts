@@ -20,10 +20,11 @@ const ROOMS: ReadonlyArray<{ readonly room: string, readonly rank: number, reado
   { room: 'service', rank: 5, holds: (file) => file.startsWith('service/') },
   { room: 'ws', rank: 6, holds: (file) => file.startsWith('ws/') },
   { room: 'wsdl', rank: 7, holds: (file) => file.startsWith('wsdl/') },
-  { room: 'contract', rank: 8, holds: (file) => file.startsWith('contract/') },
-  { room: 'plugin', rank: 9, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
-  { room: 'entry', rank: 10, holds: (file) => file === 'index.ts' || file === 'index.mts' },
-  { room: 'cli', rank: 11, holds: (file) => file.startsWith('cli/') }
+  // The two descriptions of a service, generated and given, side by side: neither imports the other.
+  { room: 'contract', rank: 7, holds: (file) => file.startsWith('contract/') },
+  { room: 'plugin', rank: 8, holds: (file) => file === 'options.ts' || file.startsWith('plugin/') },
+  { room: 'entry', rank: 9, holds: (file) => file === 'index.ts' || file === 'index.mts' },
+  { room: 'cli', rank: 10, holds: (file) => file.startsWith('cli/') }
 ]
 
 /** Longer files are split by the stage or concern they hold. */
@@ -135,7 +136,7 @@ test('every lib/ file belongs to a room', (t: TestContext) => {
   t.assert.deepStrictEqual(homeless, [])
 })
 
-test('lib/ imports flow one way: xml ← soap ← types ← codec ← service ← ws ← wsdl ← contract ← plugin ← index', (t: TestContext) => {
+test('lib/ imports flow one way: xml ← soap ← types ← codec ← service ← ws ← wsdl, contract ← plugin ← index ← cli; wsdl/ and contract/, of one rank, import neither the other', (t: TestContext) => {
   t.assert.deepStrictEqual(upwardImports(importGraph(libFiles())), [])
 })
 
@@ -147,6 +148,68 @@ test('service/ imports no protocol: a protocol plugs in through service/protocol
   t.assert.deepStrictEqual(upwardImports(graph), ['service/pipeline.ts (service) imports ws/addressing/read.ts (ws)'])
   const service = [...importGraph(libFiles())].filter(([file]) => file.startsWith('service/'))
   t.assert.deepStrictEqual(service.flatMap(([file, targets]) => targets.filter((target) => target.startsWith('ws/')).map((target) => `${file} imports ${target}`)), [])
+})
+
+/** What a description may read of service/: the declaration it describes or writes, and the description compile emits. */
+const DESCRIPTION_FILES = new Set(['service/declaration.ts', 'service/description.ts'])
+
+/** The service/ files other than the description that `from`'s files reach through their imports, each with a chain. */
+function runtimeReached (graph: ReadonlyMap<string, readonly string[]>, from: (file: string) => boolean): string[] {
+  const out: string[] = []
+  const seen = new Set<string>()
+  const queue: string[][] = [...graph.keys()].filter(from).map((file) => [file])
+  for (const file of graph.keys()) if (from(file)) seen.add(file)
+  while (queue.length > 0) {
+    const chain = queue.shift() as string[]
+    for (const target of graph.get(chain[chain.length - 1]) ?? []) {
+      if (seen.has(target)) continue
+      seen.add(target)
+      if (target.startsWith('service/') && !DESCRIPTION_FILES.has(target)) out.push([...chain, target].join(' → '))
+      else queue.push([...chain, target])
+    }
+  }
+  return out
+}
+
+const DESCRIBES = (file: string): boolean => file.startsWith('wsdl/') || file.startsWith('contract/')
+
+test('wsdl/ and contract/ read a service\'s description (service/description.ts), not its runtime', (t: TestContext) => {
+  const graph = importGraph(new Map([
+    ['wsdl/page.ts', "import type { ServiceDescription } from '../service/description'\nimport { x } from '../ws/a'"],
+    ['ws/a.ts', "import type { Operation } from '../service/compile'"],
+    ['contract/read.ts', "import type { ServiceDeclaration } from '../service/declaration'"],
+    ['service/description.ts', '']
+  ]))
+  t.assert.deepStrictEqual(runtimeReached(graph, DESCRIBES), ['wsdl/page.ts → ws/a.ts → service/compile.ts'])
+  t.assert.deepStrictEqual(runtimeReached(importGraph(libFiles()), DESCRIBES), [])
+})
+
+// An import of Fastify itself (or fastify-plugin), at the start of a line: `import type …` names its types only.
+const FASTIFY = /^import\s+(type\s+)?(?:[^'";]*?\s*from\s*)?['"]fastify(?:-plugin)?['"]|\brequire\s*\(\s*['"]fastify(?:-plugin)?['"]/gm
+
+/** The imports of Fastify that break its rule: a value import below plugin/, or a ws/ file other than a protocol's route. */
+function fastifyBreaches (files: ReadonlyMap<string, string>): string[] {
+  const plugin = (ROOMS.find((room) => room.room === 'plugin') as { rank: number }).rank
+  const out: string[] = []
+  for (const [file, text] of files) {
+    const room = roomOf(file)
+    for (const match of text.matchAll(FASTIFY)) {
+      if (room !== undefined && room.rank < plugin && match[1] === undefined) out.push(`${file} imports Fastify's values`)
+      if (file.startsWith('ws/') && !/^ws\/[^/]+\/route\.ts$/.test(file)) out.push(`${file} names Fastify`)
+    }
+  }
+  return out
+}
+
+test('docs/architecture.md "Where a protocol plugs in": below plugin/, Fastify is named by its types only; in ws/, only by a protocol\'s route (ws/<protocol>/route.ts)', (t: TestContext) => {
+  t.assert.deepStrictEqual(fastifyBreaches(new Map([
+    ['ws/addressing/route.ts', "import type { FastifyInstance } from 'fastify'"],
+    ['ws/security/verify.ts', "import type { FastifyRequest } from 'fastify'"],
+    ['service/pipeline.ts', "import Fastify from 'fastify'"],
+    ['plugin/endpoint.ts', "import fp from 'fastify-plugin'"],
+    ['contract/cli.ts', "const line = \"import { SoapFault } from 'fastify-soap'\""]
+  ])), ['ws/security/verify.ts names Fastify', 'service/pipeline.ts imports Fastify\'s values'])
+  t.assert.deepStrictEqual(fastifyBreaches(libFiles()), [])
 })
 
 test('lib/ has no import cycle, type imports included', (t: TestContext) => {

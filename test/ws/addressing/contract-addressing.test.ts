@@ -5,8 +5,8 @@
  */
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
-import soap, { WSA_NS, readContract } from '../lib/index'
-import { envelope, post } from './helper'
+import soap, { WSA_NS, readContract } from '../../../lib/index'
+import { envelope, post } from '../../helper'
 
 const WSP15 = 'http://www.w3.org/ns/ws-policy'
 const WSP04 = 'http://schemas.xmlsoap.org/ws/2004/09/policy'

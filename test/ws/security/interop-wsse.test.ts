@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
-import { CLIENTS, assertRepliesInRequestVersion, requireClient, runClient, startDemo } from './interop'
+import { CLIENTS, assertRepliesInRequestVersion, requireClient, runClient, startDemo } from '../../interop'
 
 const PYTHON = '/usr/bin/python3'
 const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd'
@@ -51,7 +51,7 @@ for (const v of ['1.1', '1.2'] as const) {
 
   test(`docs/security.md "WS-Security": node-soap WSSecurity (text, digest with a Timestamp) gets the sum from /secure/calculator over SOAP ${v}; a wrong password gets wsse:FailedAuthentication`, async (t: TestContext) => {
     const { url, exchanges } = await startDemo(t)
-    const out = await runClient(process.execPath, [join(__dirname, 'clients', 'node-soap-wsse.js'), url, v]) as Record<string, any>
+    const out = await runClient(process.execPath, [join(__dirname, '..', '..', 'clients', 'node-soap-wsse.js'), url, v]) as Record<string, any>
     const seen = JSON.stringify(out)
     t.assert.deepStrictEqual(out.warnings, [], seen)
     t.assert.deepStrictEqual(out.text, { result: 5 }, seen)

@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage } from 'node:http'
 import { once } from 'node:events'
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { SoapFault, WSA04_NS, WSA_NS, defineOperation, defineService, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
-import { envelope, post, validateWithVocabularies } from './helper'
+import soap, { SoapFault, WSA04_NS, WSA_NS, defineOperation, defineService, type SoapServiceDefinition, type SoapVersion } from '../../../lib/index'
+import { envelope, post, validateWithVocabularies } from '../../helper'
 
 const TNS = 'urn:example:calc'
 const ANON = `${WSA_NS}/anonymous`

@@ -7,8 +7,8 @@
  */
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { errorCodes, type SoapContractDefinition } from '../lib/index'
-import { envelope, post } from './helper'
+import soap, { errorCodes, type SoapContractDefinition } from '../../../lib/index'
+import { envelope, post } from '../../helper'
 import { security, timestamp, usernameToken } from './ws-security-support'
 
 const SP = 'http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702'

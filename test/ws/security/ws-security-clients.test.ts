@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto'
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { type SoapSecurityOptions } from '../lib/index'
-import { envelope, post } from './helper'
+import soap, { type SoapSecurityOptions } from '../../../lib/index'
+import { envelope, post } from '../../helper'
 import { instant, security, timestamp, usernameToken } from './ws-security-support'
 
 const NS = 'urn:test:clients'

@@ -2,15 +2,15 @@
  * docs/contract-first.md "WS-Security": a contract whose WSDL attaches a
  * WS-SecurityPolicy UsernameToken to its binding or port is served behind
  * it, with the user's lookup; without one, ready() fails with a coded error.
- * test/ws-security-policy.test.ts has the other subjects and assertions.
+ * test/ws/security/ws-security-policy.test.ts has the other subjects and assertions.
  */
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { errorCodes, type SoapContractDefinition, type SoapSecurityOptions } from '../lib/index'
-import { envelope, post, sharedFixture } from './helper'
+import soap, { errorCodes, type SoapContractDefinition, type SoapSecurityOptions } from '../../../lib/index'
+import { envelope, post, sharedFixture } from '../../helper'
 import { security, timestamp, usernameToken } from './ws-security-support'
-import { secureCalculator } from './demo/app'
+import { secureCalculator } from '../../demo/app'
 
 const GREET = '<x:greetMe xmlns:x="http://apache.org/hello_world_soap_http/types"><x:requestType>Ann</x:requestType></x:greetMe>'
 const lookup = async (name: string): Promise<string | undefined> => name === 'demo' ? 'demo' : undefined

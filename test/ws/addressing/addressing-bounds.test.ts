@@ -10,9 +10,9 @@ import { createServer, type Socket } from 'node:net'
 import { once } from 'node:events'
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { SoapFault, WSA04_NS, WSA_NS, defineService, type FastifySoapOptions, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
-import { envelope, post, validateWithVocabularies } from './helper'
-import { security, usernameToken, WSSE } from './ws-security-support'
+import soap, { SoapFault, WSA04_NS, WSA_NS, defineService, type FastifySoapOptions, type SoapServiceDefinition, type SoapVersion } from '../../../lib/index'
+import { envelope, post, validateWithVocabularies } from '../../helper'
+import { security, usernameToken, WSSE } from '../security/ws-security-support'
 
 const TNS = 'urn:example:calc'
 const ACTION = `${TNS}/Add`

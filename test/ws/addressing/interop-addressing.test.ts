@@ -10,9 +10,9 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
-import soap, { WSA_NS, readContract, type SoapHandlerCall } from '../lib/index'
-import { sharedFixture } from './helper'
-import { CLIENTS, requireClient, runClient } from './interop'
+import soap, { WSA_NS, readContract, type SoapHandlerCall } from '../../../lib/index'
+import { sharedFixture } from '../../helper'
+import { CLIENTS, requireClient, runClient } from '../../interop'
 
 const PYTHON = '/usr/bin/python3'
 const ZEEP = join(CLIENTS, 'contract_zeep.py')

@@ -7,10 +7,10 @@
 import { test, type TestContext } from 'node:test'
 import { createHash } from 'node:crypto'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { errorCodes, memoryReplayStore, type SoapReplayStore, type SoapSecurityOptions, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
+import soap, { errorCodes, memoryReplayStore, type SoapReplayStore, type SoapSecurityOptions, type SoapServiceDefinition, type SoapVersion } from '../../../lib/index'
 import fc from 'fast-check'
-import { assertValidEnvelope, envelope, post } from './helper'
-import { mutations } from './internals/fuzzing'
+import { assertValidEnvelope, envelope, post } from '../../helper'
+import { mutations } from '../../internals/fuzzing'
 import { BASE64_BINARY, PASSWORD_DIGEST, WSSE, WSU, instant, security, timestamp, usernameToken } from './ws-security-support'
 
 const NS = 'urn:test:secure'
