@@ -112,73 +112,96 @@ test('docs/contract-first.md "The mapping": an xs:choice whose branches name the
 /** The element names of the random choices, in the order every branch lists them. */
 const NAMES = ['a', 'b', 'c', 'd'] as const
 
-/** One element particle of a branch: its name and occurrences. */
-interface Particle { readonly name: string, readonly min: 0 | 1, readonly max: 1 | 2 }
+/** One element particle of a branch: its name and occurrences; in an optional sequence of its own, when `group`. */
+interface Particle { readonly name: string, readonly min: 0 | 1, readonly max: 1 | 2 | 'unbounded', readonly group: boolean }
+
+/** A random choice: its branches, and the elements around it. */
+interface Choice { readonly optional: boolean, readonly lead: string, readonly tail: string, readonly branches: Particle[][] }
+
+const particles = fc.record({
+  name: fc.constantFrom(...NAMES),
+  min: fc.constantFrom(0 as const, 1 as const),
+  max: fc.constantFrom(1 as const, 2 as const, 'unbounded' as const),
+  group: fc.constantFrom(false, false, false, false, false, true)
+})
 
 /**
  * A random choice (taken once, or optional) of two or three sequences of
  * elements, each listing its elements in the order of NAMES, so that a
  * message written in that order is valid exactly when its counts are; the
- * branches share elements. Between `x` before and `y` after, which no branch
- * names.
+ * branches share elements. After a required `lead` and before an optional
+ * `tail`: `x` and `y`, which no branch names, or `a` and `d`, which may be.
  */
-const choices = fc.record({
+const choices: fc.Arbitrary<Choice> = fc.record({
   optional: fc.boolean(),
+  lead: fc.constantFrom('x', 'x', 'x', 'x', 'x', 'a'),
+  tail: fc.constantFrom('y', 'y', 'y', 'y', 'y', 'd'),
   branches: fc.array(
-    fc.array(fc.record({ name: fc.constantFrom(...NAMES), min: fc.constantFrom(0 as const, 1 as const), max: fc.constantFrom(1 as const, 2 as const) }), { minLength: 1, maxLength: 3 })
-      .map((particles) => [...particles].sort((p, q) => NAMES.indexOf(p.name as typeof NAMES[number]) - NAMES.indexOf(q.name as typeof NAMES[number]))),
+    fc.array(particles, { minLength: 1, maxLength: 3 }).map((ps) => [...ps].sort((p, q) => NAMES.indexOf(p.name as typeof NAMES[number]) - NAMES.indexOf(q.name as typeof NAMES[number]))),
     { minLength: 2, maxLength: 3 })
 }).filter(({ branches }) => {
   const seen = branches.map((b) => new Set(b.map((p) => p.name)))
   return seen.some((names, i) => seen.some((other, j) => j !== i && [...names].some((n) => other.has(n))))
 })
 
+/**
+ * Whether the codec states less than XML Schema of a choice (docs/contract-first.md
+ * "The mapping"): an element of it in an optional group, or named before or after it.
+ */
+function loose ({ lead, tail, branches }: Choice): boolean {
+  return branches.some((b) => b.some((p) => p.group || p.name === lead || p.name === tail))
+}
+
 /** The type `C` of a random choice. */
-function choiceType ({ optional, branches }: { optional: boolean, branches: Particle[][] }): string {
-  const particle = (p: Particle): string => `<xs:element name="${p.name}" type="xs:string" minOccurs="${p.min}" maxOccurs="${p.max}"/>`
+function choiceType ({ optional, lead, tail, branches }: Choice): string {
+  const element = (p: Particle): string => `<xs:element name="${p.name}" type="xs:string" minOccurs="${p.min}" maxOccurs="${p.max}"/>`
+  const particle = (p: Particle): string => p.group ? `<xs:sequence minOccurs="0">${element(p)}</xs:sequence>` : element(p)
   const sequences = branches.map((b) => `<xs:sequence>${b.map(particle).join('')}</xs:sequence>`).join('')
-  return `<xs:complexType name="C"><xs:sequence><xs:element name="x" type="xs:string"/><xs:choice minOccurs="${optional ? 0 : 1}">${sequences}</xs:choice><xs:element name="y" type="xs:string" minOccurs="0"/></xs:sequence></xs:complexType>`
+  return `<xs:complexType name="C"><xs:sequence><xs:element name="${lead}" type="xs:string"/><xs:choice minOccurs="${optional ? 0 : 1}">${sequences}</xs:choice><xs:element name="${tail}" type="xs:string" minOccurs="0"/></xs:sequence></xs:complexType>`
 }
 
-/** A message's content: each name as many times as counted, in the order of NAMES, between x and y. */
-function content (counts: readonly number[]): string {
-  return '<k:x>x</k:x>' + NAMES.map((n, i) => `<k:${n}>${n}</k:${n}>`.repeat(counts[i])).join('') + '<k:y>y</k:y>'
+/** A message's content: each name as many times as counted, in the order of NAMES, between the lead and the tail. */
+function content ({ lead, tail }: Choice, counts: readonly number[]): string {
+  return `<k:${lead}>${lead}</k:${lead}>` + NAMES.map((n, i) => `<k:${n}>${n}</k:${n}>`.repeat(counts[i])).join('') + `<k:${tail}>${tail}</k:${tail}>`
 }
 
-test('docs/contract-first.md "The mapping", property: random xs:choices whose branches name the same elements accept and refuse the messages xmllint does (at most 40 schemas of 12 messages, 60 s)', async (t: TestContext) => {
+test('docs/contract-first.md "The mapping", property: random xs:choices whose branches name the same elements accept and refuse the messages xmllint does; where an element of the choice is in an optional group or named outside it, nothing xmllint accepts is refused (at most 80 schemas of 12 messages, 60 s)', async (t: TestContext) => {
   if (!requireXmllint(t)) return
   const dir = await folder(t)
   const started = Date.now()
-  let schemas = 0
-  let messages = 0
-  let refused = 0
+  const seen = { schemas: 0, exact: 0, loose: 0, messages: 0, refused: 0 }
   await fc.assert(fc.asyncProperty(choices, fc.array(fc.array(fc.nat({ max: 2 }), { minLength: 4, maxLength: 4 }), { minLength: 12, maxLength: 12 }), async (choice, counts) => {
     if (Date.now() - started > 60_000) return
     const schema = schemaOf(choiceType(choice))
-    const xsd = join(dir, `s${schemas}.xsd`)
+    const xsd = join(dir, `s${seen.schemas}.xsd`)
     await writeFile(xsd, schema)
     // Half of the messages are one branch taken, each element as often as its particle allows at most.
     const taken = counts.map((c, i) => {
       if (i % 2 === 1) return c
       const branch = choice.branches[c[0] % choice.branches.length]
-      return NAMES.map((n) => branch.filter((p) => p.name === n).reduce((sum, p) => sum + Math.min(p.max, Math.max(p.min, c[1])), 0))
+      const most = (p: Particle): number => p.max === 'unbounded' ? 2 : p.max
+      return NAMES.map((n) => branch.filter((p) => p.name === n).reduce((sum, p) => sum + Math.min(most(p), Math.max(p.min, c[1])), 0))
     })
-    const files = taken.map((_, i) => join(dir, `s${schemas}-m${i}.xml`))
-    for (const [i, file] of files.entries()) await writeFile(file, `<k:Op xmlns:k="${K}">${content(taken[i])}</k:Op>`)
+    const files = taken.map((_, i) => join(dir, `s${seen.schemas}-m${i}.xml`))
+    for (const [i, file] of files.entries()) await writeFile(file, `<k:Op xmlns:k="${K}">${content(choice, taken[i])}</k:Op>`)
     // A choice XML Schema refuses (not deterministic, Part 1 §3.8.6 Unique Particle Attribution) is not one to compare.
     const valid = xmllintValid(xsd, files)
     if (valid === undefined) return
-    schemas++
+    seen.schemas++
+    seen[loose(choice) ? 'loose' : 'exact']++
     const app = await serve(t, schema)
     for (const [i, file] of files.entries()) {
-      messages++
-      const response = await post(app, '1.1', envelope('1.1', `<k:Op xmlns:k="${K}">${content(taken[i])}</k:Op>`), { url: '/c' })
-      if (response.statusCode !== 200) refused++
-      t.assert.strictEqual(response.statusCode === 200, valid.has(file), `${choiceType(choice)}\n${content(taken[i])}: xmllint ${valid.has(file) ? 'accepts' : 'refuses'} it, the codec ${response.statusCode === 200 ? 'accepts' : 'refuses'} it\n${response.body}`)
+      seen.messages++
+      const response = await post(app, '1.1', envelope('1.1', `<k:Op xmlns:k="${K}">${content(choice, taken[i])}</k:Op>`), { url: '/c' })
+      const accepted = response.statusCode === 200
+      if (!accepted) seen.refused++
+      const what: string = `${choiceType(choice)}\n${content(choice, taken[i])}: xmllint ${valid.has(file) ? 'accepts' : 'refuses'} it, the codec ${accepted ? 'accepts' : 'refuses'} it\n${response.body}`
+      if (loose(choice)) t.assert.ok(accepted || !valid.has(file), what)
+      else t.assert.strictEqual(accepted, valid.has(file), what)
     }
     await app.close()
-  }), { numRuns: 40 })
-  t.diagnostic(`${schemas} schemas, ${messages} messages (${refused} refused), ${Date.now() - started} ms`)
-  t.assert.ok(schemas >= 10, `${schemas} schemas compared`)
-  t.assert.ok(refused > 0 && refused < messages, `${refused} of ${messages} refused`)
+  }), { numRuns: 80 })
+  t.diagnostic(`${seen.schemas} schemas (${seen.exact} compared exactly, ${seen.loose} for what the codec refuses), ${seen.messages} messages (${seen.refused} refused), ${Date.now() - started} ms`)
+  t.assert.ok(seen.exact >= 10, `${seen.exact} schemas compared exactly`)
+  t.assert.ok(seen.refused > 0 && seen.refused < seen.messages, `${seen.refused} of ${seen.messages} refused`)
 })

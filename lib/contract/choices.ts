@@ -17,10 +17,32 @@ type Schema = Record<string, unknown>
  * - `some`: at least one of each set appears (a required choice at the top).
  */
 export type Rule =
-  | { readonly kind: 'exclusive', readonly groups: ReadonlyArray<readonly string[]> }
-  | { readonly kind: 'implies', readonly if: readonly string[], readonly then: readonly string[], readonly some: ReadonlyArray<readonly string[]> }
+  | { readonly kind: 'exclusive', readonly groups: ReadonlyArray<readonly string[]>, readonly elements: Elements }
+  | ImpliesRule
   | { readonly kind: 'some', readonly sets: ReadonlyArray<readonly string[]> }
   | BranchesRule
+
+interface ImpliesRule {
+  readonly kind: 'implies'
+  readonly if: readonly string[]
+  readonly then: readonly string[]
+  readonly some: ReadonlyArray<readonly string[]>
+  readonly elements: Elements
+}
+
+/**
+ * How many element particles of each property a rule names stand where the
+ * rule speaks of: it holds only when the content model has no other (one
+ * named elsewhere too may be there without them).
+ */
+export type Elements = ReadonlyArray<readonly [property: string, particles: number]>
+
+/** How many times each property is in the lists. */
+function tally (lists: ReadonlyArray<readonly string[]>): Elements {
+  const out = new Map<string, number>()
+  for (const list of lists) for (const p of list) out.set(p, (out.get(p) ?? 0) + 1)
+  return [...out]
+}
 
 /** How many elements of a property there are: `max` Infinity when unbounded. */
 export type Count = readonly [property: string, min: number, max: number]
@@ -31,8 +53,8 @@ export type Count = readonly [property: string, min: number, max: number]
  * does, with each shared element as many times as the branch allows (its
  * `counts`), its required elements and one of each of its `some`, and no
  * element of another branch (`absent`). It holds only while `elements` says
- * how many element particles of each shared property the content model has:
- * another one elsewhere counts in the array too.
+ * how many element particles of each of its properties the content model
+ * has: one named elsewhere too may be there without the choice.
  */
 export interface BranchesRule {
   readonly kind: 'branches'
@@ -43,7 +65,7 @@ export interface BranchesRule {
     readonly some: ReadonlyArray<readonly string[]>
     readonly absent: readonly string[]
   }>
-  readonly elements: ReadonlyArray<readonly [property: string, particles: number]>
+  readonly elements: Elements
 }
 
 /**
@@ -92,7 +114,8 @@ export function addImplies (rules: Rule[], props: readonly string[], required: r
   const then = required.filter((p) => !(props.length === 1 && props[0] === p))
   // One of a set that holds every property that can appear is there as soon as any is.
   const sets = some.filter((set) => !props.every((p) => set.includes(p)))
-  if (then.length > 0 || sets.length > 0) rules.push({ kind: 'implies', if: props, then, some: sets })
+  if (then.length === 0 && sets.length === 0) return
+  rules.push({ kind: 'implies', if: props, then, some: sets, elements: tally([props]) })
 }
 
 /**
@@ -101,8 +124,9 @@ export function addImplies (rules: Rule[], props: readonly string[], required: r
  * there, an array when it has an item.
  */
 export function presenceOf (
-  rule: Rule, properties: ReadonlyMap<string, Schema>, met: ReadonlyMap<string, number> = new Map()
+  rule: Rule, properties: ReadonlyMap<string, Schema>, met: ReadonlyMap<string, number>
 ): Schema | undefined {
+  if (rule.kind !== 'some' && rule.elements.some(([p, n]) => met.get(p) !== n)) return undefined
   const array = (p: string): boolean => properties.get(p)?.type === 'array'
   /** All of `ps` present. */
   const all = (ps: readonly string[]): Schema => ({
@@ -125,8 +149,6 @@ export function presenceOf (
       return { anyOf: [{ not: some(rule.if) }, and(then)] }
     }
     case 'branches': {
-      // An element of the array met elsewhere in the content model too: the counts say nothing of it.
-      if (rule.elements.some(([p, n]) => met.get(p) !== n)) return undefined
       const taken = rule.branches.map((b) => and([
         counted(b.counts),
         ...(b.present.length === 0 ? [] : [all(b.present)]),
@@ -159,14 +181,12 @@ function counted (counts: readonly Count[]): Schema {
 function branchesRule (
   branches: readonly Reach[], shared: readonly string[], own: (p: string) => boolean
 ): BranchesRule | undefined {
-  const elements = new Map<string, number>()
   const counts: Count[][] = []
   for (const b of branches) {
     const mine: Count[] = []
     for (const p of shared) {
       const particles = (b.counts ?? []).filter(([q]) => q === p)
       if (particles.length !== b.props.filter((q) => q === p).length) return undefined
-      elements.set(p, (elements.get(p) ?? 0) + particles.length)
       mine.push([p, particles.reduce((n, c) => n + c[1], 0), particles.reduce((n, c) => n + c[2], 0)])
     }
     counts.push(mine)
@@ -181,7 +201,7 @@ function branchesRule (
       some: b.some,
       absent: props.filter((p) => own(p) && !b.props.includes(p))
     })),
-    elements: [...elements]
+    elements: tally(branches.map((b) => b.props))
   }
 }
 
@@ -212,7 +232,7 @@ export function choice (
       // presenceOf() names every pair of elements of two branches: as many as the square of the branches.
       const all = groups.reduce((n, g) => n + g.length, 0)
       cost((all * all - groups.reduce((n, g) => n + g.length * g.length, 0)) / 2)
-      rules.push({ kind: 'exclusive', groups })
+      rules.push({ kind: 'exclusive', groups, elements: tally(groups) })
     }
     for (const b of branches) {
       if (b.props.every(own)) addImplies(rules, b.props, b.required, b.some)
