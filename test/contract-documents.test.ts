@@ -5,7 +5,9 @@
  * schemas), what is refused and how it is reported, and that what is served
  * names nothing outside the service.
  */
+import { writeFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -14,7 +16,7 @@ import { DOMParser, type Element as DomElement } from '@xmldom/xmldom'
 import Fastify from 'fastify'
 import soap, { readContract, type ContractSource } from '../lib/index'
 import { main } from '../lib/contract/cli'
-import { CONTRACT_NS, CONTRACT_NS_U, contractWsdl, envelope, MEDIA, OP_TYPES } from './helper'
+import { CONTRACT_NS, CONTRACT_NS_U, contractWsdl, envelope, MEDIA, OP_TYPES, sharedFixture } from './helper'
 import { CLIENTS, requireClient, runClient } from './interop'
 
 const K = CONTRACT_NS
@@ -410,6 +412,59 @@ test('docs/contract-first.md "The WSDL served": zeep, reaching nothing but the s
     '/device?xsd=xml.xsd',
     '/device?xsd=xmldsig-core-schema.xsd'
   ])
+})
+
+/**
+ * Asserts with xmllint that a served WSDL is valid WSDL 1.1, its inline schemas
+ * included, and that each schema served at `?xsd=` is a valid schema document
+ * (the schema for schemas). False when xmllint or the schemas are missing (the
+ * test skipped, failed under CI).
+ */
+function assertValidServed (t: TestContext, dir: string, documents: ReadonlyMap<string, string>): boolean {
+  if (!requireClient(t, 'xmllint (libxml2-utils)', 'xmllint', ['--version'])) return false
+  const schemas = sharedFixture(t, 'schemas')
+  if (schemas === undefined) return false
+  let n = 0
+  for (const [url, text] of documents) {
+    const file = join(dir, `served-${n++}.xml`)
+    writeFileSync(file, text)
+    const grammar: string = url.endsWith('?wsdl') ? join(schemas, 'recipes', 'driver-wsdl11.xsd') : join(schemas, 'XMLSchema.xsd')
+    const lint = spawnSync('xmllint', ['--noout', '--nonet', '--schema', grammar, file], { encoding: 'utf8', timeout: 30_000 })
+    t.assert.strictEqual(lint.status, 0, `${url}: ${lint.stderr}`)
+  }
+  return true
+}
+
+test('docs/contract-first.md "Be liberal: what the reader repairs": an xs:import or xs:include written directly under wsdl:types (against WS-I BP R2003) is served inside an xs:schema, as it is read: the WSDL and its schemas are valid (xmllint), and zeep and node-soap load them and call', async (t: TestContext) => {
+  const dir = await folder(t)
+  await writeFile(join(dir, 'k.xsd'), `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:u="${U}" targetNamespace="${K}" elementFormDefault="qualified">
+    <xs:import namespace="${U}"/>
+    <xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string"/><xs:element ref="u:note"/></xs:sequence></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="b" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+  </xs:schema>`)
+  await writeFile(join(dir, 'u.xsd'), U_XSD)
+  await writeFile(join(dir, 'c.wsdl'), contractWsdl({ types: `<xs:import namespace="${K}" schemaLocation="k.xsd"/><xs:include schemaLocation="u.xsd"/>` }))
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const got: unknown[] = []
+  app.soap.contract({ path: '/bare', wsdl: join(dir, 'c.wsdl'), operations: { Op: async (input: { a: string, note: string }) => { got.push(input); return { b: input.a + input.note } } } })
+  const address = await app.listen({ host: '127.0.0.1', port: 0 })
+  const documents = await servedDocuments(t, app, '/bare', 'http://localhost:80/bare')
+  t.assert.strictEqual(documents.size, 3)
+  const wsdl = documents.get('http://localhost:80/bare?wsdl') as string
+  t.assert.match(wsdl, new RegExp(`<xs:schema( [^>]*)?><xs:import namespace="${K}" schemaLocation="[^"]+\\?xsd=k\\.xsd"/></xs:schema>`))
+  t.assert.match(wsdl, new RegExp(`<xs:schema targetNamespace="${U}"( [^>]*)?><xs:include schemaLocation="[^"]+\\?xsd=u\\.xsd"/></xs:schema>`))
+  assertValidServed(t, dir, documents)
+  if (requireClient(t, 'zeep (python3-zeep)', '/usr/bin/python3', ['-c', 'import zeep'])) {
+    const out = await runClient('/usr/bin/python3', [join(CLIENTS, 'contract_zeep.py'), JSON.stringify({ wsdl: `${address}/bare?wsdl`, service: 'S', port: 'P', operation: 'Op', args: { a: 'x', note: 'y' } })])
+    t.assert.strictEqual(out.error, undefined, String(out.error))
+    t.assert.deepStrictEqual(out.result, 'xy')
+  }
+  const nodeSoap = await runClient(process.execPath, [join(__dirname, 'clients', 'contract-node-soap.js'), JSON.stringify({ wsdl: `${address}/bare?wsdl`, service: 'S', port: 'P', operation: 'Op', args: { a: 'x', note: 'z' } })])
+  t.assert.strictEqual(nodeSoap.error, undefined, String(nodeSoap.error))
+  t.assert.deepStrictEqual(nodeSoap.result, { b: 'xz' })
+  t.assert.deepStrictEqual(got.slice(-1), [{ a: 'x', note: 'z' }])
 })
 
 // ----------------------------------------------------------------- the command ---

@@ -1403,7 +1403,7 @@ test('docs/wsdl.md "Presence rules", xmllint: a oneOf of single required element
   })
 })
 
-test('docs/wsdl.md "Presence rules": a rule no xs:choice says exactly (several properties in a branch, a required or attribute property, elements apart, not, an item of a wrapped array, one at least over a loose array or a later element of a type of its own, an object with a $type, an item of an array of none) is left out; a loose array is optional in an exclusive choice; of two rules on one element, the oneOf is stated', async (t: TestContext) => {
+test('docs/wsdl.md "Presence rules": a rule no xs:choice says exactly (several properties in a branch, a required or attribute property, elements apart, not, an item of a wrapped array, one at least over a loose array or a later element of a type of its own, an object with a $type, an item of an array of none, a count of items other than one at least) is left out; a loose array is optional in an exclusive choice; of two rules on one element, the oneOf is stated', async (t: TestContext) => {
   const strings = { type: 'array', items: STRING }
   const object = (properties: Record<string, unknown>, rules: Record<string, unknown>): Record<string, unknown> => ({ type: 'object', properties, ...rules, additionalProperties: false })
   const unstated = {
@@ -1416,7 +1416,8 @@ test('docs/wsdl.md "Presence rules": a rule no xs:choice says exactly (several p
     loose: object({ a: strings, b: STRING }, { anyOf: [branch('a'), branch('b')] }),
     anonymous: object({ a: STRING, b: { type: 'integer' } }, { anyOf: [branch('a'), branch('b')] }),
     typed: object({ $type: { const: 'Typed' }, a: STRING, b: STRING }, { required: ['$type'], oneOf: [branch('a'), branch('b')] }),
-    never: object({ a: { ...strings, maxItems: 0 }, b: STRING }, { oneOf: [branch('a', true), branch('b')] })
+    never: object({ a: { ...strings, maxItems: 0 }, b: STRING }, { oneOf: [branch('a', true), branch('b')] }),
+    counted: object({ a: strings, b: STRING }, { oneOf: [{ required: ['a'], properties: { a: { type: 'array', minItems: 1, maxItems: 1 } } }, branch('b')] })
   }
   const stated = {
     optional: object({ a: strings, b: STRING }, { oneOf: [branch('a'), branch('b')] }),

@@ -74,10 +74,10 @@ function holds (schema: unknown, value: Record<string, unknown[] | true>): boole
   if (Array.isArray(schema.required) && !schema.required.every((p) => Object.hasOwn(value, p as string))) return false
   if (isObject(schema.properties)) {
     for (const [p, s] of Object.entries(schema.properties)) {
-      if (
-        isObject(s) && s.minItems === 1 && Object.hasOwn(value, p) &&
-        Array.isArray(value[p]) && (value[p] as unknown[]).length === 0
-      ) return false
+      const n = Array.isArray(value[p]) ? (value[p] as unknown[]).length : undefined
+      const least = isObject(s) ? (s.minItems as number | undefined) ?? 0 : 0
+      const most = isObject(s) ? (s.maxItems as number | undefined) ?? Infinity : Infinity
+      if (n !== undefined && (n < least || n > most)) return false
     }
   }
   if (Array.isArray(schema.anyOf) && !schema.anyOf.some((s) => holds(s, value))) return false

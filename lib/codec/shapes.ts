@@ -233,7 +233,11 @@ function checkKeywords (schema: Schema, where: string): void {
     if (schema[keyword] !== undefined) fail(where, `"${keyword}" is not supported by the XML codec`)
   }
   for (const keyword of PRESENCE) {
-    if (schema[keyword] !== undefined && !isPresenceOnly(schema[keyword])) fail(where, `"${keyword}" is supported only to say which properties are present (its schemas may hold "required", "properties" of true or of { type: 'array', minItems: 1 }, "anyOf", "oneOf" and "not", nothing else)`)
+    if (schema[keyword] !== undefined && !isPresenceOnly(schema[keyword])) {
+      fail(where, `"${keyword}" is supported only to say which properties are present (its schemas may hold ` +
+        '"required", "properties" of true or of { type: \'array\', minItems, maxItems }, "anyOf", "oneOf" ' +
+        'and "not", nothing else)')
+    }
   }
 }
 
@@ -243,12 +247,14 @@ function isPresenceOnly (value: unknown): boolean {
   if (!isObject(value)) return false
   return Object.keys(value).every((key) => key === 'required' || (PRESENCE.includes(key) && isPresenceOnly(value[key])) ||
     // `properties` of `true` only name what `required` lists (Ajv's strict mode asks for it); an array is present when it has an item.
-    (key === 'properties' && isObject(value.properties) && Object.values(value.properties).every((v) => v === true || isNonEmptyArray(v))))
+    (key === 'properties' && isObject(value.properties) &&
+      Object.values(value.properties).every((v) => v === true || isCount(v))))
 }
 
-/** `{ type: 'array', minItems: 1 }`: a repeated element present at least once. */
-function isNonEmptyArray (value: unknown): boolean {
-  return isObject(value) && Object.keys(value).length === 2 && value.type === 'array' && value.minItems === 1
+/** `{ type: 'array', minItems, maxItems }`: how many times a repeated element is there (present: minItems 1). */
+function isCount (value: unknown): boolean {
+  return isObject(value) && value.type === 'array' && Object.entries(value).every(([key, n]) =>
+    key === 'type' || ((key === 'minItems' || key === 'maxItems') && Number.isSafeInteger(n) && (n as number) >= 0))
 }
 
 /**

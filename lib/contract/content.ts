@@ -41,13 +41,26 @@ export class Content {
   /** Mixed content (`mixed="true"`): text between the child elements, read into `$value`. */
   mixed = false
 
+  /** How many times each property's XML name was met: an element named twice is an array of both. */
+  readonly met = new Map<string, number>()
+
   /** The property of an XML name, or a new one: the local name, numbered when taken by another name. */
   property (xmlKey: string, localName: string): { property: string, known: boolean } {
-    for (const [property, name] of this.names) if (name === xmlKey) return { property, known: true }
+    const found = this.find(xmlKey)
+    if (found !== undefined) {
+      this.met.set(found, (this.met.get(found) as number) + 1)
+      return { property: found, known: true }
+    }
     let property = localName
     for (let n = 2; this.properties.has(property) || property === '$value' || property === '$any'; n++) property = `${localName}${n}`
     this.names.set(property, xmlKey)
+    this.met.set(property, 1)
     return { property, known: false }
+  }
+
+  private find (xmlKey: string): string | undefined {
+    for (const [property, name] of this.names) if (name === xmlKey) return property
+    return undefined
   }
 }
 
@@ -65,6 +78,18 @@ const OWN = ['anyAttribute', 'mixed', 'list', 'whiteSpace', 'minOctets', 'maxOct
 /** What `xml` says of the element or attribute that holds a value: all but what withoutXml() keeps. */
 export function holderXml (schema: Schema): Schema {
   return Object.fromEntries(Object.entries((schema.xml ?? {}) as Schema).filter(([key]) => !OWN.includes(key)))
+}
+
+/**
+ * An element's schema when its element is named again in the content model:
+ * an array of both, with no most items (the new one adds its own).
+ */
+export function namedAgain (earlier: Schema): Schema {
+  if (earlier.type !== 'array' || (earlier.xml as Schema).list === true) {
+    return { type: 'array', items: withoutXml(earlier), xml: holderXml(earlier) }
+  }
+  const { maxItems, ...rest } = earlier
+  return rest
 }
 
 export function withoutXml (schema: Schema): Schema {
@@ -92,7 +117,8 @@ export function objectSchema (content: Content): Schema {
   if (required.length > 0) schema.required = [...new Set(required)]
   if (content.anyAttribute || (content.mixed && content.text === undefined)) schema.xml = { ...(content.anyAttribute ? { anyAttribute: true } : {}), ...(content.mixed && content.text === undefined ? { mixed: true } : {}) }
   // Several rules all hold, said without allOf (which the codec does not take) as not-any-not.
-  const rules = content.rules.map((rule) => presenceOf(rule, content.properties))
+  const rules = content.rules.map((rule) => presenceOf(rule, content.properties, content.met))
+    .filter((rule): rule is Schema => rule !== undefined)
   // A rule that is only "these present" would overwrite the object's own properties and required: it goes in an anyOf of one.
   if (rules.length === 1) Object.assign(schema, rules[0].properties !== undefined || rules[0].required !== undefined ? { anyOf: [rules[0]] } : rules[0])
   else if (rules.length > 1) schema.not = { anyOf: rules.map((rule) => ({ not: rule })) }

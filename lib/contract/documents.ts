@@ -138,6 +138,23 @@ export function parseDocument (text: string, location: string): DomDocument {
 const TYPES_CONTEXT = { targetNamespace: '' }
 
 /**
+ * An xs:import or xs:include written directly under wsdl:types, put inside an
+ * xs:schema of its own, as it is read (WS-I BP R2003): a schema with no target
+ * namespace around an import, one of the included schema's namespace around
+ * an include (XML Schema 1.0 Part 1 §4.2.1).
+ */
+function wrapInSchema (reference: DomElement, target: ContractDocument | undefined): void {
+  const dom = reference.ownerDocument as DomDocument
+  const prefix = reference.prefix === null ? '' : `${reference.prefix}:`
+  const schema = dom.createElementNS(XSD_NS, `${prefix}schema`)
+  const namespace = target === undefined ? undefined : attr(target.dom.documentElement as DomElement, 'targetNamespace')
+  if (reference.localName === 'include' && namespace !== undefined) schema.setAttribute('targetNamespace', namespace)
+  const parent = reference.parentNode as DomElement
+  parent.replaceChild(schema, reference)
+  schema.appendChild(reference)
+}
+
+/**
  * The root of a contract: its WSDL's file, or its text (and the folder it is
  * read from), and the folder its files stay in.
  */
@@ -413,9 +430,9 @@ export class ContractDocuments {
           if (schema.namespaceURI !== XSD_NS) continue
           if (schema.localName === 'schema') await this.schema(schema, doc, undefined)
           // BP R2003 puts xs:import inside xs:schema; some generators write it
-          // directly under wsdl:types, and it is read all the same.
+          // directly under wsdl:types: it is read, and served, inside one.
           else if (schema.localName === 'import' || schema.localName === 'include') {
-            await this.reference(schema, doc, TYPES_CONTEXT)
+            wrapInSchema(schema, await this.reference(schema, doc, TYPES_CONTEXT))
           }
         }
       }
@@ -450,14 +467,14 @@ export class ContractDocuments {
     child: DomElement,
     doc: ContractDocument,
     context: Pick<SchemaContext, 'targetNamespace'>
-  ): Promise<void> {
+  ): Promise<ContractDocument | undefined> {
     const location = attr(child, 'schemaLocation')
     const namespace = child.localName === 'import' ? attr(child, 'namespace') ?? '' : context.targetNamespace
     // The xml namespace's schema, imported with no location, is served all the
     // same: clients that would fetch it from www.w3.org get ours.
     if (location === undefined && !(namespace === XML_NS && child.localName === 'import')) {
       this.unlocated.push({ namespace, where: doc.location })
-      return
+      return undefined
     }
     // An import of a well-known namespace by URL is never fetched: unless the
     // catalog maps it, the plugin's own copy of the namespace's schema is read,
@@ -472,11 +489,11 @@ export class ContractDocuments {
         target = this.builtIn(...copy)
       } else if (WELL_KNOWN.has(namespace)) {
         this.unlinked.push(child)
-        return
+        return undefined
       }
     }
     target ??= await this.fetch(location as string, doc)
-    if (target === undefined) return
+    if (target === undefined) return undefined
     this.links.push({ node: child, attribute: 'schemaLocation', target })
     const root = target.dom.documentElement as DomElement
     if (root.namespaceURI !== XSD_NS || root.localName !== 'schema') {
@@ -484,9 +501,10 @@ export class ContractDocuments {
     }
     const readAs = child.localName === 'include' ? context.targetNamespace : undefined
     const id = `${target.location} ${readAs ?? ''}`
-    if (this.schemaSeen.has(id)) return
+    if (this.schemaSeen.has(id)) return target
     this.schemaSeen.add(id)
     await this.schema(root, target, readAs)
+    return target
   }
 
   /**

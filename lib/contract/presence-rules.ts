@@ -17,9 +17,56 @@ type Schema = Record<string, unknown>
  * - `some`: at least one of each set appears (a required choice at the top).
  */
 export type Rule =
-  | { readonly kind: 'exclusive', readonly groups: ReadonlyArray<readonly string[]> }
-  | { readonly kind: 'implies', readonly if: readonly string[], readonly then: readonly string[], readonly some: ReadonlyArray<readonly string[]> }
+  | { readonly kind: 'exclusive', readonly groups: ReadonlyArray<readonly string[]>, readonly elements: Elements }
+  | ImpliesRule
   | { readonly kind: 'some', readonly sets: ReadonlyArray<readonly string[]> }
+  | BranchesRule
+
+interface ImpliesRule {
+  readonly kind: 'implies'
+  readonly if: readonly string[]
+  readonly then: readonly string[]
+  readonly some: ReadonlyArray<readonly string[]>
+  readonly elements: Elements
+}
+
+/**
+ * How many element particles of each property a rule names stand where the
+ * rule speaks of: it holds only when the content model has no other (one
+ * named elsewhere too may be there without them).
+ */
+export type Elements = ReadonlyArray<readonly [property: string, particles: number]>
+
+/** How many times each property is in the lists. */
+function tally (lists: ReadonlyArray<readonly string[]>): Elements {
+  const out = new Map<string, number>()
+  for (const list of lists) for (const p of list) out.set(p, (out.get(p) ?? 0) + 1)
+  return [...out]
+}
+
+/** How many elements of a property there are: `max` Infinity when unbounded. */
+export type Count = readonly [property: string, min: number, max: number]
+
+/**
+ * `branches`: a choice taken at most once whose branches name the same
+ * elements (arrays, then): nothing of the choice appears, or one branch
+ * does, with each shared element as many times as the branch allows (its
+ * `counts`), its required elements and one of each of its `some`, and no
+ * element of another branch (`absent`). It holds only while `elements` says
+ * how many element particles of each of its properties the content model
+ * has: one named elsewhere too may be there without the choice.
+ */
+export interface BranchesRule {
+  readonly kind: 'branches'
+  readonly props: readonly string[]
+  readonly branches: ReadonlyArray<{
+    readonly counts: readonly Count[]
+    readonly present: readonly string[]
+    readonly some: ReadonlyArray<readonly string[]>
+    readonly absent: readonly string[]
+  }>
+  readonly elements: Elements
+}
 
 /**
  * What a particle adds to a content model: its properties; those it requires
@@ -31,19 +78,33 @@ export interface Reach {
   readonly required: string[]
   readonly some: string[][]
   readonly emptiable: boolean
+  /** How many times each element particle among `props` appears when taken, when known (not under a repeated group). */
+  readonly counts?: Count[]
 }
 
 export const NOTHING: Reach = { props: [], required: [], some: [], emptiable: true }
 
+/**
+ * What an element particle of `min` to `max` occurrences reaches; its counts
+ * unless a group around it repeats (then they are its group's business).
+ */
+export function elementReach (property: string, min: string, max: string, repeated: boolean): Reach {
+  const counts: Count[] = repeated ? [] : [[property, Number(min), max === 'unbounded' ? Infinity : Number(max)]]
+  return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0', counts }
+}
+
 /** What the particles of a sequence (or all) reach together, in their order. */
 export function together (reaches: readonly Reach[]): Reach {
-  const out: Reach = { props: [], required: [], some: [], emptiable: true }
+  const out: Reach & { emptiable: boolean, counts: Count[] } = {
+    props: [], required: [], some: [], emptiable: true, counts: []
+  }
   for (const reach of reaches) {
     // One at a time: a group read many times reaches more properties than a call takes arguments.
     for (const p of reach.props) out.props.push(p)
     for (const p of reach.required) out.required.push(p)
     for (const set of reach.some) out.some.push(set)
-    if (!reach.emptiable) (out as { emptiable: boolean }).emptiable = false
+    for (const count of reach.counts ?? []) out.counts.push(count)
+    if (!reach.emptiable) out.emptiable = false
   }
   return out
 }
@@ -53,7 +114,8 @@ export function addImplies (rules: Rule[], props: readonly string[], required: r
   const then = required.filter((p) => !(props.length === 1 && props[0] === p))
   // One of a set that holds every property that can appear is there as soon as any is.
   const sets = some.filter((set) => !props.every((p) => set.includes(p)))
-  if (then.length > 0 || sets.length > 0) rules.push({ kind: 'implies', if: props, then, some: sets })
+  if (then.length === 0 && sets.length === 0) return
+  rules.push({ kind: 'implies', if: props, then, some: sets, elements: tally([props]) })
 }
 
 /**
@@ -61,7 +123,10 @@ export function addImplies (rules: Rule[], props: readonly string[], required: r
  * the codec's presence combinators take): a property is present when it is
  * there, an array when it has an item.
  */
-export function presenceOf (rule: Rule, properties: ReadonlyMap<string, Schema>): Schema {
+export function presenceOf (
+  rule: Rule, properties: ReadonlyMap<string, Schema>, met: ReadonlyMap<string, number>
+): Schema | undefined {
+  if (rule.kind !== 'some' && rule.elements.some(([p, n]) => met.get(p) !== n)) return undefined
   const array = (p: string): boolean => properties.get(p)?.type === 'array'
   /** All of `ps` present. */
   const all = (ps: readonly string[]): Schema => ({
@@ -83,8 +148,60 @@ export function presenceOf (rule: Rule, properties: ReadonlyMap<string, Schema>)
       const then = [...(rule.then.length === 0 ? [] : [all(rule.then)]), ...rule.some.map(some)]
       return { anyOf: [{ not: some(rule.if) }, and(then)] }
     }
+    case 'branches': {
+      const taken = rule.branches.map((b) => and([
+        counted(b.counts),
+        ...(b.present.length === 0 ? [] : [all(b.present)]),
+        ...b.some.map(some),
+        ...(b.absent.length === 0 ? [] : [{ not: some(b.absent) }])
+      ]))
+      return { anyOf: [{ not: some(rule.props) }, ...taken] }
+    }
     default:
       return and(rule.sets.map(some))
+  }
+}
+
+/** Each array property with as many items as its count says (absent, when it may have none). */
+function counted (counts: readonly Count[]): Schema {
+  const properties: Schema = {}
+  for (const [p, min, max] of counts) {
+    const most = max < Infinity ? { maxItems: max } : {}
+    properties[p] = { type: 'array', ...(min > 0 ? { minItems: min } : {}), ...most }
+  }
+  const required = counts.filter(([, min]) => min > 0).map(([p]) => p)
+  return required.length === 0 ? { properties } : { properties, required }
+}
+
+/**
+ * The `branches` rule of a choice taken once whose branches share elements,
+ * or undefined when an element particle of a shared one is not counted (in a
+ * nested choice, an optional or repeated group).
+ */
+function branchesRule (
+  branches: readonly Reach[], shared: readonly string[], own: (p: string) => boolean
+): BranchesRule | undefined {
+  const counts: Count[][] = []
+  for (const b of branches) {
+    const mine: Count[] = []
+    for (const p of shared) {
+      const particles = (b.counts ?? []).filter(([q]) => q === p)
+      if (particles.length !== b.props.filter((q) => q === p).length) return undefined
+      mine.push([p, particles.reduce((n, c) => n + c[1], 0), particles.reduce((n, c) => n + c[2], 0)])
+    }
+    counts.push(mine)
+  }
+  const props = [...new Set(branches.flatMap((b) => b.props))]
+  return {
+    kind: 'branches',
+    props,
+    branches: branches.map((b, i) => ({
+      counts: counts[i],
+      present: [...new Set(b.required.filter(own))],
+      some: b.some,
+      absent: props.filter((p) => own(p) && !b.props.includes(p))
+    })),
+    elements: tally(branches.map((b) => b.props))
   }
 }
 
@@ -115,11 +232,23 @@ export function choice (
       // presenceOf() names every pair of elements of two branches: as many as the square of the branches.
       const all = groups.reduce((n, g) => n + g.length, 0)
       cost((all * all - groups.reduce((n, g) => n + g.length * g.length, 0)) / 2)
-      rules.push({ kind: 'exclusive', groups })
+      rules.push({ kind: 'exclusive', groups, elements: tally(groups) })
     }
     for (const b of branches) {
       if (b.props.every(own)) addImplies(rules, b.props, b.required, b.some)
     }
   }
-  return { props, required: [], some: emptiable || props.some((p) => !own(p) && !repeated) ? [] : [props], emptiable }
+  // Elements two branches name: each branch's counts of them say which it is.
+  // (One met before the choice too is in the array: the branch's count says nothing of it.)
+  const twice = (p: string): boolean => branches.some((b) => b.props.filter((q) => q === p).length > 1)
+  const shared = props.filter((p) => !own(p) || twice(p))
+  const stated = repeated || shared.length === 0 || shared.some((p) => before.has(p))
+    ? undefined
+    : branchesRule(branches, shared, own)
+  if (stated !== undefined) {
+    cost(branches.length * shared.length)
+    rules.push(stated)
+  }
+  const loose = !repeated && props.some((p) => !own(p)) && stated === undefined
+  return { props, required: [], some: emptiable || loose ? [] : [props], emptiable }
 }

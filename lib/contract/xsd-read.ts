@@ -11,8 +11,8 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../err
 import { SOAP11_ENV, SOAP_ENCODING_NAMESPACES, XML_NS, XSD_NS, qnameKey } from '../namespaces'
 import { attr, childElements } from './dom'
 import { builtin, lexical, restrict, simpleTypeOf, type Simple, type SimpleTypes } from './simple-types'
-import { addImplies, choice, NOTHING, together, type Reach } from './presence-rules'
-import { anyContent, Content, holderXml, objectSchema, simpleResult, withoutXml } from './content'
+import { addImplies, choice, elementReach, NOTHING, together, type Reach } from './presence-rules'
+import { anyContent, Content, namedAgain, objectSchema, simpleResult, withoutXml } from './content'
 import { alternative, blocked, derivationOf, Derivations } from './derivation'
 import { SubstitutionGroups } from './substitution'
 import { isLarge, MadeOnce, NamedSchemas, withDefs } from './defs'
@@ -441,7 +441,7 @@ export class SchemaModel {
         const group = attr(node, 'ref') === undefined ? undefined : this.groups.substitutes(key(...name), { node: (k) => this.components.element.get(k)?.node, appears: (k) => this.appears(k, where) })
         if (group === undefined) {
           const property = this.elementParticle(name, declaration, Number(min), max, content, optional, repeated, where)
-          return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0' }
+          return elementReach(property, min, max, repeated)
         }
         // A reference to a substitution group's head (§3.3.6): the choice of the elements that may stand there, each once.
         if (group.length === 0 && min !== '0') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the abstract element ${key(...name)}, for which no element may stand`, where)
@@ -503,7 +503,7 @@ export class SchemaModel {
     if (known) {
       // The same element named twice (in a sequence, or in two branches of a choice): an array of its values.
       const earlier = content.properties.get(property) as Schema
-      if (earlier.type !== 'array' || (earlier.xml as Schema).list === true) content.properties.set(property, { type: 'array', items: withoutXml(earlier), xml: holderXml(earlier) })
+      content.properties.set(property, namedAgain(earlier))
       const at = content.required.indexOf(property)
       if (at !== -1) content.required.splice(at, 1)
       return property

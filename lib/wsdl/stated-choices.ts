@@ -40,10 +40,12 @@ function single (branch: Schema): { property: string, item: boolean } | undefine
   const { required, properties, ...rest } = branch
   if (Object.keys(rest).length > 0 || !Array.isArray(required) || required.length !== 1) return undefined
   const property = required[0] as string
-  // The codec took "properties" of true or of { type: 'array', minItems: 1 } only (lib/codec/shapes.ts).
+  // The codec took "properties" of true or of an array's counts (lib/codec/shapes.ts); an item: { minItems: 1 }.
   const said = (properties ?? {}) as Schema
   if (Object.keys(said).some((p) => p !== property)) return undefined
-  return { property, item: said[property] !== undefined && said[property] !== true }
+  const count = said[property] as Schema | true | undefined
+  if (count !== undefined && count !== true && (count.minItems !== 1 || count.maxItems !== undefined)) return undefined
+  return { property, item: count !== undefined && count !== true }
 }
 
 /** The branch of one element, or undefined when its presence and the branch's do not go together. */
