@@ -6,7 +6,7 @@
  */
 import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import { XML_NS, XMLNS_NS, XSI_NS } from '../namespaces'
-import { KnownKeys } from './keys'
+import { KnownKeys, type KeyRecord } from './keys'
 import { isXmlText, isNCName, type WhiteSpace } from '../xml/chars'
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean'
@@ -151,7 +151,26 @@ export interface XmlKeyword {
 const UNSUPPORTED = ['allOf', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
 /** Combinators the codec accepts when they only say which properties are present (an XSD choice): they change no XML. */
 const PRESENCE = ['anyOf', 'oneOf', 'not']
-const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'anyNamespaces', 'anyExcept', 'typeName', 'typeNamespace', 'abstract', 'whiteSpace', 'minOctets', 'maxOctets'])
+const XML_KEYS = new KnownKeys({
+  name: true,
+  namespace: true,
+  prefix: true,
+  attribute: true,
+  wrapped: true,
+  text: true,
+  any: true,
+  anyAttribute: true,
+  list: true,
+  mixed: true,
+  anyNamespaces: true,
+  anyExcept: true,
+  typeName: true,
+  typeNamespace: true,
+  abstract: true,
+  whiteSpace: true,
+  minOctets: true,
+  maxOctets: true
+} as const satisfies KeyRecord<XmlKeyword>)
 const WHITE_SPACE: ReadonlySet<unknown> = new Set(['preserve', 'replace', 'collapse'])
 /** The `contentEncoding` values (RFC 4648) whose octets `xml.minOctets` and `xml.maxOctets` count. */
 export const BINARY_ENCODINGS: ReadonlySet<unknown> = new Set(['base64', 'base16'])
