@@ -19,7 +19,7 @@ export class KnownKeys {
   readonly list: string
 
   /** The keys, listed or as the keys of a KeyRecord. */
-  constructor (keys: readonly string[] | Readonly<Record<string, true>>) {
+  constructor (keys: readonly string[] | Readonly<Record<string, unknown>>) {
     const listed = Array.isArray(keys) ? keys : Object.keys(keys)
     this.#keys = new Set(listed)
     this.list = listed.join(', ')

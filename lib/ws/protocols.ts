@@ -12,7 +12,8 @@ import type { DeliveryBudget } from './addressing/delivery'
 import { securityModule } from './security/protocol'
 
 export function protocolModules (replay: SoapReplayStore, deliveries: DeliveryBudget): readonly ProtocolModule[] {
-  // By the key each owns: with those the service checks itself (SERVICE_KEYS), every key of SoapServiceDefinition.
+  // In the order their steps run, by the key each owns: with the keys a service checks itself
+  // (SERVICE_KEYS), every key of SoapServiceDefinition.
   const modules = {
     security: securityModule(replay),
     addressing: addressingModule(deliveries)
