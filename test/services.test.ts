@@ -75,6 +75,15 @@ test('Declaration: an unknown keyword in an operation schema fails ready() with 
     [
       { type: 'object', properties: { p: { $ref: '#/$defs/P' } }, $defs: { P: { type: 'object', properties: { b: { type: 'integer', minimun: 0 } } } } },
       /schema Svc\.Add\.input\/\$defs\/P\/properties\/b: unknown keyword "minimun"$/
+    ],
+    // Presence rules and a schema used twice are passed through on the way.
+    [
+      {
+        type: 'object',
+        anyOf: [{ properties: { a: true }, required: ['a'] }, { properties: { c: true }, required: ['c'] }],
+        properties: { a: int, c: int, d: { type: 'string', enm: ['x'] } }
+      },
+      /schema Svc\.Add\.input\/properties\/d: unknown keyword "enm"$/
     ]
   ]
   for (const [input, message] of cases) {

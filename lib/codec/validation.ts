@@ -123,7 +123,7 @@ const SUBSCHEMAS: ReadonlySet<string> = new Set([
 ])
 /** Keywords whose value maps names to schemas. */
 const NAMED_SUBSCHEMAS: ReadonlySet<string> = new Set([
-  'properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'
+  'properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions'
 ])
 
 /** The first defined result of `find` over `items`. */
@@ -154,8 +154,9 @@ function holderOf (schema: unknown, keyword: string): string {
     return firstOf(Object.entries(node), ([key, value]) => {
       const step = at + pointerStep(key)
       if (SUBSCHEMAS.has(key)) return search(value, step)
-      if (!NAMED_SUBSCHEMAS.has(key) || typeof value !== 'object' || value === null) return undefined
-      return firstOf(Object.entries(value), ([name, sub]) => search(sub, step + pointerStep(name)))
+      // Ajv has checked the schema against its meta-schema: these keywords' values are objects.
+      if (!NAMED_SUBSCHEMAS.has(key)) return undefined
+      return firstOf(Object.entries(value as object), ([name, sub]) => search(sub, step + pointerStep(name)))
     })
   }
   return search(schema, '') ?? ''

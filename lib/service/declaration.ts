@@ -30,7 +30,7 @@ export const SERVICE_KEYS = {
   wsdl: true
 } as const satisfies Partial<KeyRecord<SoapServiceDefinition>>
 
-/** The keys of an operation's declaration. */
+/** The keys of an operation's declaration: SoapOperation's, which the runtime reads as an OperationDeclaration. */
 export const OPERATION_KEYS = new KnownKeys({
   input: true,
   output: true,
@@ -44,7 +44,7 @@ export const OPERATION_KEYS = new KnownKeys({
   handler: true,
   outputAction: true,
   faultActions: true
-} as const satisfies KeyRecord<SoapOperation>)
+} as const satisfies KeyRecord<SoapOperation | OperationDeclaration>)
 
 /** A JSON Schema, as the codec reads it (docs/services.md). */
 export type JsonSchema = Readonly<Record<string, unknown>>
