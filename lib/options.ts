@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { SoapFault } from './soap/fault'
 import { SOAP_ERR_OPT_INVALID } from './errors'
-import { KnownKeys } from './codec/keys'
+import { KnownKeys, type KeyRecord } from './codec/keys'
 import type { SoapLimits } from './soap/limits'
 import { isQNameKey, qnameKey, WSSE_NAMESPACES } from './namespaces'
 
@@ -92,21 +92,31 @@ export const DEFAULTS = Object.freeze({
   servicePage: false
 })
 
-const LIMIT_NAMES = [
-  'maxDepth',
-  'maxElements',
-  'maxAttributes',
-  'maxAttributeLength',
-  'maxTextLength',
-  'maxNameLength',
-  'maxNamespaceLength',
-  'maxNamespaceDeclarations'
-] as const
-
-const KNOWN = new KnownKeys([
-  'bodyLimit', 'maxXPathElements', 'roles', 'understoodHeaders', 'namespaces', 'routes', 'prefix', 'faultFormatter',
-  'logLevel', 'logBody', 'redact', 'maxAsyncReplies', 'maxAsyncReplyBytes', 'servicePage', ...LIMIT_NAMES
-])
+/** The keys of the plugin's options. */
+const KNOWN = new KnownKeys({
+  bodyLimit: true,
+  maxXPathElements: true,
+  roles: true,
+  understoodHeaders: true,
+  namespaces: true,
+  routes: true,
+  prefix: true,
+  faultFormatter: true,
+  logLevel: true,
+  logBody: true,
+  redact: true,
+  maxAsyncReplies: true,
+  maxAsyncReplyBytes: true,
+  servicePage: true,
+  maxDepth: true,
+  maxElements: true,
+  maxAttributes: true,
+  maxAttributeLength: true,
+  maxTextLength: true,
+  maxNameLength: true,
+  maxNamespaceLength: true,
+  maxNamespaceDeclarations: true
+} as const satisfies KeyRecord<FastifySoapOptions>)
 
 function positiveInteger (name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback

@@ -64,6 +64,35 @@ test('Declaration: a schema Ajv refuses fails ready() with SOAP_ERR_SERVICE_SCHE
   t.assert.match(err.message, /schema Svc\.Add\.input: /)
 })
 
+test('Declaration: an unknown keyword in an operation schema fails ready() with its JSON Pointer', async (t: TestContext) => {
+  const cases: Array<[object, RegExp]> = [
+    [{ type: 'object', properties: { a: { type: 'string', enm: ['x'] } } }, /schema Svc\.Add\.input\/properties\/a: unknown keyword "enm"$/],
+    // A property named like the keyword is a name, not the keyword.
+    [
+      { type: 'object', properties: { enm: { type: 'array', items: { type: 'string', enm: ['x'] } } } },
+      /schema Svc\.Add\.input\/properties\/enm\/items: unknown keyword "enm"$/
+    ],
+    [
+      { type: 'object', properties: { p: { $ref: '#/$defs/P' } }, $defs: { P: { type: 'object', properties: { b: { type: 'integer', minimun: 0 } } } } },
+      /schema Svc\.Add\.input\/\$defs\/P\/properties\/b: unknown keyword "minimun"$/
+    ],
+    // Presence rules and a schema used twice are passed through on the way.
+    [
+      {
+        type: 'object',
+        anyOf: [{ properties: { a: true }, required: ['a'] }, { properties: { c: true }, required: ['c'] }],
+        properties: { a: int, c: int, d: { type: 'string', enm: ['x'] } }
+      },
+      /schema Svc\.Add\.input\/properties\/d: unknown keyword "enm"$/
+    ]
+  ]
+  for (const [input, message] of cases) {
+    const err = await readyError(t, service({ Add: add({ input }) }))
+    t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA, String(err))
+    t.assert.match(err.message, message)
+  }
+})
+
 test('Declaration: a construct the codec cannot map fails ready() with its JSON Pointer', async (t: TestContext) => {
   const err = await readyError(t, service({ Add: add({ input: { type: 'object', properties: { a: { anyOf: [int, { type: 'string' }] } } } }) }))
   t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA)

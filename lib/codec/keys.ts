@@ -2,14 +2,27 @@
  * The keys an options object or a declaration may have, checked in one
  * place: the first unknown key is what the error names, with the known ones.
  */
+
+/** The keys of T; of each of its members, when T is a union. */
+type KeyOf<T> = T extends unknown ? keyof T : never
+
+/**
+ * Every key of T, each once: a list of keys written
+ * `{ a: true, b: true } as const satisfies KeyRecord<T>` stops compiling
+ * when T gains a key the list lacks, or loses one the list has.
+ */
+export type KeyRecord<T, V = true> = { readonly [K in KeyOf<T>]: V }
+
 export class KnownKeys {
   readonly #keys: ReadonlySet<string>
   /** The known keys, for a message: `a, b, c`. */
   readonly list: string
 
-  constructor (keys: readonly string[]) {
-    this.#keys = new Set(keys)
-    this.list = keys.join(', ')
+  /** The keys, listed or as the keys of a KeyRecord. */
+  constructor (keys: readonly string[] | Readonly<Record<string, unknown>>) {
+    const listed = Array.isArray(keys) ? keys : Object.keys(keys)
+    this.#keys = new Set(listed)
+    this.list = listed.join(', ')
   }
 
   /** The first own key of `value` that is not a known one, or undefined. */

@@ -151,7 +151,32 @@ export interface XmlKeyword {
 const UNSUPPORTED = ['allOf', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'propertyNames']
 /** Combinators the codec accepts when they only say which properties are present (an XSD choice): they change no XML. */
 const PRESENCE = ['anyOf', 'oneOf', 'not']
-const XML_KEYS = new KnownKeys(['name', 'namespace', 'prefix', 'attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'anyNamespaces', 'anyExcept', 'typeName', 'typeNamespace', 'abstract', 'whiteSpace', 'minOctets', 'maxOctets'])
+/**
+ * The keys of the `xml` keyword: `'flag'` for each boolean (its type says
+ * which), true for the others, each checked by a rule of its own.
+ */
+const XML_KEY_KINDS = {
+  name: true,
+  namespace: true,
+  prefix: true,
+  attribute: 'flag',
+  wrapped: 'flag',
+  text: 'flag',
+  any: 'flag',
+  anyAttribute: 'flag',
+  list: 'flag',
+  mixed: 'flag',
+  anyNamespaces: true,
+  anyExcept: true,
+  typeName: true,
+  typeNamespace: true,
+  abstract: 'flag',
+  whiteSpace: true,
+  minOctets: true,
+  maxOctets: true
+} as const satisfies { readonly [K in keyof XmlKeyword]-?: NonNullable<XmlKeyword[K]> extends boolean ? 'flag' : true }
+const XML_KEYS = new KnownKeys(XML_KEY_KINDS)
+const XML_FLAGS = (Object.keys(XML_KEY_KINDS) as Array<keyof XmlKeyword>).filter((k) => XML_KEY_KINDS[k] === 'flag')
 const WHITE_SPACE: ReadonlySet<unknown> = new Set(['preserve', 'replace', 'collapse'])
 /** The `contentEncoding` values (RFC 4648) whose octets `xml.minOctets` and `xml.maxOctets` count. */
 export const BINARY_ENCODINGS: ReadonlySet<unknown> = new Set(['base64', 'base16'])
@@ -185,7 +210,7 @@ export function xmlOf (schema: Schema, where: string): XmlKeyword {
   if (xml.prefix !== undefined && xml.namespace === '') fail(where, '"xml.prefix" cannot go with no namespace')
   if (xml.typeName !== undefined && (typeof xml.typeName !== 'string' || !isNCName(xml.typeName))) fail(where, '"xml.typeName" must be an XML NCName')
   if (xml.typeNamespace !== undefined && (typeof xml.typeNamespace !== 'string' || !isXmlText(xml.typeNamespace))) fail(where, '"xml.typeNamespace" must be a URI, or "" for no namespace')
-  for (const flag of ['attribute', 'wrapped', 'text', 'any', 'anyAttribute', 'list', 'mixed', 'abstract'] as const) {
+  for (const flag of XML_FLAGS) {
     if (xml[flag] !== undefined && typeof xml[flag] !== 'boolean') fail(where, `"xml.${flag}" must be a boolean`)
   }
   for (const list of ['anyNamespaces', 'anyExcept'] as const) {

@@ -109,8 +109,57 @@ export function compile (ajv: Ajv, schema: object, where: string): ValidateFunct
   try {
     return ajv.compile(namedOnce(ajv, schema as Record<string, unknown>))
   } catch (err) {
-    throw new SOAP_ERR_SERVICE_SCHEMA(where, (err as Error).message)
+    const message = (err as Error).message
+    const keyword = /^strict mode: unknown keyword: "(.*)"$/.exec(message)?.[1]
+    if (keyword === undefined) throw new SOAP_ERR_SERVICE_SCHEMA(where, message)
+    throw new SOAP_ERR_SERVICE_SCHEMA(where + holderOf(schema, keyword), `unknown keyword "${keyword}"`)
   }
+}
+
+/** Keywords whose value is a schema, or a list of them (the applicators of JSON Schema and its drafts). */
+const SUBSCHEMAS: ReadonlySet<string> = new Set([
+  'items', 'additionalItems', 'prefixItems', 'additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then',
+  'else', 'allOf', 'anyOf', 'oneOf', 'unevaluatedItems', 'unevaluatedProperties'
+])
+/** Keywords whose value maps names to schemas. */
+const NAMED_SUBSCHEMAS: ReadonlySet<string> = new Set([
+  'properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions'
+])
+
+/** The first defined result of `find` over `items`. */
+function firstOf<T> (items: Iterable<T>, find: (item: T) => string | undefined): string | undefined {
+  for (const item of items) {
+    const found = find(item)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+function pointerStep (key: string): string {
+  return `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`
+}
+
+/**
+ * The JSON Pointer, from the schema's root, of the first schema (not a
+ * property's name, nor data such as `enum` or `xml`) holding `keyword`;
+ * '' for the root, or when Ajv met it where no schema of ours has it.
+ */
+function holderOf (schema: unknown, keyword: string): string {
+  const seen = new Set<object>()
+  const search = (node: unknown, at: string): string | undefined => {
+    if (typeof node !== 'object' || node === null || seen.has(node)) return undefined
+    seen.add(node)
+    if (Array.isArray(node)) return firstOf(node.entries(), ([i, item]) => search(item, `${at}/${i}`))
+    if (Object.hasOwn(node, keyword)) return at
+    return firstOf(Object.entries(node), ([key, value]) => {
+      const step = at + pointerStep(key)
+      if (SUBSCHEMAS.has(key)) return search(value, step)
+      // Ajv has checked the schema against its meta-schema: these keywords' values are objects.
+      if (!NAMED_SUBSCHEMAS.has(key)) return undefined
+      return firstOf(Object.entries(value as object), ([name, sub]) => search(sub, step + pointerStep(name)))
+    })
+  }
+  return search(schema, '') ?? ''
 }
 
 /** Keywords whose values are data, not schemas. */
@@ -127,7 +176,7 @@ function checkPatterns (ajv: Ajv, schema: unknown, where: string, checked: WeakS
   if (typeof schema !== 'object' || schema === null || checked.has(schema)) return
   checked.add(schema)
   for (const [key, value] of Object.entries(schema)) {
-    const at = `${where}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    const at = where + pointerStep(key)
     if (key === 'pattern' && typeof value === 'string') {
       try {
         ajv.opts.code.regExp(value, 'u')

@@ -17,7 +17,8 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../err
 import { SoapFault } from '../soap/fault'
 import type { SoapOperationHooks } from '../types'
 import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../service/declaration'
-import { KnownKeys } from '../codec/keys'
+import type { KeyRecord } from '../codec/keys'
+import { CARRIED_KEYS, DEFINITION_KEYS, HANDLER_KEYS } from './keys'
 import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
 import { defaultAction } from '../service/declaration'
 import { addressingOf, operationSecurity, statedAction, type OperationSubjects } from './policy-read'
@@ -470,13 +471,17 @@ export interface ContractDefinition extends ContractSource {
   readonly ignorePolicyAssertions?: readonly string[]
 }
 
-const DEFINITION_KEYS = new KnownKeys([
-  'path', 'wsdl', 'document', 'base', 'root', 'resolver', 'catalog', 'service', 'binding', 'operations', 'address',
-  'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented',
-  'ignorePolicyAssertions', 'sampleSeed'
-])
-
-const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
+/** The keys of a contract's operation, each carried into the operation's declaration. */
+const CONTRACT_OPERATION_KEYS = Object.keys({
+  input: true,
+  output: true,
+  headers: true,
+  outputHeaders: true,
+  faults: true,
+  action: true,
+  outputAction: true,
+  faultActions: true
+} as const satisfies KeyRecord<ContractOperation>) as Array<keyof ContractOperation>
 
 /** Checks a contract definition's own keys, before its WSDL is read. */
 export function checkDefinition (definition: ContractDefinition): void {
@@ -520,20 +525,19 @@ export function bindContract (contract: Contract, definition: ContractDefinition
     const bound = Object.hasOwn(given, name) ? (given as Record<string, unknown>)[name] : unbound
     const own = typeof bound === 'function' ? { handler: bound } : bound
     if (typeof own !== 'object' || own === null || HANDLER_KEYS.unknownIn(own) !== undefined) {
-      throw new SOAP_ERR_CONTRACT_INVALID(where, `operation ${name} must be a handler, or { handler, hooks, timeout }`)
+      throw new SOAP_ERR_CONTRACT_INVALID(where, `operation ${name} must be a handler, or { ${HANDLER_KEYS.list} }`)
     }
-    const declared: Record<string, unknown> = { ...own, action: op.action }
-    for (const k of ['input', 'output', 'headers', 'outputHeaders', 'faults', 'outputAction', 'faultActions'] as const) if (op[k] !== undefined) declared[k] = op[k]
+    const declared: { -readonly [K in keyof OperationDeclaration]?: unknown } = { ...own }
+    for (const k of CONTRACT_OPERATION_KEYS) if (op[k] !== undefined) declared[k] = op[k]
     operations[name] = declared as unknown as OperationDeclaration
   }
   const declaration: Record<string, unknown> = {
-    path: definition.path,
     namespace: contract.namespace === '' ? 'urn:unknown' : contract.namespace,
     name: contract.name,
     operations,
     wsdl: { ...contract.wsdl, ...(definition.address === undefined ? {} : { address: definition.address }) }
   }
-  for (const k of ['understoodHeaders', 'strictAction', 'validateOutput', 'timeout'] as const) if (definition[k] !== undefined) declaration[k] = definition[k]
+  for (const k of CARRIED_KEYS) if (definition[k] !== undefined) declaration[k] = definition[k]
   const addressing = contractAddressing(contract, definition.addressing)
   if (addressing !== undefined) declaration.addressing = addressing
   const ignored = new Set(definition.ignorePolicyAssertions)

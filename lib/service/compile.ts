@@ -21,7 +21,10 @@ import { compile } from '../codec/validation'
 import { isXmlText } from '../xml/chars'
 import { isNCName } from '../xml/chars'
 import type { SoapOperationInfo } from '../types'
-import { defaultAction, wsdlOptions, type JsonSchema, type OperationDeclaration, type ServiceDeclaration } from './declaration'
+import {
+  defaultAction, OPERATION_KEYS, SERVICE_KEYS, wsdlOptions,
+  type JsonSchema, type OperationDeclaration, type ServiceDeclaration
+} from './declaration'
 import { qnameKey, isQNameKey } from '../namespaces'
 import { compileReplyHeaders, type ReplyHeaders } from './reply-headers'
 import { stagesOf, type Protocol, type ProtocolModule, type ProtocolStages } from './protocol'
@@ -86,11 +89,6 @@ export interface Service {
   /** What its documents state of it (service/description.ts): the WSDL and the service page read only this. */
   readonly description: ServiceDescription
 }
-
-const SERVICE_KEYS = [
-  'path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl'
-]
-const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'outputHeaders', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler', 'outputAction', 'faultActions'])
 
 function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -269,7 +267,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   // The endpoint has checked that the declaration is an object with a path (lib/plugin/endpoint.ts).
   const name = typeof declaration.name === 'string' && isNCName(declaration.name) ? declaration.name : undefined
   if (name === undefined) throw new SOAP_ERR_SERVICE_INVALID(String(declaration.name), '"name" must be an XML NCName')
-  const keys = new KnownKeys([...SERVICE_KEYS, ...options.protocols.map((module) => module.key)])
+  const keys = new KnownKeys([...Object.keys(SERVICE_KEYS), ...options.protocols.map((module) => module.key)])
   const unknown = keys.unknownIn(declaration)
   if (unknown !== undefined) throw new SOAP_ERR_SERVICE_INVALID(name, `unknown key "${unknown}" (one of ${keys.list})`)
   if (typeof declaration.namespace !== 'string' || declaration.namespace === '' || !isXmlText(declaration.namespace)) throw new SOAP_ERR_SERVICE_INVALID(name, '"namespace" must be a non-empty URI')

@@ -4,11 +4,47 @@
  * up as one. The public, typed form is in types.ts.
  */
 import { SOAP_ERR_SERVICE_INVALID } from '../errors'
-import type { SoapOperationHooks, SoapWsdlOptions } from '../types'
-import { KnownKeys } from '../codec/keys'
+import type { SoapOperation, SoapOperationHooks, SoapServiceDefinition, SoapWsdlOptions } from '../types'
+import { KnownKeys, type KeyRecord } from '../codec/keys'
 
 const XSD_NAME = /^[A-Za-z0-9._-]{1,64}$/
-const WSDL_KEYS = new KnownKeys(['address', 'splitSchemas', 'document', 'schemas'])
+const WSDL_KEYS = new KnownKeys({
+  address: true, splitSchemas: true, document: true, schemas: true
+} as const satisfies KeyRecord<SoapWsdlOptions>)
+
+/**
+ * The keys of a service declaration (SoapServiceDefinition) the service
+ * checks itself. Its other keys are protocol modules': each is known where
+ * its module is registered, and ws/protocols.ts, which lists the modules by
+ * their keys, checks that with these they are every key of the type.
+ */
+export const SERVICE_KEYS = {
+  path: true,
+  namespace: true,
+  name: true,
+  operations: true,
+  understoodHeaders: true,
+  strictAction: true,
+  validateOutput: true,
+  timeout: true,
+  wsdl: true
+} as const satisfies Partial<KeyRecord<SoapServiceDefinition>>
+
+/** The keys of an operation's declaration: SoapOperation's, which the runtime reads as an OperationDeclaration. */
+export const OPERATION_KEYS = new KnownKeys({
+  input: true,
+  output: true,
+  headers: true,
+  outputHeaders: true,
+  faults: true,
+  action: true,
+  get: true,
+  timeout: true,
+  hooks: true,
+  handler: true,
+  outputAction: true,
+  faultActions: true
+} as const satisfies KeyRecord<SoapOperation | OperationDeclaration>)
 
 /** A JSON Schema, as the codec reads it (docs/services.md). */
 export type JsonSchema = Readonly<Record<string, unknown>>

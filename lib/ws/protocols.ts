@@ -4,11 +4,19 @@
  * lets a fault leave for FaultTo.
  */
 import type { ProtocolModule } from '../service/protocol'
-import type { SoapReplayStore } from '../types'
+import type { SoapReplayStore, SoapServiceDefinition } from '../types'
+import type { KeyRecord } from '../codec/keys'
+import type { SERVICE_KEYS } from '../service/declaration'
 import { addressingModule } from './addressing/protocol'
 import type { DeliveryBudget } from './addressing/delivery'
 import { securityModule } from './security/protocol'
 
 export function protocolModules (replay: SoapReplayStore, deliveries: DeliveryBudget): readonly ProtocolModule[] {
-  return [securityModule(replay), addressingModule(deliveries)]
+  // In the order their steps run, by the key each owns: with the keys a service checks itself
+  // (SERVICE_KEYS), every key of SoapServiceDefinition.
+  const modules = {
+    security: securityModule(replay),
+    addressing: addressingModule(deliveries)
+  } satisfies KeyRecord<Omit<SoapServiceDefinition, keyof typeof SERVICE_KEYS>, ProtocolModule>
+  return Object.values(modules)
 }

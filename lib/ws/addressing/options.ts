@@ -1,6 +1,7 @@
 /** The `addressing` key of a service or contract, checked once (docs/addressing.md "Options"). */
 import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
-import type { SoapAddressingOptions } from '../../types'
+import type { SoapAddressingOptions, SoapAsyncReplyOptions } from '../../types'
+import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import { WSAM_NS } from '../../namespaces'
 import { DeliveryBudget } from './delivery'
 
@@ -23,10 +24,10 @@ export interface AddressingPolicy {
   readonly asyncReplies: AsyncReplies | undefined
 }
 
-const KEYS: ReadonlySet<string> = new Set(['required', 'asyncReplies'])
-const ASYNC_KEYS: ReadonlySet<string> = new Set(
-  ['allow', 'timeout', 'retries', 'maxInFlight', 'maxBytes', 'postSecurityFaults']
-)
+const KEYS = new KnownKeys({ required: true, asyncReplies: true } as const satisfies KeyRecord<SoapAddressingOptions>)
+const ASYNC_KEYS = new KnownKeys({
+  allow: true, timeout: true, retries: true, maxInFlight: true, maxBytes: true, postSecurityFaults: true
+} as const satisfies KeyRecord<SoapAsyncReplyOptions>)
 
 /**
  * An allow-list entry as a test: a URL allows its origin and the paths under
@@ -50,8 +51,8 @@ function asyncReplies (value: unknown, bad: (problem: string) => never): AsyncRe
   if (value === undefined) return undefined
   if (typeof value !== 'object' || value === null) bad('.asyncReplies must be an object')
   const options = value as Record<string, unknown>
-  const unknown = Object.keys(options).find((k) => !ASYNC_KEYS.has(k))
-  if (unknown !== undefined) bad(`.asyncReplies has an unknown key "${unknown}" (one of ${[...ASYNC_KEYS].join(', ')})`)
+  const unknown = ASYNC_KEYS.unknownIn(options)
+  if (unknown !== undefined) bad(`.asyncReplies has an unknown key "${unknown}" (one of ${ASYNC_KEYS.list})`)
   let allows: (url: URL) => boolean
   const allow = options.allow
   if (typeof allow === 'function') {
@@ -94,8 +95,8 @@ export function addressingPolicy (service: string, value: unknown): AddressingPo
   const bad = (problem: string): never => { throw new SOAP_ERR_SERVICE_INVALID(service, `"addressing"${problem}`) }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) bad(' must be true, false or an object')
   const options = value as SoapAddressingOptions & Record<string, unknown>
-  const unknown = Object.keys(options).find((k) => !KEYS.has(k))
-  if (unknown !== undefined) bad(` has an unknown key "${unknown}" (one of ${[...KEYS].join(', ')})`)
+  const unknown = KEYS.unknownIn(options)
+  if (unknown !== undefined) bad(` has an unknown key "${unknown}" (one of ${KEYS.list})`)
   if (options.required !== undefined && typeof options.required !== 'boolean') bad('.required must be a boolean')
   return { required: options.required === true, asyncReplies: asyncReplies(options.asyncReplies, bad) }
 }

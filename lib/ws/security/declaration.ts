@@ -6,6 +6,7 @@
  */
 import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } from '../../types'
+import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import { usernameTokenAssertion } from './security-policy'
 import type { Freshness } from './timestamp'
 
@@ -24,9 +25,14 @@ export interface ServiceSecurity {
 export const DEFAULT_MAX_AGE = 300_000
 export const DEFAULT_CLOCK_SKEW = 60_000
 
-const KEYS = ['usernameToken', 'timestamp', 'maxAge', 'clockSkew', 'replay', 'except']
-const TOKEN_KEYS = ['lookup', 'password', 'requireNonce']
-const TIMESTAMP_KEYS = ['required', 'reply']
+const KEYS = new KnownKeys({
+  usernameToken: true, timestamp: true, maxAge: true, clockSkew: true, replay: true, except: true
+} as const satisfies KeyRecord<SoapSecurityOptions>)
+const TOKEN_KEYS = new KnownKeys({
+  lookup: true, password: true, requireNonce: true
+} as const satisfies KeyRecord<SoapUsernameTokenOptions>)
+const TIMESTAMP_FLAGS = { required: true, reply: true } as const satisfies KeyRecord<SoapSecurityOptions['timestamp']>
+const TIMESTAMP_KEYS = new KnownKeys(TIMESTAMP_FLAGS)
 
 function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -44,9 +50,9 @@ export function compileSecurity (
   const bad = (problem: string): never => { throw new SOAP_ERR_SERVICE_INVALID(service, `"security"${problem}`) }
   if (!isObject(value)) bad(' must be an object')
   const options = value as SoapSecurityOptions & Record<string, unknown>
-  const unknownKey = (object: Record<string, unknown>, known: readonly string[], where: string): void => {
-    const key = Object.keys(object).find((k) => !known.includes(k))
-    if (key !== undefined) bad(`${where} has an unknown key "${key}" (one of ${known.join(', ')})`)
+  const unknownKey = (object: Record<string, unknown>, known: KnownKeys, where: string): void => {
+    const key = known.unknownIn(object)
+    if (key !== undefined) bad(`${where} has an unknown key "${key}" (one of ${known.list})`)
   }
   unknownKey(options, KEYS, '')
 
@@ -67,7 +73,10 @@ export function compileSecurity (
   if (timestamp !== undefined) {
     if (!isObject(timestamp)) return bad('.timestamp must be an object')
     unknownKey(timestamp, TIMESTAMP_KEYS, '.timestamp')
-    for (const key of TIMESTAMP_KEYS) if (timestamp[key] !== undefined && typeof timestamp[key] !== 'boolean') bad(`.timestamp.${key} must be a boolean`)
+    for (const key of Object.keys(TIMESTAMP_FLAGS)) {
+      const flag = timestamp[key]
+      if (flag !== undefined && typeof flag !== 'boolean') bad(`.timestamp.${key} must be a boolean`)
+    }
   }
   const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true
   if (usernameToken === undefined && !timestampRequired) bad(' asks for nothing: give usernameToken, or timestamp: { required: true }')
