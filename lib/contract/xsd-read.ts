@@ -454,7 +454,8 @@ export class SchemaModel {
         break
       }
       case 'any':
-        content.addWildcard(attr(node, 'namespace'), context.targetNamespace)
+        // Required (XML Schema 1.0 Part 1 §3.9.1): its minOccurs elements are, when no group around it is optional.
+        content.addWildcard(attr(node, 'namespace'), context.targetNamespace, isOptional ? 0 : Number(min))
         return NOTHING
       case 'group': {
         const group = this.find('group', this.qnameOf(node, 'ref', context), where)
