@@ -953,3 +953,12 @@ test('docs/contract-first.md "The mapping": a choice of one required element bes
   t.assert.strictEqual(missing.statusCode, 500)
   t.assert.match(missing.body, /the elements present do not fit the content model/)
 })
+
+test('docs/contract-first.md "The mapping": an attribute that states no type is a string (XML Schema 1.0 Part 1 §3.2.2, xs:anySimpleType); a reference to a SOAP envelope attribute is passed over, as the codec passes over the envelope\'s attributes', async (t: TestContext) => {
+  const schema = `<xs:schema targetNamespace="${K}" xmlns:se="http://schemas.xmlsoap.org/soap/envelope/" elementFormDefault="qualified">
+    <xs:element name="Op"><xs:complexType><xs:attribute name="note"/><xs:attribute ref="se:encodingStyle"/></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element>
+  </xs:schema>`
+  const contract = await readContract({ document: contractWsdl({ types: schema }) })
+  t.assert.deepStrictEqual((contract.operations.Op.input as { properties: unknown }).properties, { note: { type: 'string', xml: { attribute: true } } })
+})

@@ -1,6 +1,6 @@
 /**
  * Contract first: a complex type's content as the XML Schema translation
- * gathers it (lib/contract/xsd-read.ts), and the object schema it becomes.
+ * gathers it (lib/contract/xsd-complex.ts), and the object schema it becomes.
  */
 import type { Simple } from './simple-types'
 import { presenceOf, type Rule } from './choices'
