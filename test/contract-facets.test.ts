@@ -261,3 +261,139 @@ test('XML Schema Part 2 §4.3.6 and §4.3.1.3, Digipoort aanleveren: a 40-charac
   t.assert.strictEqual(large.statusCode, 200, large.body.slice(0, 2000))
   t.assert.strictEqual(seen?.berichtInhoud.inhoud.length, content.length, 'content of 16 MB (21.3 million base64 characters) is taken')
 })
+
+// ------------------------------------------------------ lexical forms ---
+
+const TIMES = `
+  <xs:complexType name="Times"><xs:sequence>
+    <xs:element name="duration" type="xs:duration" minOccurs="0"/>
+    <xs:element name="gYear" type="xs:gYear" minOccurs="0"/>
+    <xs:element name="gYearMonth" type="xs:gYearMonth" minOccurs="0"/>
+    <xs:element name="gMonth" type="xs:gMonth" minOccurs="0"/>
+    <xs:element name="gMonthDay" type="xs:gMonthDay" minOccurs="0"/>
+    <xs:element name="gDay" type="xs:gDay" minOccurs="0"/>
+  </xs:sequence><xs:attribute name="every" type="xs:duration"/></xs:complexType>
+  <xs:element name="Op" type="k:Times"/>
+  <xs:element name="OpResponse" type="k:Times"/>`
+
+/** Each value sent as the element (or attribute) of its type: 200 and the value as the handler got it, or 500 naming it. */
+async function lexicalForms (t: TestContext, cases: ReadonlyArray<readonly [type: string, value: string, valid: boolean]>): Promise<void> {
+  const app = await serve(t, wsdl(TIMES), (input) => input)
+  for (const [type, value, valid] of cases) {
+    const inner = type === 'every' ? `<k:Op xmlns:k="${K}" every="${value}"/>` : `<k:Op xmlns:k="${K}"><k:${type}> ${value} </k:${type}></k:Op>`
+    const res = await send(app, inner)
+    t.assert.strictEqual(res.statusCode, valid ? 200 : 500, `${type} ${value}: ${res.body}`)
+    const written = type === 'every' ? ` every="${value}"` : `<tns:${type}>${value}</tns:${type}>`
+    if (valid) t.assert.ok(res.body.includes(written), `${type} ${value}: ${res.body}`)
+    else t.assert.match(res.body, new RegExp(`/${type}.*must match pattern`), `${type} ${value}`)
+  }
+  // An answer is held to the form too.
+  const wrong = await serve(t, wsdl(TIMES), () => ({ duration: 'P1Y2' }))
+  const res = await send(wrong, `<k:Op xmlns:k="${K}"/>`)
+  t.assert.strictEqual(res.statusCode, 500, res.body)
+  t.assert.doesNotMatch(res.body, /P1Y2/)
+}
+
+test('XML Schema Part 2 §3.2.6 duration: an xs:duration element or attribute takes PnYnMnDTnHnMnS with at least one item, T only before a time item, seconds with a fraction, a leading minus (collapsed); P1Y2, P, PT, P1DT, P1M1Y, P1W, P1.5Y, +P1D are refused; an answer is held to it too', async (t: TestContext) => {
+  await lexicalForms(t, [
+    ['duration', 'P1Y2M3DT10H30M', true],
+    ['duration', 'P1Y2', false],
+    ['duration', '-P1D', true],
+    ['duration', 'PT1.5S', true],
+    ['duration', 'PT36H', true],
+    ['duration', 'P0D', true],
+    ['duration', 'P1Y1D', true],
+    ['duration', 'PT1H1S', true],
+    ['duration', 'P', false],
+    ['duration', 'PT', false],
+    ['duration', 'P1DT', false],
+    ['duration', 'P1M1Y', false],
+    ['duration', 'P1W', false],
+    ['duration', 'P1.5Y', false],
+    ['duration', '+P1D', false],
+    ['every', 'PT60S', true],
+    ['every', 'sixty seconds', false]
+  ])
+})
+
+test('XML Schema Part 2 §3.2.9-3.2.13 gYearMonth, gYear, gMonthDay, gDay, gMonth: each takes its lexical form (a year of four digits or more, not 0000; a month 01-12; a day of its month; an optional time zone) and refuses others', async (t: TestContext) => {
+  await lexicalForms(t, [
+    ['gYear', '2024', true],
+    ['gYear', '-0044Z', true],
+    ['gYear', '12024+14:00', true],
+    ['gYear', '24', false],
+    ['gYear', '0000', false],
+    ['gYear', '02024', false],
+    ['gYear', '2024-05', false],
+    ['gYearMonth', '2024-05', true],
+    ['gYearMonth', '2024-13', false],
+    ['gYearMonth', '2024-5', false],
+    ['gMonth', '--05', true],
+    ['gMonth', '--12Z', true],
+    ['gMonth', '--13', false],
+    ['gMonth', '05', false],
+    ['gMonthDay', '--02-29', true],
+    ['gMonthDay', '--12-31-05:00', true],
+    ['gMonthDay', '--02-30', false],
+    ['gMonthDay', '--04-31', false],
+    ['gMonthDay', '--13-01', false],
+    ['gDay', '---31', true],
+    ['gDay', '---32', false],
+    ['gDay', '---1', false],
+    ['gDay', '17', false]
+  ])
+})
+
+test('XML Schema Part 1 §3.9.1 and §3.10 minOccurs of xs:any: a wildcard always there requires its minOccurs elements (in a namespace it admits), in the request and in the answer; an optional one, or one in a choice, none', async (t: TestContext) => {
+  const types = `
+    <xs:element name="Op"><xs:complexType><xs:sequence>
+      <xs:element name="a" type="xs:string"/>
+      <xs:any namespace="##other" processContents="lax" minOccurs="2" maxOccurs="3"/>
+      <xs:choice minOccurs="0"><xs:element name="c" type="xs:string"/><xs:any namespace="urn:c" processContents="lax"/></xs:choice>
+    </xs:sequence></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:any namespace="##other" processContents="lax"/></xs:sequence></xs:complexType></xs:element>`
+  let answer: Record<string, unknown> = {}
+  const app = await serve(t, wsdl(types), () => answer)
+  const raw = (n: number): string => Array.from({ length: n }, (_, i) => `<o:x xmlns:o="urn:o">${i}</o:x>`).join('')
+  answer = { $any: [{ name: 'o:y', prefix: 'o', localName: 'y', namespace: 'urn:o', attributes: [], children: ['y'] }] }
+  for (const [inner, status] of [[raw(2), 200], [raw(3), 200], [raw(1), 500], ['', 500], [`<k:x>1</k:x>${raw(1)}`, 500]] as const) {
+    const res = await send(app, `<k:Op xmlns:k="${K}"><k:a>a</k:a>${inner}</k:Op>`)
+    t.assert.strictEqual(res.statusCode, status, `${inner}: ${res.body}`)
+    if (status === 200) t.assert.match(res.body, /<o:y xmlns:o="urn:o">y<\/o:y>/)
+    else t.assert.match(res.body, /must NOT have fewer than 2 items|unexpected element/, inner)
+  }
+  answer = {}
+  const res = await send(app, `<k:Op xmlns:k="${K}"><k:a>a</k:a>${raw(2)}</k:Op>`)
+  t.assert.strictEqual(res.statusCode, 500, res.body)
+  t.assert.doesNotMatch(res.body, /OpResponse/)
+})
+
+test('XML Schema Part 2 §2.5.1.3 union datatypes: a union\'s value has the lexical form of one of its members (a number\'s, a date\'s, a duration\'s, an enumeration, a pattern); a union with a member of no stated form (xs:string) takes any text', async (t: TestContext) => {
+  const types = `
+    <xs:simpleType name="Real"><xs:union memberTypes="xs:decimal xs:double"/></xs:simpleType>
+    <xs:simpleType name="When"><xs:union memberTypes="xs:dateTime xs:duration"/></xs:simpleType>
+    <xs:simpleType name="Minutes"><xs:union>
+      <xs:simpleType><xs:restriction base="xs:int"><xs:minInclusive value="0"/></xs:restriction></xs:simpleType>
+      <xs:simpleType><xs:restriction base="xs:token"><xs:enumeration value="never (a+b)"/></xs:restriction></xs:simpleType>
+      <xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="[A-Z]{2}"/></xs:restriction></xs:simpleType>
+      <xs:simpleType><xs:restriction base="xs:boolean"/></xs:simpleType>
+    </xs:union></xs:simpleType>
+    <xs:simpleType name="Text"><xs:union memberTypes="xs:int xs:string"/></xs:simpleType>
+    <xs:element name="Op"><xs:complexType><xs:sequence>
+      <xs:element name="real" type="k:Real" minOccurs="0"/><xs:element name="when" type="k:When" minOccurs="0"/>
+      <xs:element name="minutes" type="k:Minutes" minOccurs="0"/><xs:element name="text" type="k:Text" minOccurs="0"/>
+    </xs:sequence></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType/></xs:element>`
+  const app = await serve(t, wsdl(types), () => ({}))
+  for (const [inner, status] of [
+    ['<k:real> 1.5 </k:real>', 200], ['<k:real>-1.5E3</k:real>', 200], ['<k:real>INF</k:real>', 200], ['<k:real>golf</k:real>', 500],
+    ['<k:real>1.5.2</k:real>', 500], ['<k:when>2024-05-17T09:30:00Z</k:when>', 200], ['<k:when>P1D</k:when>', 200],
+    ['<k:when>tomorrow</k:when>', 500], ['<k:minutes>15</k:minutes>', 200], ['<k:minutes>never (a+b)</k:minutes>', 200],
+    ['<k:minutes>AB</k:minutes>', 200], ['<k:minutes>true</k:minutes>', 200], ['<k:minutes>never</k:minutes>', 500],
+    ['<k:minutes>ABC</k:minutes>', 500], ['<k:text>golf</k:text>', 200]
+  ] as const) {
+    const res = await send(app, `<k:Op xmlns:k="${K}">${inner}</k:Op>`)
+    t.assert.strictEqual(res.statusCode, status, `${inner}: ${res.body}`)
+    if (status === 500) t.assert.match(res.body, /must match pattern/, inner)
+  }
+})

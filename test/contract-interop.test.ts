@@ -418,7 +418,8 @@ const onvifPullMessages: Case = {
     TerminationTime: '2030-01-15T09:31:00Z',
     NotificationMessage: [
       { Topic: { Dialect: CONCRETE_SET, $any: [] }, Message: { $any: [MOTION] } },
-      { ProducerReference: { Address: { $value: 'http://127.0.0.1/onvif/camera-2' } }, Message: { $any: [] } }
+      // A Message holds one element (WS-BaseNotification's xs:any of minOccurs 1): none is refused.
+      { ProducerReference: { Address: { $value: 'http://127.0.0.1/onvif/camera-2' } }, Message: { $any: [MOTION] } }
     ]
   },
   zeep: {
@@ -442,8 +443,7 @@ const onvifPullMessages: Case = {
             SubscriptionReference: null,
             Topic: null,
             ProducerReference: { Address: { _value_1: 'http://127.0.0.1/onvif/camera-2', _attr_1: null }, ...nulls(...ADDRESSING) },
-            // an empty element of a type that holds only xs:any
-            Message: null
+            Message: { _value_1: '<tt:Message xmlns:tt="http://www.onvif.org/ver10/schema" xmlns:tns="http://www.onvif.org/ver10/events/wsdl" xmlns:ns1="http://docs.oasis-open.org/wsn/b-2" xmlns:ns2="http://www.w3.org/2005/08/addressing" xmlns:soap="http://www.w3.org/2003/05/soap-envelope" UtcTime="2030-01-15T09:29:59Z" PropertyOperation="Changed"><tt:Data><tt:SimpleItem Name="IsMotion" Value="true"/></tt:Data></tt:Message>' }
           }
         ]
       }
@@ -464,7 +464,10 @@ const onvifPullMessages: Case = {
             Topic: { attributes: { Dialect: CONCRETE_SET } },
             Message: { Message: { attributes: { UtcTime: '2030-01-15T09:29:59Z', PropertyOperation: 'Changed' }, Data: { SimpleItem: { attributes: { Name: 'IsMotion', Value: 'true' } } } } }
           },
-          { ProducerReference: { Address: 'http://127.0.0.1/onvif/camera-2' }, Message: null }
+          {
+            ProducerReference: { Address: 'http://127.0.0.1/onvif/camera-2' },
+            Message: { Message: { attributes: { UtcTime: '2030-01-15T09:29:59Z', PropertyOperation: 'Changed' }, Data: { SimpleItem: { attributes: { Name: 'IsMotion', Value: 'true' } } } } }
+          }
         ]
       }
     }

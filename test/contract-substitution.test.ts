@@ -161,6 +161,7 @@ test('docs/contract-first.md "What is refused": an abstract element as a message
   const cases: Array<[string, string, string, RegExp]> = [
     ['an abstract Body element', '<xs:element name="Op" type="xs:string" abstract="true"/><xs:element name="OpMember" type="xs:string" substitutionGroup="k:Op"/>', 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the abstract element \{urn:k\}Op as a message part/],
     ['a required abstract element with no member', '<xs:element name="abs" type="xs:string" abstract="true"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:abs"/></xs:sequence></xs:complexType></xs:element>', 'SOAP_ERR_CONTRACT_UNSUPPORTED', /the abstract element \{urn:k\}abs, for which no element may stand/],
+    ['a substitution group that comes back to its head', '<xs:element name="a" substitutionGroup="k:b"/><xs:element name="b" substitutionGroup="k:a"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:a"/></xs:sequence></xs:complexType></xs:element>', 'SOAP_ERR_CONTRACT_INVALID', /the substitution group of element \{urn:k\}[ab] comes back to it/],
     ['a member of an undeclared head', '<xs:element name="m" type="xs:string" substitutionGroup="k:nowhere"/><xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:m"/></xs:sequence></xs:complexType></xs:element>', 'SOAP_ERR_CONTRACT_INVALID', /operation Op > element \{urn:k\}Op: the element \{urn:k\}nowhere is declared by no schema of the contract/]
   ]
   for (const [what, body, code, message] of cases) {
@@ -220,4 +221,20 @@ test('docs/contract-first.md "Loading": a schema that imports the xml namespace 
   t.assert.strictEqual(await check(`<k:t xmlns:k="${K}" xml:lang="en-GB"/>`), true)
   t.assert.strictEqual(await check(`<k:t xmlns:k="${K}" xml:lang=""/>`), true)
   t.assert.strictEqual(await check(`<k:t xmlns:k="${K}" xml:lang="not a tag"/>`), false)
+})
+
+test('XML Schema 1.0 Part 1 §3.3.6 substitution groups: a member of an abstract type stands for its head only when a type derives from that type (its xsi:type names one); a member of an abstract type nothing derives from is left out', async (t: TestContext) => {
+  const schema = `<xs:schema targetNamespace="${K}" elementFormDefault="qualified">
+    <xs:complexType name="Shape"><xs:sequence><xs:element name="label" type="xs:string" minOccurs="0"/></xs:sequence></xs:complexType>
+    <xs:complexType name="Blank" abstract="true"><xs:complexContent><xs:extension base="k:Shape"/></xs:complexContent></xs:complexType>
+    <xs:complexType name="Filled"><xs:complexContent><xs:extension base="k:Blank"/></xs:complexContent></xs:complexType>
+    <xs:complexType name="Ghost" abstract="true"><xs:complexContent><xs:extension base="k:Shape"/></xs:complexContent></xs:complexType>
+    <xs:element name="shape" type="k:Shape" abstract="true"/>
+    <xs:element name="blank" type="k:Blank" substitutionGroup="k:shape"/>
+    <xs:element name="ghost" type="k:Ghost" substitutionGroup="k:shape"/>
+    <xs:element name="Op"><xs:complexType><xs:sequence><xs:element ref="k:shape"/></xs:sequence></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element>
+  </xs:schema>`
+  const contract = await readContract({ document: wsdl(schema) })
+  t.assert.deepStrictEqual(Object.keys((contract.operations.Op.input as { properties: Record<string, unknown> }).properties), ['blank'])
 })

@@ -318,7 +318,7 @@ test('docs/contract-first.md "The mapping": more constructs: derived simple cont
   t.assert.deepStrictEqual(input.not, { anyOf: [{ properties: { x: true, y: true }, required: ['x', 'y'] }, { properties: { x: true, z: true }, required: ['x', 'z'] }, { properties: { y: true, z: true }, required: ['y', 'z'] }] })
   t.assert.deepStrictEqual(input.properties.kind, { type: 'string', nullable: true, enum: ['std', null], xml: { namespace: K } })
   t.assert.deepStrictEqual(input.properties.flag, { type: 'boolean', const: true, xml: { attribute: true } })
-  t.assert.deepStrictEqual(input.properties.any, { type: 'string', xml: { namespace: K, whiteSpace: 'collapse' } }, 'a union of xs:int and xs:date collapses, as both do')
+  t.assert.deepStrictEqual(input.properties.any, { type: 'string', pattern: '^(?:(?:[+-]?[0-9]+)|(?:-?[0-9]{4,}-[0-9]{2}-[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?))$', xml: { namespace: K, whiteSpace: 'collapse' } }, 'a union of xs:int and xs:date collapses, as both do, and takes the lexical form of either')
   t.assert.deepStrictEqual([input.properties.digits.minimum, input.properties.digits.maximum], [-999, 999])
   t.assert.strictEqual(input.properties.huge.maximum, undefined)
   t.assert.deepStrictEqual(input.properties.pair, { type: 'array', items: { type: 'integer', minimum: -2147483648, maximum: 2147483647 }, minItems: 2, maxItems: 2, xml: { list: true, namespace: K } })
@@ -952,4 +952,13 @@ test('docs/contract-first.md "The mapping": a choice of one required element bes
   const missing = await post(app, '1.1', envelope('1.1', `<k:Op xmlns:k="${K}"><k:a>1</k:a></k:Op>`), { url: '/x' })
   t.assert.strictEqual(missing.statusCode, 500)
   t.assert.match(missing.body, /the elements present do not fit the content model/)
+})
+
+test('docs/contract-first.md "The mapping": an attribute that states no type is a string (XML Schema 1.0 Part 1 §3.2.2, xs:anySimpleType); a reference to a SOAP envelope attribute is passed over, as the codec passes over the envelope\'s attributes', async (t: TestContext) => {
+  const schema = `<xs:schema targetNamespace="${K}" xmlns:se="http://schemas.xmlsoap.org/soap/envelope/" elementFormDefault="qualified">
+    <xs:element name="Op"><xs:complexType><xs:attribute name="note"/><xs:attribute ref="se:encodingStyle"/></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element>
+  </xs:schema>`
+  const contract = await readContract({ document: contractWsdl({ types: schema }) })
+  t.assert.deepStrictEqual((contract.operations.Op.input as { properties: unknown }).properties, { note: { type: 'string', xml: { attribute: true } } })
 })

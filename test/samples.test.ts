@@ -111,14 +111,9 @@ test('docs/mock.md "Sample values": sample envelopes of an input, in SOAP 1.1 an
 interface CorpusEntry {
   readonly wsdl: readonly string[]
   readonly options?: Record<string, unknown>
-  /** Why xmllint cannot check the samples, when it cannot; Ajv still checks them. */
-  readonly noXsd?: string
+  /** Why the rich samples are not checked by xmllint, when they cannot be; Ajv still checks them. */
+  readonly richNotXsd?: string
 }
-
-/** OCHP's schemas escape characters XML Schema's regular expressions do not (`\\:`, `\\/`): xmllint compiles none of them. */
-const OCHP = 'xmllint does not compile its schemas (patterns with escapes XML Schema has not)'
-/** The contract's schemas carry xs:duration and xs:gYear as strings of no stated form, and the minimum of an xs:any as none. */
-const LEXICAL = 'xs:duration or xs:gYear (a string of no stated form in the contract\'s schemas), or a required strict xs:any'
 
 /** Every WSDL of the corpus the loader accepts, with the service, binding or catalog it needs; rpc/encoded ones are refused and left out. */
 const CORPUS: readonly CorpusEntry[] = [
@@ -129,33 +124,39 @@ const CORPUS: readonly CorpusEntry[] = [
   { wsdl: ['cxf-hello-world', 'hello_world.wsdl'], options: { service: 'SOAPService' } },
   { wsdl: ['cxf-hello-world', 'hello_world.wsdl'], options: { service: 'SOAPService_DocLitBare' } },
   { wsdl: ['cxf-hello-world', 'hello_world_soap12.wsdl'] },
-  { wsdl: ['cxf-rpc-lit', 'hello_world_rpc_lit.wsdl'], options: { service: 'SOAPServiceRPCLit' }, noXsd: 'rpc/literal: the operation\'s wrapper is no element of the XSD' },
+  { wsdl: ['cxf-rpc-lit', 'hello_world_rpc_lit.wsdl'], options: { service: 'SOAPServiceRPCLit' } },
   { wsdl: ['cxf-ws-security-ut', 'hello_world.wsdl'] },
   { wsdl: ['cybersource', 'CyberSourceTransaction_1.26.wsdl'] },
   { wsdl: ['digipoort-aanleverservice', '1.wsdl'], options: { catalog: { '/cpl/digipoort-koppelvlak-1.2.xsd': './digipoort-koppelvlak-1.xsd' } } },
-  { wsdl: ['ews', 'services.wsdl'], noXsd: 'xmllint does not compile its types.xsd (ArrayOfTransitionsType: a content model not deterministic)' },
+  { wsdl: ['ews', 'services.wsdl'] },
   { wsdl: ['global-weather', 'global_weather.wsdl'] },
   { wsdl: ['ihe-hpd-dsml', 'wsdl', 'iti58.wsdl'], options: { root: '..' } },
-  { wsdl: ['ihe-xds-b-registry', 'wsdl', 'XDS.b_DocumentRegistry.wsdl'], options: { root: '..' }, noXsd: LEXICAL },
-  { wsdl: ['nfe-autorizacao', 'NfeAutorizacao.wsdl'], noXsd: LEXICAL },
-  { wsdl: ['ochp', 'ochp.wsdl'], options: { binding: 'eCHS-OCHP_1.4' }, noXsd: OCHP },
-  { wsdl: ['ochp', 'ochp-direct.wsdl'], options: { binding: 'Operator_OCHP-direct_0.2' }, noXsd: OCHP },
+  {
+    wsdl: ['ihe-xds-b-registry', 'wsdl', 'XDS.b_DocumentRegistry.wsdl'],
+    options: { root: '..' },
+    richNotXsd: 'HL7 V3\'s IVL_* types name high and width in several branches of one xs:choice (low with width or high; high; ' +
+      'width with high; center with width): the presence rules the contract reader makes of it (lib/contract/choices.ts) ' +
+      'do not keep high from center, which the XSD does, and a rich sample may hold both'
+  },
+  { wsdl: ['nfe-autorizacao', 'NfeAutorizacao.wsdl'] },
+  { wsdl: ['ochp', 'ochp.wsdl'], options: { binding: 'eCHS-OCHP_1.4' } },
+  { wsdl: ['ochp', 'ochp-direct.wsdl'], options: { binding: 'Operator_OCHP-direct_0.2' } },
   { wsdl: ['ocpp16', 'OCPP_CentralSystemService_1.6.wsdl'] },
   { wsdl: ['ocpp16', 'OCPP_ChargePointService_1.6.wsdl'] },
-  { wsdl: ['onvif', 'devicemgmt.wsdl'], noXsd: LEXICAL },
-  { wsdl: ['onvif', 'media.wsdl'], noXsd: LEXICAL },
-  { wsdl: ['onvif', 'events.wsdl'], options: { binding: 'PullPointSubscriptionBinding' }, noXsd: LEXICAL },
-  { wsdl: ['ota-reservation', 'reservation_service.wsdl'], noXsd: LEXICAL },
+  { wsdl: ['onvif', 'devicemgmt.wsdl'] },
+  { wsdl: ['onvif', 'media.wsdl'] },
+  { wsdl: ['onvif', 'events.wsdl'], options: { binding: 'PullPointSubscriptionBinding' } },
+  { wsdl: ['ota-reservation', 'reservation_service.wsdl'] },
   { wsdl: ['salesforce-partner', 'partner.wsdl'] },
   { wsdl: ['sdi-fatturapa', 'RicezioneFatture', 'RicezioneFatture_v1.0.wsdl'] },
   { wsdl: ['sdi-fatturapa', 'SdIRiceviFile', 'SdIRiceviFile_v1.0.wsdl'] },
   { wsdl: ['sdi-fatturapa', 'TrasmissioneFatture', 'TrasmissioneFatture_v1.1.wsdl'] },
   { wsdl: ['soap12-testsuite', 'soap12-test.wsdl'], options: { binding: 'Soap12TestDocBinding' } },
-  { wsdl: ['vecozo-berichtuitwisseling', 'soap.wsdl'], noXsd: LEXICAL },
+  { wsdl: ['vecozo-berichtuitwisseling', 'soap.wsdl'] },
   { wsdl: ['vies-checkvat', 'checkVatService.wsdl'] },
   { wsdl: ['wsi-scm', 'LoggingFacility.wsdl'] },
-  { wsdl: ['wsi-scm', 'Retailer.wsdl'], noXsd: 'rpc/literal: the operation\'s wrapper is no element of the XSD' },
-  { wsdl: ['wsi-scm', 'Warehouse.wsdl'], noXsd: 'rpc/literal: the operation\'s wrapper is no element of the XSD' }
+  { wsdl: ['wsi-scm', 'Retailer.wsdl'] },
+  { wsdl: ['wsi-scm', 'Warehouse.wsdl'] }
 ]
 
 test('docs/mock.md "Sample values": every sample (minimal and rich, three seeds) of every operation of the corpus validates against its schema and, written as XML, against the contract\'s XSD (xmllint)', async (t: TestContext) => {
@@ -187,7 +188,7 @@ test('docs/mock.md "Sample values": every sample (minimal and rich, three seeds)
             samples++
             t.assert.ok(validate(value), `${what} ${name} ${direction} ${rich ? 'rich' : 'minimal'} ${seed}: ${JSON.stringify(validate.errors?.slice(0, 3))}`)
             const xml = write(value)
-            if (entry.noXsd !== undefined) continue
+            if (rich && entry.richNotXsd !== undefined) continue
             const file = join(here, `${written.length}.xml`)
             writeFileSync(file, xml)
             written.push(`${name} ${direction} ${rich ? 'rich' : 'minimal'} ${seed}`)
@@ -195,6 +196,7 @@ test('docs/mock.md "Sample values": every sample (minimal and rich, three seeds)
         }
       }
     }
+    if (entry.richNotXsd !== undefined) t.diagnostic(`${what}: rich samples not checked by xmllint: ${entry.richNotXsd}`)
     if (!xmllint || written.length === 0) continue
     checked += written.length
     const driver = contractXsd(contract, here)

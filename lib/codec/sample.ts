@@ -290,7 +290,7 @@ class Sampler {
   private string (schema: Schema): string {
     const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined
     if (format !== undefined) return format
-    // A default is a value of the XSD's own type, which the schema may not say (xs:duration is a string here).
+    // A default is a value of the XSD's own type, which the schema may not say (a union is a string here).
     if (typeof schema.default === 'string') return schema.default
     const xml = isObject(schema.xml) ? schema.xml : {}
     if (schema.contentEncoding === 'base64' || schema.contentEncoding === 'base16') {
@@ -319,10 +319,11 @@ class Sampler {
   private matching (pattern: string, fits: (s: string) => boolean): string {
     const whole = new RegExp(pattern, 'u')
     // The lexical forms of dates, times and decimals (lib/contract/simple-types.ts) admit values that are none:
-    // a real one first.
+    // a real one first; then a duration, a year, a year and month, a month, a day of a month, a day.
     const day = String(1 + Math.floor(this.rng() * 28)).padStart(2, '0')
     const known = [
-      `2024-05-${day}T09:30:00Z`, `2024-05-${day}`, '09:30:00Z', `2024-05-${day}T09:30:00`, '09:30:00', day, `${day}.5`
+      `2024-05-${day}T09:30:00Z`, `2024-05-${day}`, '09:30:00Z', `2024-05-${day}T09:30:00`, '09:30:00', day, `${day}.5`,
+      `P1DT${Number(day)}H`, '2024', '2024-05', '--05', `--05-${day}`, `---${day}`
     ]
     const real = known.find((k) => whole.test(k) && fits(k))
     if (real !== undefined) return real

@@ -1,6 +1,6 @@
 /**
  * Contract first: a complex type's content as the XML Schema translation
- * gathers it (lib/contract/xsd-read.ts), and the object schema it becomes.
+ * gathers it (lib/contract/xsd-complex.ts), and the object schema it becomes.
  */
 import type { Simple } from './simple-types'
 import { presenceOf, type Rule } from './presence-rules'
@@ -18,13 +18,17 @@ export class Content {
   any = false
   /** What the content's wildcards (xs:any) admit together: undefined for any namespace ('' is none). */
   wildcard: { allow: boolean, namespaces: Set<string> } | undefined
+  /** How many elements the wildcards require together: the minOccurs of those always there. */
+  anyMin = 0
 
   /**
    * One more xs:any (XML Schema 1.0 Part 1 §3.10.2): `##any`, `##other` (not
    * the target namespace, nor none), or a list of URIs, `##targetNamespace`
-   * and `##local`. Two wildcards of one content admit what either does.
+   * and `##local`. Two wildcards of one content admit what either does;
+   * `least` elements of it are required (its minOccurs, when it is always there).
    */
-  addWildcard (namespace: string | undefined, target: string): void {
+  addWildcard (namespace: string | undefined, target: string, least = 0): void {
+    this.anyMin += least
     const value = (namespace ?? '##any').trim()
     const next = value === '##any'
       ? undefined
@@ -111,9 +115,17 @@ export function objectSchema (content: Content): Schema {
   if (content.text !== undefined) properties.$value = asText(content.text.schema)
   else if (content.mixed) properties.$value = TEXT
   const wildcard = content.wildcard
-  if (content.any) properties.$any = { type: 'array', items: { type: 'object' }, xml: { any: true, ...(wildcard === undefined ? {} : { [wildcard.allow ? 'anyNamespaces' : 'anyExcept']: [...wildcard.namespaces] }) } }
+  if (content.any) {
+    const admits = wildcard === undefined
+      ? {}
+      : { [wildcard.allow ? 'anyNamespaces' : 'anyExcept']: [...wildcard.namespaces] }
+    const least = content.anyMin > 0 ? { minItems: content.anyMin } : {}
+    properties.$any = { type: 'array', items: { type: 'object' }, ...least, xml: { any: true, ...admits } }
+  }
   const schema: Schema = { type: 'object', properties, additionalProperties: false }
-  const required = content.text !== undefined ? [...content.required, '$value'] : content.required
+  const required = [
+    ...content.required, ...content.text !== undefined ? ['$value'] : [], ...content.anyMin > 0 ? ['$any'] : []
+  ]
   if (required.length > 0) schema.required = [...new Set(required)]
   if (content.anyAttribute || (content.mixed && content.text === undefined)) schema.xml = { ...(content.anyAttribute ? { anyAttribute: true } : {}), ...(content.mixed && content.text === undefined ? { mixed: true } : {}) }
   // Several rules all hold, said without allOf (which the codec does not take) as not-any-not.

@@ -26,7 +26,9 @@ export interface Simple {
 }
 
 // XML Schema built-in types, by JSON type.
-const STRING_TYPES = new Set(['string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'ID', 'IDREF', 'ENTITY', 'anyURI', 'QName', 'NOTATION', 'base64Binary', 'hexBinary', 'duration', 'gYear', 'gYearMonth', 'gMonth', 'gMonthDay', 'gDay', 'anySimpleType', 'NMTOKENS', 'IDREFS', 'ENTITIES'])
+const STRING_TYPES = new Set(['string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'ID',
+  'IDREF', 'ENTITY', 'anyURI', 'QName', 'NOTATION', 'base64Binary', 'hexBinary', 'anySimpleType', 'NMTOKENS', 'IDREFS',
+  'ENTITIES'])
 const INTEGER_BOUNDS: Readonly<Record<string, readonly [number | undefined, number | undefined]>> = {
   integer: [undefined, undefined],
   long: [undefined, undefined],
@@ -224,5 +226,34 @@ export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement | undef
   if (members.every((m) => !m.list && m.schema.type === 'string' && Array.isArray(m.schema.enum))) {
     return { schema: spaced({ type: 'string', enum: [...new Set(members.flatMap((m) => m.schema.enum as string[]))] }, whiteSpace), list: false }
   }
-  return { schema: spaced({ type: 'string' }, whiteSpace), list: false }
+  // Otherwise a value has the lexical form of one of its members, when each has one a pattern says.
+  const forms = members.map(lexicalForm)
+  const schema: Schema = forms.every((f) => f !== undefined)
+    ? { type: 'string', pattern: `^(?:${forms.join('|')})$` }
+    : { type: 'string' }
+  return { schema: spaced(schema, whiteSpace), list: false }
+}
+
+// The lexical forms of the scalars read as JSON numbers and booleans (XML Schema Part 2 §3.2.2-3.2.5, §3.3.13).
+const NUMBER_FORMS: Readonly<Record<string, string>> = {
+  integer: '[+-]?[0-9]+',
+  number: '[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?|-?INF|NaN',
+  boolean: 'true|false|1|0'
+}
+
+/**
+ * A union member's lexical form as a group of a pattern: its enumeration, its pattern (one with no lookahead), or
+ * its number's or boolean's form (their bounds left unchecked); undefined when none says it (a plain string, a list).
+ */
+function lexicalForm (member: Simple): string | undefined {
+  const { schema } = member
+  if (member.list) return undefined
+  if (Array.isArray(schema.enum)) {
+    return `(?:${schema.enum.map((v) => String(v).replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|')})`
+  }
+  const number = NUMBER_FORMS[schema.type as string]
+  if (number !== undefined) return `(?:${number})`
+  const pattern = schema.pattern as string | undefined
+  if (pattern === undefined || pattern.startsWith('^(?=') || pattern.startsWith('^(?!')) return undefined
+  return `(?:${pattern.slice(1, -1)})`
 }

@@ -2,7 +2,7 @@
  * Contract first: substitution groups (XML Schema 1.0 Part 1 §3.3.6). Where
  * a content model refers to the head of a group, the head (unless abstract)
  * and every element of its group may appear; the XML Schema translation
- * (lib/contract/xsd-read.ts) reads that reference as the choice of them.
+ * (lib/contract/xsd-particles.ts) reads that reference as the choice of them.
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { attr } from './dom'
