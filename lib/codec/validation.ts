@@ -199,7 +199,7 @@ function namedOnce (ajv: Ajv, schema: Record<string, unknown>, where: string): o
     }
     const made: Registered = { def, id, uses: new Map() }
     bound.set(name, made)
-    checkPatterns(ajv, def, `${where}/$defs/${name}`)
+    checkPatterns(ajv, def, `${where}/${schema.$defs === undefined ? 'definitions' : '$defs'}/${name}`)
     const given = forAjv(def, (used) => {
       const target = named(used)
       made.uses.set(used, target)
