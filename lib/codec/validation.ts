@@ -32,6 +32,8 @@ export function createAjv (): Ajv {
     verbose: false,
     // A "oneOf" of types is validated as the type its `$type` names (forAjv()).
     discriminator: true,
+    // A named schema is compiled once and called wherever it is used, not copied into each (a contract's types).
+    inlineRefs: false,
     // Patterns run in linear time (docs/protocol.md "Limits", linear cost): never on a backtracking engine.
     code: { regExp: linearEngine() }
   })
