@@ -40,7 +40,7 @@ export class Defs extends Map<string, Schema> {
   /** By the schema each is a copy of. */
   private readonly nillables = new Map<Schema, Schema>()
 
-  /** A named schema's nillable use: one object for every schema that reaches it, so that its validator is compiled once. */
+  /** A named schema's nillable use: one object for every schema that reaches it (its validator compiled once). */
   nillable (name: string): Schema {
     const base = this.get(name) as Schema
     let nil = this.nillables.get(base)
