@@ -32,6 +32,12 @@ export function missing (t: TestContext, reason: string): void {
   t.skip(reason)
 }
 
+/** The path of a file or folder of the shared fixtures, or undefined when it is not there (a benchmark's lookup; tests use sharedFixture()). */
+export function sharedFixturePath (...segments: string[]): string | undefined {
+  const path = join(SHARED_FIXTURES, ...segments)
+  return existsSync(path) ? path : undefined
+}
+
 /**
  * The path of a file or folder of the shared fixtures: `sharedFixture(t,
  * 'wsdl', 'ocpp16')` is ../shared/fixtures/wsdl/ocpp16. When it is not
@@ -40,8 +46,8 @@ export function missing (t: TestContext, reason: string): void {
  * without what needed it).
  */
 export function sharedFixture (t: TestContext, ...segments: string[]): string | undefined {
-  const path = join(SHARED_FIXTURES, ...segments)
-  if (existsSync(path)) return path
+  const path = sharedFixturePath(...segments)
+  if (path !== undefined) return path
   missing(t, `${['../shared/fixtures', ...segments].join('/')} is not beside this checkout`)
   return undefined
 }

@@ -123,7 +123,7 @@ test('docs/protocol.md "Limits", linear cost: the code-first pattern ^([A-Za-z0-
   }
 })
 
-test('docs/services.md "What is refused": a code-first pattern with a lookaround or a backreference (no linear-time form) fails ready() with SOAP_ERR_SERVICE_SCHEMA naming its JSON pointer', async (t: TestContext) => {
+test('docs/services.md "What is refused": a code-first pattern with a lookaround or a backreference (no linear-time form), in place or in a named schema, fails ready() with SOAP_ERR_SERVICE_SCHEMA naming its JSON pointer', async (t: TestContext) => {
   const cases: Array<[string, RegExp]> = [
     ['(a)\\1', /backreference/],
     ['(?<y>[0-9]{4})-\\k<y>', /backreference/],
@@ -144,6 +144,27 @@ test('docs/services.md "What is refused": a code-first pattern with a lookaround
       return true
     }, pattern)
   }
+  // In a named schema: its pointer under the `$defs` of the schema that first reaches it.
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const $defs = { Code: { type: 'string', pattern: 'a(?=b)' } }
+  app.soap.service({
+    path: '/x',
+    namespace: 'urn:x',
+    name: 'Svc',
+    operations: {
+      Op: {
+        input: { type: 'object', properties: { p: { $ref: '#/$defs/Code' } }, required: ['p'], additionalProperties: false, $defs },
+        handler: async () => ({})
+      }
+    }
+  })
+  await t.assert.rejects(async () => { await app.ready() }, (err: Error) => {
+    t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA, err.message)
+    t.assert.match(err.message, /schema Svc\.Op\.input\/\$defs\/Code\/pattern: the pattern .*lookaround/)
+    return true
+  })
 })
 
 test('docs/protocol.md "Limits", linear cost: a code-first format "url" refuses "http://", 300,000 colons and "!" with a Sender fault in linear time, and accepts and refuses what ajv-formats\' url does', async (t: TestContext) => {

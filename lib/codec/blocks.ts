@@ -39,7 +39,8 @@ function blockWriter (field: Field, schema: Schema, where: string): (value: unkn
         xsiType: undefined,
         any: undefined,
         anyAttribute: false,
-        mixed: false
+        mixed: false,
+        prefixes: []
       }
   const prefixes = prefixesFor(shape, field.namespace, field.array ? schema.items : schema, where)
   const write = compileElement(shape, field.name, field.namespace, prefixes, usesXsi(shape))

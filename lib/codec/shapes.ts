@@ -44,6 +44,19 @@ export interface ObjectShape {
   readonly mixed: boolean
   /** The XML Schema type the object is, when its `$type` property names it: an alternative of a derived-type element. */
   readonly xsiType: XsiTypeName | undefined
+  /**
+   * The `xml.prefix` choices of its properties' schemas (their items',
+   * alternatives' and named schemas' own), in property order: what a writer
+   * binds (lib/codec/prefixes.ts) without reading the schema again.
+   */
+  readonly prefixes: readonly AskedPrefix[]
+}
+
+/** A namespace's prefix as a schema asks for it, and where. */
+export interface AskedPrefix {
+  readonly namespace: string
+  readonly prefix: string
+  readonly where: string
 }
 
 /**
@@ -309,7 +322,9 @@ export type NamedShapes = WeakMap<object, Map<string, Shape>>
 const REF = /^#\/(\$defs|definitions)\/([^/]+)$/
 const BESIDE_REF: ReadonlySet<string> = new Set(['$ref', 'xml', 'description', 'title', '$comment'])
 
-type MutableObjectShape = Omit<{ -readonly [K in keyof ObjectShape]: ObjectShape[K] }, 'elements' | 'attributes' | 'elementsByName' | 'attributesByName'> & {
+type Built = 'elements' | 'attributes' | 'elementsByName' | 'attributesByName' | 'prefixes'
+type MutableObjectShape = Omit<{ -readonly [K in keyof ObjectShape]: ObjectShape[K] }, Built> & {
+  prefixes: AskedPrefix[]
   elements: Field[]
   attributes: Field[]
   elementsByName: Map<string, Map<string, Field>>
@@ -317,7 +332,9 @@ type MutableObjectShape = Omit<{ -readonly [K in keyof ObjectShape]: ObjectShape
 }
 
 function emptyObject (nullable: boolean, xml: XmlKeyword): MutableObjectShape {
-  return { kind: 'object', nullable, elements: [], attributes: [], elementsByName: new Map(), attributesByName: new Map(), text: undefined, any: undefined, anyAttribute: xml.anyAttribute === true, mixed: xml.mixed === true, xsiType: undefined }
+  const content = { elements: [], attributes: [], elementsByName: new Map(), attributesByName: new Map(), prefixes: [] }
+  const flags = { anyAttribute: xml.anyAttribute === true, mixed: xml.mixed === true }
+  return { kind: 'object', nullable, ...content, text: undefined, any: undefined, ...flags, xsiType: undefined }
 }
 
 /** Reads the schemas of one top-level element: its named schemas are shared by all their uses. */
@@ -393,6 +410,7 @@ class ShapeBuilder {
       if (property === TYPE_PROPERTY) continue
       const field = this.field(property, properties[property], `${where}/properties/${property}`, inherited)
       const xml = xmlOf(properties[property] as Schema, where)
+      this.ask(properties[property] as Schema, inherited, `${where}/properties/${property}`, shape.prefixes)
       if (xml.text === true) {
         if (text !== undefined) fail(`${where}/properties/${property}`, `"xml.text" is already property ${text.property}: an element has one text`)
         text = field
@@ -451,6 +469,25 @@ class ShapeBuilder {
     })
     if (shapes.length === 0) fail(where, 'a "oneOf" of types needs one type at least')
     return { declared: shapes[0], byTag, byType, nullable }
+  }
+
+  /**
+   * The `xml.prefix` a property's schema asks for, by the namespace it is
+   * given to, and those of its items, its "oneOf" branches and the named
+   * schemas they name (their content records its own, on its shape).
+   */
+  private ask (schema: Schema, inherited: string, where: string, into: AskedPrefix[]): void {
+    const xml = xmlOf(schema, where)
+    const namespace = xml.namespace ?? inherited
+    if (xml.prefix !== undefined) into.push({ namespace, prefix: xml.prefix, where })
+    const named = this.target(schema, where)
+    if (named !== undefined) this.ask(named.schema, namespace, `#/$defs/${named.name}`, into)
+    if (isObject(schema.items)) this.ask(schema.items, namespace, `${where}/items`, into)
+    if (Array.isArray(schema.oneOf)) {
+      schema.oneOf.forEach((branch: unknown, i) => {
+        if (isObject(branch)) this.ask(branch, namespace, `${where}/oneOf/${i}`, into)
+      })
+    }
   }
 
   /** The alternatives a schema says, in place or through a `$ref` to a named "oneOf" of types. */

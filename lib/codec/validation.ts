@@ -32,6 +32,8 @@ export function createAjv (): Ajv {
     verbose: false,
     // A "oneOf" of types is validated as the type its `$type` names (forAjv()).
     discriminator: true,
+    // A named schema is compiled once and called wherever it is used, not copied into each (a contract's types).
+    inlineRefs: false,
     // Patterns run in linear time (docs/protocol.md "Limits", linear cost): never on a backtracking engine.
     code: { regExp: linearEngine() }
   })
@@ -103,12 +105,11 @@ function octetLimits (cxt: KeywordCxt): void {
 
 /** Compiles a schema, turning Ajv's complaint about an invalid one into SOAP_ERR_SERVICE_SCHEMA. */
 export function compile (ajv: Ajv, schema: object, where: string): ValidateFunction {
-  const checked = checkedSchemas.get(ajv) ?? new WeakSet()
-  checkedSchemas.set(ajv, checked)
-  checkPatterns(ajv, schema, where, checked)
+  checkPatterns(ajv, schema, where, true)
   try {
-    return ajv.compile(namedOnce(ajv, schema as Record<string, unknown>))
+    return ajv.compile(namedOnce(ajv, schema as Record<string, unknown>, where))
   } catch (err) {
+    if (err instanceof SOAP_ERR_SERVICE_SCHEMA) throw err
     const message = (err as Error).message
     const keyword = /^strict mode: unknown keyword: "(.*)"$/.exec(message)?.[1]
     if (keyword === undefined) throw new SOAP_ERR_SERVICE_SCHEMA(where, message)
@@ -164,17 +165,16 @@ function holderOf (schema: unknown, keyword: string): string {
 
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'enum', 'default', 'examples'])
-
-/** Per Ajv instance: the schemas whose patterns are checked (a contract's named schemas serve many operations). */
-const checkedSchemas = new WeakMap<Ajv, WeakSet<object>>()
+/** Where a schema's named schemas are: each is checked once, when Ajv is given it (namedOnce()). */
+const NAMED: ReadonlySet<string> = new Set(['$defs', 'definitions'])
 
 /**
  * Refuses a `pattern` with no linear-time form (patterns.ts), naming where
- * it is in the schema (a JSON pointer); the patterns are made as Ajv will use them.
+ * it is in the schema (a JSON pointer); the patterns are made as Ajv will
+ * use them. At the top of a schema its `$defs` are passed over.
  */
-function checkPatterns (ajv: Ajv, schema: unknown, where: string, checked: WeakSet<object>): void {
-  if (typeof schema !== 'object' || schema === null || checked.has(schema)) return
-  checked.add(schema)
+function checkPatterns (ajv: Ajv, schema: unknown, where: string, top = false): void {
+  if (typeof schema !== 'object' || schema === null) return
   for (const [key, value] of Object.entries(schema)) {
     const at = where + pointerStep(key)
     if (key === 'pattern' && typeof value === 'string') {
@@ -183,21 +183,25 @@ function checkPatterns (ajv: Ajv, schema: unknown, where: string, checked: WeakS
       } catch (err) {
         throw new SOAP_ERR_SERVICE_SCHEMA(at, `the pattern ${JSON.stringify(value)}: ${(err as Error).message}`)
       }
-    } else if (!DATA_KEYWORDS.has(key)) {
-      checkPatterns(ajv, value, at, checked)
+    } else if (!DATA_KEYWORDS.has(key) && !(top && NAMED.has(key))) {
+      checkPatterns(ajv, value, at)
     }
   }
 }
 
-/** A named schema as Ajv has it: under its own id, with the names its `$ref`s used, each bound to the one it meant. */
+/**
+ * A named schema as Ajv holds it: made from `def`, under `id`, with the
+ * names its `$ref`s used, each bound to the one it meant. It rides on the
+ * schema given to Ajv, under a symbol (no keyword: Ajv reads string keys
+ * only), so that Ajv's registry is the only one.
+ */
 interface Registered {
   readonly def: object
   readonly id: string
   readonly uses: Map<string, Registered>
 }
 
-/** Per Ajv instance: the named schemas it holds, by the object the schema's `$defs` gave. */
-const registries = new WeakMap<Ajv, { readonly byDef: WeakMap<object, Registered[]>, count: number }>()
+const REGISTERED = Symbol('registered')
 
 const REF = /^#\/(?:\$defs|definitions)\/([^/]+)$/
 
@@ -209,38 +213,51 @@ function fits (registered: Registered, defs: Record<string, unknown>, seen: Set<
   return true
 }
 
+/** The named schema Ajv holds under an id, if any. */
+function registeredAt (ajv: Ajv, id: string): Registered | undefined {
+  return (ajv.schemas[id]?.schema as { [REGISTERED]?: Registered } | undefined)?.[REGISTERED]
+}
+
 /**
  * The schema as Ajv is given it (forAjv()), its named schemas (`$defs` or
- * `definitions`) added to Ajv once each, under an id of their own, and every
- * `$ref` to one naming that id. Operations whose schemas share named schemas
- * (a contract's types, a service's `$defs`) then share their validators:
- * each is compiled once per Ajv instance, not once per schema that reaches it.
- * The lib/codec/shapes.ts checks have run: every `$ref` names one of the
- * schema's own `$defs`.
+ * `definitions`) added to Ajv once each, under an id made of its name
+ * (`urn:fastify-soap:schema:<name>`, numbered for each other schema of that
+ * name), and every `$ref` to one naming that id. Operations whose schemas
+ * share named schemas (a contract's types, a service's `$defs`) then share
+ * their validators: each is compiled once per Ajv instance, not once per
+ * schema that reaches it. A schema Ajv holds under the name is used again
+ * when it was made from the same object and its names mean, through every
+ * name they use, the same objects here. The lib/codec/shapes.ts checks have
+ * run: every `$ref` names one of the schema's own `$defs`.
  */
-function namedOnce (ajv: Ajv, schema: Record<string, unknown>): object {
+function namedOnce (ajv: Ajv, schema: Record<string, unknown>, where: string): object {
   const defs = (schema.$defs ?? schema.definitions) as Record<string, unknown> | undefined
   if (defs === undefined) return forAjv(schema) as object
-  const registry = registries.get(ajv) ?? { byDef: new WeakMap(), count: 0 }
-  registries.set(ajv, registry)
-  const { byDef } = registry
   const bound = new Map<string, Registered>()
   const named = (name: string): Registered => {
     const def = defs[name] as object
-    let registered = bound.get(name) ?? (byDef.get(def) ?? []).find((r) => fits(r, defs, new Set()))
-    if (registered !== undefined) {
-      bound.set(name, registered)
-      return registered
+    const known = bound.get(name)
+    if (known !== undefined) return known
+    const base = `urn:fastify-soap:schema:${name.replace(/[^A-Za-z0-9._-]/g, '_')}`
+    let id = base
+    for (let n = 2; ajv.schemas[id] !== undefined; n++) {
+      const held = registeredAt(ajv, id)
+      if (held?.def === def && fits(held, defs, new Set())) {
+        bound.set(name, held)
+        return held
+      }
+      id = `${base}:${n}`
     }
-    const made: Registered = { def, id: `urn:fastify-soap:schema:${++registry.count}`, uses: new Map() }
-    registered = made
+    const made: Registered = { def, id, uses: new Map() }
     bound.set(name, made)
-    byDef.set(def, [...byDef.get(def) ?? [], made])
-    ajv.addSchema(forAjv(def, (used) => {
+    checkPatterns(ajv, def, `${where}/${schema.$defs === undefined ? 'definitions' : '$defs'}/${name}`)
+    const given = forAjv(def, (used) => {
       const target = named(used)
       made.uses.set(used, target)
       return target.id
-    }) as object, made.id)
+    }) as Record<string | symbol, unknown>
+    given[REGISTERED] = made
+    ajv.addSchema(given, id)
     return made
   }
   const { $defs, definitions, ...root } = schema

@@ -12,7 +12,7 @@ type Schema = Record<string, unknown>
  * written, validated and typed on its own. `defs` holds each recursive
  * type's schema by name; `<name>.nil` names its nillable use.
  */
-export function withDefs (schema: Schema, defs: ReadonlyMap<string, Schema>): Schema {
+export function withDefs (schema: Schema, defs: Defs): Schema {
   const needed = new Map<string, Schema>()
   // A named type's schema is one object wherever it is used: it is looked through once.
   const seen = new Set<object>()
@@ -24,9 +24,7 @@ export function withDefs (schema: Schema, defs: ReadonlyMap<string, Schema>): Sc
     if (typeof ref === 'string') {
       const name = ref.slice('#/$defs/'.length)
       if (needed.has(name)) return
-      const nil = name.endsWith('.nil')
-      const base = defs.get(nil ? name.slice(0, -4) : name) as Schema
-      const def = nil ? nillable(base) : base
+      const def = name.endsWith('.nil') ? defs.nillable(name.slice(0, -4)) : defs.get(name) as Schema
       needed.set(name, def)
       visit(def)
       return
@@ -37,13 +35,18 @@ export function withDefs (schema: Schema, defs: ReadonlyMap<string, Schema>): Sc
   return needed.size === 0 ? schema : { ...schema, $defs: Object.fromEntries([...needed].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) }
 }
 
-const nillables = new WeakMap<Schema, Schema>()
+/** The named schemas of one contract read, by name, with their nillable uses. */
+export class Defs extends Map<string, Schema> {
+  /** By the schema each is a copy of. */
+  private readonly nillables = new Map<Schema, Schema>()
 
-/** A named schema's nillable use: one object for every schema that reaches it, so that its validator is compiled once. */
-function nillable (base: Schema): Schema {
-  let nil = nillables.get(base)
-  if (nil === undefined) nillables.set(base, nil = { ...base, nullable: true })
-  return nil
+  /** A named schema's nillable use: one object for every schema that reaches it (its validator compiled once). */
+  nillable (name: string): Schema {
+    const base = this.get(name) as Schema
+    let nil = this.nillables.get(base)
+    if (nil === undefined) this.nillables.set(base, nil = { ...base, nullable: true })
+    return nil
+  }
 }
 
 /**
@@ -128,7 +131,7 @@ export class MadeOnce {
  * numbered when taken.
  */
 export class NamedSchemas {
-  readonly defs = new Map<string, Schema>()
+  readonly defs = new Defs()
   /** The name given to each id (`{namespace}localName`, an element's anonymous type, a set of alternatives). */
   private readonly names = new Map<string, string>()
   private readonly taken = new Set<string>()

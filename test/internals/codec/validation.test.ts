@@ -22,6 +22,8 @@ test('docs/services.md "Named schemas": schemas that share named schemas share t
   const defs = { Node: NODE, Label: LABEL }
   const first = compile(ajv, root(defs), 'A.input')
   t.assert.strictEqual(held(ajv).length, 2)
+  // Each is compiled as itself, and called where it is used: none is copied into the schemas that use it.
+  t.assert.deepStrictEqual(held(ajv).filter((id) => ajv.schemas[id]?.validate === undefined), [])
   // Another schema, its own `$defs` holding the same named schemas: nothing more is compiled.
   const second = compile(ajv, root({ ...defs }, 'tree'), 'B.input')
   t.assert.strictEqual(held(ajv).length, 2)
