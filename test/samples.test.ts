@@ -135,7 +135,7 @@ const CORPUS: readonly CorpusEntry[] = [
     wsdl: ['ihe-xds-b-registry', 'wsdl', 'XDS.b_DocumentRegistry.wsdl'],
     options: { root: '..' },
     richNotXsd: 'HL7 V3\'s IVL_* types name high and width in several branches of one xs:choice (low with width or high; high; ' +
-      'width with high; center with width): the presence rules the contract reader makes of it (lib/contract/choices.ts) ' +
+      'width with high; center with width): the presence rules the contract reader makes of it (lib/contract/presence-rules.ts) ' +
       'do not keep high from center, which the XSD does, and a rich sample may hold both'
   },
   { wsdl: ['nfe-autorizacao', 'NfeAutorizacao.wsdl'] },
