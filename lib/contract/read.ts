@@ -462,6 +462,7 @@ export interface ContractDefinition extends ContractSource {
   readonly strictAction?: boolean
   readonly validateOutput?: boolean
   readonly timeout?: number
+  readonly faultStatus?: 'spec' | 500
   /** WS-Addressing: by default as the binding declares it; `false` turns it off, an object adds options. */
   readonly addressing?: unknown
   /** WS-Security, merged with what the contract's policy asks for. */
@@ -473,7 +474,7 @@ export interface ContractDefinition extends ContractSource {
 const DEFINITION_KEYS = new KnownKeys([
   'path', 'wsdl', 'document', 'base', 'root', 'resolver', 'catalog', 'service', 'binding', 'operations', 'address',
   'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'addressing', 'security', 'unimplemented',
-  'ignorePolicyAssertions', 'sampleSeed'
+  'ignorePolicyAssertions', 'sampleSeed', 'faultStatus'
 ])
 
 const HANDLER_KEYS = new KnownKeys(['handler', 'hooks', 'timeout'])
@@ -533,7 +534,9 @@ export function bindContract (contract: Contract, definition: ContractDefinition
     operations,
     wsdl: { ...contract.wsdl, ...(definition.address === undefined ? {} : { address: definition.address }) }
   }
-  for (const k of ['understoodHeaders', 'strictAction', 'validateOutput', 'timeout'] as const) if (definition[k] !== undefined) declaration[k] = definition[k]
+  for (const k of ['understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'faultStatus'] as const) {
+    if (definition[k] !== undefined) declaration[k] = definition[k]
+  }
   const addressing = contractAddressing(contract, definition.addressing)
   if (addressing !== undefined) declaration.addressing = addressing
   const ignored = new Set(definition.ignorePolicyAssertions)

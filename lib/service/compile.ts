@@ -107,7 +107,8 @@ export interface Service {
 }
 
 const SERVICE_KEYS = [
-  'path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl'
+  'path', 'namespace', 'name', 'operations', 'understoodHeaders', 'strictAction', 'validateOutput', 'timeout', 'wsdl',
+  'faultStatus'
 ]
 const OPERATION_KEYS = new KnownKeys(['input', 'output', 'headers', 'outputHeaders', 'faults', 'action', 'get', 'timeout', 'hooks', 'handler', 'outputAction', 'faultActions'])
 
@@ -283,6 +284,9 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   if (!isObject(declaration.operations) || Object.keys(declaration.operations).length === 0) throw new SOAP_ERR_SERVICE_INVALID(name, '"operations" must name at least one operation')
   for (const flag of ['strictAction', 'validateOutput'] as const) {
     if (declaration[flag] !== undefined && typeof declaration[flag] !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(name, `"${flag}" must be a boolean`)
+  }
+  if (declaration.faultStatus !== undefined && declaration.faultStatus !== 'spec' && declaration.faultStatus !== 500) {
+    throw new SOAP_ERR_SERVICE_INVALID(name, '"faultStatus" must be \'spec\' or 500')
   }
   const own = declaration.understoodHeaders ?? []
   if (!Array.isArray(own) || !own.every((q) => isQNameKey(q))) {

@@ -38,6 +38,7 @@ export interface ServiceDeclaration {
   readonly strictAction?: boolean
   readonly validateOutput?: boolean
   readonly timeout?: number
+  readonly faultStatus?: unknown
   readonly wsdl?: unknown
   /** A protocol module's key (`addressing`, `security`), which its module checks. */
   readonly [protocol: string]: unknown
