@@ -132,6 +132,15 @@ for (const v of ['1.1', '1.2'] as const) {
     t.assert.ok(fault.includes(code), `the fault's code on the wire: ${fault}`)
   })
 
+  test(`docs/protocol.md "Be liberal": JAX-WS (Metro) calls GetOrder with the optional Tenant header unset over SOAP ${v}; the <Tenant xsi:nil="true"/> it sends is read as absent`, async (t: TestContext) => {
+    const run = await jaxws(t, 'tenantless', '/orders', v)
+    if (run === undefined) return
+    const { out, exchanges } = run
+    t.assert.strictEqual(out.error, undefined, 'the client ran to its end')
+    t.assert.strictEqual(out.tenantless, 'no order nope-0', 'the handler ran, without a tenant, and raised OrderNotFound')
+    t.assert.deepStrictEqual(statuses(t, exchanges, v), [sender(v).status])
+  })
+
   test(`docs/addressing.md: JAX-WS (Metro) with AddressingFeature (required) calls the Calculator with addressing on over SOAP ${v}, and reads the addressed replies and fault`, async (t: TestContext) => {
     const run = await jaxws(t, 'addressing', '/addressed/calculator', v)
     if (run === undefined) return
