@@ -8,7 +8,7 @@
  * prints what it got; this file asserts it, and what the server saw.
  */
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -51,7 +51,8 @@ async function build (): Promise<Setup> {
   const exchanges = recordExchanges(app)
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   folder = mkdtempSync(join(tmpdir(), 'fastify-soap-wcf-'))
-  await step('mcs', ['-nologo', `-out:${join(folder, 'WcfClient.exe')}`, '-r:System.ServiceModel.dll', join(CLIENTS, 'dotnet', 'WcfClient.cs')])
+  const dotnet = join(CLIENTS, 'dotnet')
+  await step('mcs', ['-nologo', `-out:${join(folder, 'WcfClient.exe')}`, '-r:System.ServiceModel.dll', join(dotnet, 'WcfClient.cs'), join(dotnet, 'Json.cs')])
   return { url, exchanges, folder }
 }
 
@@ -105,3 +106,17 @@ for (const [binding, path, what] of [['soap12', '/wcf/calculator', 'Soap12'], ['
     t.assert.deepStrictEqual(posts(t, run.exchanges).map(([, status]) => status), [200, 200, 500])
   })
 }
+
+test('docs/wsdl.md "Tested clients": Mono\'s svcutil imports the Calculator\'s live WSDL (every integer xs:long) into a typed contract, which compiles', async (t: TestContext) => {
+  if (!requireClient(t, 'Mono (mono-complete)', 'mcs', ['--version'])) return
+  setup ??= build()
+  const { url, folder } = await setup
+  const generated = join(folder, 'Calculator.cs')
+  await step('svcutil', ['--noLogo', '--noConfig', `-o:${generated}`, `${url}/calculator?wsdl`], folder)
+  const code = readFileSync(generated, 'utf8')
+  for (const method of ['long Add(long a, long b);', 'string Echo(string text);', 'long Divide(long a, long b);']) {
+    t.assert.ok(code.includes(method), `svcutil wrote ${method}: ${code}`)
+  }
+  const dotnet = join(CLIENTS, 'dotnet')
+  await step('mcs', ['-nologo', `-out:${join(folder, 'SvcutilClient.exe')}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', generated, join(dotnet, 'SvcutilClient.cs'), join(dotnet, 'Json.cs')])
+})

@@ -56,26 +56,7 @@ public static class WcfClient {
     } catch (Exception e) {
       output["error"] = e.GetType().Name + ": " + e.Message;
     }
-    Console.WriteLine(Json(output));
+    Console.WriteLine(Json.Write(output));
     return 0;
-  }
-
-  static string Json (object value) {
-    if (value == null) return "null";
-    if (value is bool) return (bool)value ? "true" : "false";
-    if (value is long || value is int) return value.ToString();
-    var map = value as IDictionary<string, object>;
-    if (map != null) {
-      var parts = new List<string>();
-      foreach (var entry in map) parts.Add(Json(entry.Key) + ":" + Json(entry.Value));
-      return "{" + string.Join(",", parts) + "}";
-    }
-    var b = new StringBuilder("\"");
-    foreach (char c in value.ToString()) {
-      if (c == '"' || c == '\\') b.Append('\\').Append(c);
-      else if (c < 0x20 || c > 0x7e) b.AppendFormat("\\u{0:x4}", (int)c);
-      else b.Append(c);
-    }
-    return b.Append('"').ToString();
   }
 }
