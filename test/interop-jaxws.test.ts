@@ -17,8 +17,8 @@ import type { FastifyInstance } from 'fastify'
 import { buildDemo, calculator } from './demo/app'
 import { CLIENTS, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
 
-/** The JAX-WS runtime; its manifest names every jar it needs. */
-const RUNTIME = '/usr/share/java/jaxws-rt.jar'
+/** The JAX-WS runtime (its manifest names every jar it needs), and WSS4J 1.6 with what it needs (libwss4j-java's dependencies). */
+const RUNTIME = ['jaxws-rt', 'wss4j', 'xmlsec', 'commons-logging', 'commons-codec', 'slf4j-api'].map((jar) => `/usr/share/java/${jar}.jar`).join(':')
 const ECHO = 'héllo ✓ <&> 𝄞'
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/'
 const SOAP12 = 'http://www.w3.org/2003/05/soap-envelope'
@@ -71,6 +71,7 @@ async function build (): Promise<Setup> {
 async function jaxws (t: TestContext, scenario: string, path: string, v: Version): Promise<{ out: Record<string, unknown>, exchanges: Exchange[] } | undefined> {
   if (!requireClient(t, 'JAX-WS RI (jaxws, libjaxws-java)', 'wsimport', ['-version'])) return undefined
   if (!requireClient(t, 'a JDK (javac)', 'javac', ['-version'])) return undefined
+  if (!requireClient(t, 'WSS4J (libwss4j-java)', 'test', ['-f', '/usr/share/java/wss4j.jar'])) return undefined
   setup ??= build()
   const { url, exchanges, classes } = await setup
   const from = exchanges.length
@@ -139,6 +140,22 @@ for (const v of ['1.1', '1.2'] as const) {
     t.assert.strictEqual(out.error, undefined, 'the client ran to its end')
     t.assert.strictEqual(out.tenantless, 'no order nope-0', 'the handler ran, without a tenant, and raised OrderNotFound')
     t.assert.deepStrictEqual(statuses(t, exchanges, v), [sender(v).status])
+  })
+
+  test(`docs/security.md "WS-Security": JAX-WS (Metro) with a WSS4J 1.6 handler sends a UsernameToken (PasswordDigest, then PasswordText) and a Timestamp to the secure Calculator over SOAP ${v}; a wrong password gets FailedAuthentication`, async (t: TestContext) => {
+    const run = await jaxws(t, 'wsse', '/secure/calculator', v)
+    if (run === undefined) return
+    const { out, exchanges } = run
+    t.assert.strictEqual(out.error, undefined, 'the client ran to its end')
+    t.assert.strictEqual(out.digest, 5, 'Add(2, 3) with a digest')
+    t.assert.strictEqual(out.text, 5, 'Add(2, 3) with the password as text')
+    const failed = '{http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd}FailedAuthentication'
+    t.assert.deepStrictEqual(out.wrong, {
+      ...(v === '1.1' ? { code: failed } : { code: sender(v).code, subcodes: [failed] }),
+      reason: 'The security token could not be authenticated or authorized',
+      detail: []
+    }, 'a wrong password: the WSS §12 fault')
+    t.assert.deepStrictEqual(statuses(t, exchanges, v), [200, 200, sender(v).status])
   })
 
   test(`docs/addressing.md: JAX-WS (Metro) with AddressingFeature (required) calls the Calculator with addressing on over SOAP ${v}, and reads the addressed replies and fault`, async (t: TestContext) => {
