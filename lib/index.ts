@@ -201,7 +201,9 @@ export {
 } from './namespaces'
 export { HOOK_NAMES } from './service/hooks'
 export type { Infer } from './infer'
-export { DEFAULTS, type FastifySoapOptions, type FaultFormatter, type ResolvedOptions, type SoapLimits } from './options'
+export {
+  DEFAULTS, type FastifySoapOptions, type FaultFormatter, type ResolvedOptions, type SoapFaultStatus, type SoapLimits
+} from './options'
 export type { SoapContent, SoapReplyOptions } from './plugin/reply'
 export { escapeAttribute, escapeXml } from './xml/escape'
 export type {

@@ -44,7 +44,16 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
    * (docs/service-page.md). Default false: the page tells scanners what runs here.
    */
   servicePage?: boolean
+  /**
+   * The HTTP status of faults: `'spec'` (the default) is SOAP 1.2 Part 2 Table 20's, 400 for a
+   * SOAP 1.2 Sender fault; `500` answers every fault 500, as .NET WCF clients need (docs/faults.md
+   * "Clients and fault status codes"). A service or contract may set its own.
+   */
+  faultStatus?: SoapFaultStatus
 }
+
+/** The `faultStatus` option (docs/faults.md "Clients and fault status codes"). */
+export type SoapFaultStatus = 'spec' | 500
 
 export type SoapLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
@@ -73,6 +82,7 @@ export interface ResolvedOptions {
   readonly maxAsyncReplies: number
   readonly maxAsyncReplyBytes: number
   readonly servicePage: boolean
+  readonly faultStatus: SoapFaultStatus
 }
 
 export const DEFAULTS = Object.freeze({
@@ -89,7 +99,8 @@ export const DEFAULTS = Object.freeze({
   maxAsyncReplyBytes: 32 * 1024 * 1024,
   logLevel: 'info' as SoapLogLevel,
   logBody: false,
-  servicePage: false
+  servicePage: false,
+  faultStatus: 'spec' as SoapFaultStatus
 })
 
 /** The keys of the plugin's options. */
@@ -108,6 +119,7 @@ const KNOWN = new KnownKeys({
   maxAsyncReplies: true,
   maxAsyncReplyBytes: true,
   servicePage: true,
+  faultStatus: true,
   maxDepth: true,
   maxElements: true,
   maxAttributes: true,
@@ -174,6 +186,9 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
   if (options.servicePage !== undefined && typeof options.servicePage !== 'boolean') {
     throw new SOAP_ERR_OPT_INVALID('servicePage', 'a boolean')
   }
+  if (options.faultStatus !== undefined && options.faultStatus !== 'spec' && options.faultStatus !== 500) {
+    throw new SOAP_ERR_OPT_INVALID('faultStatus', "'spec' or 500")
+  }
   return Object.freeze({
     bodyLimit,
     limits: Object.freeze(limits),
@@ -189,6 +204,7 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
     redact: new Set([...REDACTED, ...stringList('redact', options.redact, true)]),
     maxAsyncReplies: positiveInteger('maxAsyncReplies', options.maxAsyncReplies, DEFAULTS.maxAsyncReplies),
     maxAsyncReplyBytes: positiveInteger('maxAsyncReplyBytes', options.maxAsyncReplyBytes, DEFAULTS.maxAsyncReplyBytes),
-    servicePage: options.servicePage ?? DEFAULTS.servicePage
+    servicePage: options.servicePage ?? DEFAULTS.servicePage,
+    faultStatus: options.faultStatus ?? DEFAULTS.faultStatus
   })
 }

@@ -259,6 +259,8 @@ export interface SoapServiceDefinition {
   readonly wsdl?: boolean | SoapWsdlOptions
   /** WS-Addressing: read, checked and answered (docs/addressing.md). Default off. */
   readonly addressing?: boolean | SoapAddressingOptions
+  /** The status of the service's faults: the plugin's `faultStatus` unless set (docs/faults.md). */
+  readonly faultStatus?: 'spec' | 500
   /** WS-Security: the UsernameToken and Timestamp the service's requests must carry (docs/security.md "WS-Security"). */
   readonly security?: SoapSecurityOptions
 }
@@ -347,6 +349,8 @@ export interface SoapContractOptions {
   readonly strictAction?: boolean
   readonly validateOutput?: boolean
   readonly timeout?: number
+  /** As for a service: the plugin's `faultStatus` unless set. */
+  readonly faultStatus?: 'spec' | 500
   /** WS-Addressing; by default on when the WSDL says the binding uses it, required when it says so (docs/addressing.md). */
   readonly addressing?: boolean | SoapAddressingOptions
   /**

@@ -962,3 +962,37 @@ test('docs/contract-first.md "The mapping": an attribute that states no type is 
   const contract = await readContract({ document: contractWsdl({ types: schema }) })
   t.assert.deepStrictEqual((contract.operations.Op.input as { properties: unknown }).properties, { note: { type: 'string', xml: { attribute: true } } })
 })
+
+test('docs/protocol.md "Dispatch": a contract\'s operations that share one input element are told apart by their soapActions (as WCF contracts do); one action for both is SOAP_ERR_SERVICE_DUPLICATE', async (t: TestContext) => {
+  const document = (second: string): string => contractWsdl({
+    messages: `<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message>
+  <wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>`,
+    portType: `<wsdl:portType name="PT">
+    <wsdl:operation name="Op"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation>
+    <wsdl:operation name="OpAgain"><wsdl:input message="tns:In"/><wsdl:output message="tns:Out"/></wsdl:operation>
+  </wsdl:portType>`,
+    binding: `<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
+    <wsdl:operation name="OpAgain"><soap:operation soapAction="${second}"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
+  </wsdl:binding>`
+  })
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/shared', document: document('urn:svc/OpAgain'), operations: { Op: async () => ({ b: 'first' }), OpAgain: async () => ({ b: 'again' }) } })
+  const body = `<k:Op xmlns:k="${CONTRACT_NS}"><k:a>x</k:a></k:Op>`
+  for (const [action, b] of [['urn:svc/Op', 'first'], ['urn:svc/OpAgain', 'again']]) {
+    const response = await post(app, '1.1', envelope('1.1', body), { url: '/shared', headers: { soapaction: `"${action}"` } })
+    t.assert.strictEqual(response.statusCode, 200, response.body)
+    t.assert.ok(response.body.includes(`<tns:b>${b}</tns:b>`), response.body)
+  }
+  const none = await post(app, '1.1', envelope('1.1', body), { url: '/shared' })
+  t.assert.strictEqual(none.statusCode, 500)
+  t.assert.match(none.body, /<faultcode>soap:Client<\/faultcode><faultstring>Operations Op and OpAgain of S take the element \{urn:k\}Op; no action was given</)
+
+  const same = Fastify()
+  t.after(() => same.close())
+  await same.register(soap)
+  same.soap.contract({ path: '/same', document: document('urn:svc/Op'), operations: { Op: async () => ({ b: '' }), OpAgain: async () => ({ b: '' }) } })
+  await t.assert.rejects(async () => { await same.ready() }, { code: 'SOAP_ERR_SERVICE_DUPLICATE', message: /operations Op and OpAgain share the input element \{urn:k\}Op and the action urn:svc\/Op/ })
+})

@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { SOAP11_ENV, SOAP12_ENV, SoapFault, errorCodes } from '../lib/index'
-import { buildApp, decodedOf, echoRoutes, envelope, envNs, listen, post, rawExchange, assertValidEnvelope, validateEnvelope } from './helper'
+import { CONTRACT_NS, buildApp, contractWsdl, decodedOf, echoRoutes, envelope, envNs, listen, post, rawExchange, assertValidEnvelope, validateEnvelope } from './helper'
 
 const CALL = '<m:Add xmlns:m="urn:example:calc"><m:a>1</m:a></m:Add>'
 
@@ -355,4 +355,74 @@ test('docs/faults.md, SOAP 1.1 §4.4.1: SoapFault `code11` sends a qualified fau
   t.assert.match(v12.body, /<soap:Value>soap:Sender<\/soap:Value><soap:Subcode><soap:Value xmlns:sc0="urn:x">sc0:Mine/)
   t.assert.throws(() => new SoapFault({ reason: 'x', code11: 'Mine' }), errorCodes.SOAP_ERR_FAULT_INVALID)
   t.assert.throws(() => new SoapFault({ reason: 'x', code11: { namespace: 'http://schemas.xmlsoap.org/soap/envelope/', localName: 'Client' } }), errorCodes.SOAP_ERR_FAULT_INVALID)
+})
+
+/** A service whose Op throws the fault of its input's code, with the given `faultStatus`. */
+function statusService (path: string, faultStatus?: 'spec' | 500): Record<string, unknown> {
+  return {
+    path,
+    namespace: 'urn:example:status',
+    name: 'Status',
+    ...(faultStatus === undefined ? {} : { faultStatus }),
+    operations: {
+      Op: {
+        input: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'], additionalProperties: false },
+        output: { type: 'object', properties: {}, additionalProperties: false },
+        async handler ({ code }: { code: 'Sender' | 'Receiver' }) { throw new SoapFault({ code, reason: code }) }
+      }
+    }
+  }
+}
+const opCall = (code: string): string => `<s:Op xmlns:s="urn:example:status"><s:code>${code}</s:code></s:Op>`
+
+test('docs/faults.md "Clients and fault status codes": faultStatus: 500 answers every fault 500 (a SOAP 1.2 Sender fault, a failed validation, an unknown operation), plugin-wide, for services, contracts and routes; decoding errors stay 400', async (t: TestContext) => {
+  const app = Fastify({ logger: false })
+  t.after(() => app.close())
+  await app.register(soap, { faultStatus: 500, routes: async (scope) => { scope.post('/route', async () => { throw new SoapFault({ code: 'Sender', reason: 'no' }) }) } })
+  app.soap.service(statusService('/plugin') as never)
+  app.soap.contract({ path: '/contract', document: contractWsdl({}), operations: { Op: async () => { throw new SoapFault({ code: 'Sender', reason: 'no' }) } } })
+  for (const version of ['1.1', '1.2'] as const) {
+    for (const [url, body] of [['/plugin', opCall('Sender')], ['/plugin', opCall('Receiver')], ['/plugin', '<s:Op xmlns:s="urn:example:status"/>'], ['/plugin', '<s:Nope xmlns:s="urn:example:status"/>'], ['/route', CALL], ['/contract', `<k:Op xmlns:k="${CONTRACT_NS}"><k:a>x</k:a></k:Op>`]]) {
+      const response = await post(app, version, envelope(version, body), { url })
+      t.assert.strictEqual(response.statusCode, 500, `${url} ${body} in SOAP ${version}`)
+      t.assert.match(response.body, /<soap:Fault>/)
+    }
+    const sender = await post(app, version, envelope(version, opCall('Sender')), { url: '/plugin' })
+    t.assert.match(sender.body, version === '1.2' ? /<soap:Value>soap:Sender<\/soap:Value>/ : /<faultcode>soap:Client<\/faultcode>/, 'the fault keeps its code')
+    const undecodable = await post(app, version, '<soap:Envelope', { url: '/plugin' })
+    t.assert.strictEqual(undecodable.statusCode, 400, 'an undecodable request is no fault: 400, empty')
+  }
+})
+
+test('docs/faults.md "Clients and fault status codes": a service\'s and a contract\'s faultStatus wins over the plugin\'s; the default is the spec\'s (400 for a SOAP 1.2 Sender fault)', async (t: TestContext) => {
+  const app = Fastify({ logger: false })
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service(statusService('/default') as never)
+  app.soap.service(statusService('/own', 500) as never)
+  app.soap.contract({ path: '/contract', document: contractWsdl({}), faultStatus: 500, operations: { Op: async () => { throw new SoapFault({ code: 'Sender', reason: 'no' }) } } })
+  await app.register(async (child) => {
+    await child.register(soap, { faultStatus: 500 })
+    child.soap.service(statusService('/spec', 'spec') as never)
+  }, { prefix: '/child' })
+  const status = async (url: string, body: string): Promise<number> => (await post(app, '1.2', envelope('1.2', body), { url })).statusCode
+  t.assert.strictEqual(await status('/default', opCall('Sender')), 400)
+  t.assert.strictEqual(await status('/default', opCall('Receiver')), 500)
+  t.assert.strictEqual(await status('/own', opCall('Sender')), 500)
+  t.assert.strictEqual(await status('/contract', `<k:Op xmlns:k="${CONTRACT_NS}"><k:a>x</k:a></k:Op>`), 500)
+  t.assert.strictEqual(await status('/child/spec', opCall('Sender')), 400, 'the service\'s \'spec\' over its registration\'s 500')
+})
+
+test('docs/faults.md "Clients and fault status codes": a faultStatus other than \'spec\' or 500 refuses the service at startup', async (t: TestContext) => {
+  for (const faultStatus of [400, '500', true]) {
+    const app = Fastify({ logger: false })
+    t.after(() => app.close())
+    await app.register(soap)
+    app.soap.service({ ...statusService('/bad'), faultStatus } as never)
+    await t.assert.rejects(async () => { await app.ready() }, (err: Error & { code?: string }) => {
+      t.assert.strictEqual(err.code, 'SOAP_ERR_SERVICE_INVALID')
+      t.assert.match(err.message, /"faultStatus" must be 'spec' or 500/)
+      return true
+    })
+  }
 })

@@ -159,6 +159,46 @@ test('Headers (1.2 Part 1 §2.6): blocks for a role this node does not play, or 
   t.assert.match(response.body, /<tns:result>403<\/tns:result>/)
 })
 
+for (const version of ['1.1', '1.2'] as const) {
+  test(`docs/protocol.md "Be liberal" (${version}): an optional header block sent empty with xsi:nil="true" though it cannot be null (Metro's unset header parameter) is read as absent`, async (t: TestContext) => {
+    const seen: unknown[] = []
+    const app = await build(t, {
+      Add: defineOperation({
+        input: pair,
+        output: result,
+        headers: { type: 'object', properties: { Tenant: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, Trace: { type: 'string' } } },
+        async handler ({ a, b }, call) { seen.push(call.headers); return { result: a + b } }
+      })
+    })
+    const xsi = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'
+    for (const header of [`<t:Tenant xmlns:t="${NS}" ${xsi} xsi:nil="true"/>`, `<t:Tenant xmlns:t="${NS}" ${xsi} xsi:nil="1"> </t:Tenant><t:Trace xmlns:t="${NS}" ${xsi} xsi:nil="true"/>`]) {
+      const response = await post(app, version, envelope(version, ADD, header), { url: '/ops' })
+      t.assert.strictEqual(response.statusCode, 200, response.body)
+    }
+    t.assert.deepStrictEqual(seen, [{}, {}])
+    // Not empty, or nil="false": read as sent, and refused as before
+    for (const [header, reason] of [
+      [`<t:Tenant xmlns:t="${NS}" ${xsi} xsi:nil="true"><t:id>x</t:id></t:Tenant>`, '/Tenant element t:Tenant is xsi:nil but cannot be null'],
+      [`<t:Tenant xmlns:t="${NS}" ${xsi} xsi:nil="true"> <t:id>x</t:id></t:Tenant>`, '/Tenant element t:Tenant is xsi:nil but cannot be null'],
+      [`<t:Trace xmlns:t="${NS}" ${xsi} xsi:nil="true">x</t:Trace>`, '/Trace element t:Trace is xsi:nil but cannot be null'],
+      [`<t:Tenant xmlns:t="${NS}" ${xsi} xsi:nil="false"/>`, "/Tenant/id must have required property 'id'"],
+      [`<t:Tenant xmlns:t="${NS}" ${xsi} xsi:nil="maybe"/>`, '/Tenant xsi:nil="maybe" is not a boolean']
+    ]) {
+      const response = await post(app, version, envelope(version, ADD, header), { url: '/ops' })
+      t.assert.strictEqual(response.statusCode, version === '1.2' ? 400 : 500, header)
+      t.assert.ok(response.body.includes(`>Invalid header: ${reason}</`), response.body)
+    }
+  })
+
+  test(`docs/protocol.md "Be liberal" (${version}): a required header block sent empty with xsi:nil="true" is absent, and gets the Sender fault`, async (t: TestContext) => {
+    const app = await build(t, { Add: tenant })
+    const response = await post(app, version, envelope(version, ADD, `<t:Tenant xmlns:t="${NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true"/>`), { url: '/ops' })
+    t.assert.strictEqual(response.statusCode, version === '1.2' ? 400 : 500)
+    t.assert.match(response.body, version === '1.2' ? /<soap:Value>soap:Sender<\/soap:Value>/ : /<faultcode>soap:Client<\/faultcode>/)
+    t.assert.ok(response.body.includes(">Invalid header: /Tenant must have required property 'Tenant'</"), response.body)
+  })
+}
+
 test('Headers: understand() refuses what is not a {namespace}localName', async (t: TestContext) => {
   const app = Fastify()
   t.after(() => app.close())

@@ -44,6 +44,8 @@ const BAD: Array<[string, unknown]> = [
   ['routes', 'not a function'],
   ['prefix', 1],
   ['faultFormatter', 'x'],
+  ['faultStatus', 400],
+  ['faultStatus', '500'],
   ['maxdepth', 1]
 ]
 

@@ -39,10 +39,48 @@ const call = (op: string, body = '<t:a>1</t:a><t:b>2</t:b>', ns = NS): string =>
 
 // ------------------------------------------------------------ declaration ---
 
-test('Declaration, BP R2710: two operations with one Body QName fail ready() with SOAP_ERR_SERVICE_DUPLICATE naming both', async (t: TestContext) => {
-  const err = await readyError(t, service({ Add: add(), Plus: add({ input: { ...pair, xml: { name: 'Add' } } }) }))
+test('Declaration, BP R2710, docs/protocol.md "Dispatch": two operations with one Body QName and one action fail ready() with SOAP_ERR_SERVICE_DUPLICATE naming both', async (t: TestContext) => {
+  const err = await readyError(t, service({ Add: add({ action: 'urn:x' }), Plus: add({ input: { ...pair, xml: { name: 'Add' } }, action: 'urn:x' }) }))
   t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_DUPLICATE)
-  t.assert.match(err.message, /Add and Plus share the input element \{urn:test:svc\}Add \(WS-I BP R2710/)
+  t.assert.match(err.message, /Add and Plus share the input element \{urn:test:svc\}Add and the action urn:x \(WS-I BP R2710/)
+})
+
+/** Add, and Plus (a + b + 100) taking Add's element too, told apart by their actions. */
+function sharing (extra: Partial<SoapServiceDefinition> = {}): SoapServiceDefinition {
+  const plus = { input: { ...pair, xml: { name: 'Add' } }, output: result, async handler ({ a, b }: { a: number, b: number }) { return { result: a + b + 100 } } }
+  return service({ Add: add(), Plus: plus as never }, extra)
+}
+
+for (const version of ['1.1', '1.2'] as const) {
+  test(`docs/protocol.md "Dispatch" (${version}): operations sharing an input element are told apart by their actions (SOAPAction, the action parameter); no action, or one naming none of them, is a Sender fault`, async (t: TestContext) => {
+    const app = await build(t, sharing())
+    const send = async (action?: string, header = version === '1.1'): Promise<{ statusCode: number, body: string }> => await post(app, version, envelope(version, call('Add')), {
+      url: '/svc',
+      headers: action !== undefined && header ? { soapaction: `"${action}"` } : {},
+      contentType: version === '1.2' ? `application/soap+xml${action !== undefined && !header ? `; action="${action}"` : ''}` : undefined
+    })
+    t.assert.match((await send(`${NS}/Add`)).body, /<tns:result>3<\/tns:result>/, 'Add by its action')
+    t.assert.match((await send(`${NS}/Plus`)).body, /<tns:result>103<\/tns:result>/, 'Plus by its action')
+    if (version === '1.2') t.assert.match((await send(`${NS}/Plus`, true)).body, /<tns:result>103<\/tns:result>/, 'SOAPAction sent with SOAP 1.2 (docs/protocol.md "Be liberal")')
+    for (const action of [undefined, 'urn:nope']) {
+      const response = await send(action)
+      t.assert.strictEqual(response.statusCode, version === '1.2' ? 400 : 500)
+      t.assert.match(response.body, version === '1.2' ? /<soap:Value>soap:Sender<\/soap:Value>/ : /<faultcode>soap:Client<\/faultcode>/)
+      const named = action === undefined ? 'no action was given' : `the action ${action} names none of them`
+      t.assert.ok(response.body.includes(`Operations Add and Plus of Svc take the element {${NS}}Add; ${named}`), response.body)
+    }
+  })
+}
+
+test('docs/protocol.md "Dispatch": with addressing on, wsa:Action tells apart operations sharing an input element; an action of no operation is ActionNotSupported', async (t: TestContext) => {
+  const app = await build(t, sharing({ addressing: true }))
+  const wsa = (action: string): string => `<wsa:Action xmlns:wsa="http://www.w3.org/2005/08/addressing">${action}</wsa:Action><wsa:MessageID xmlns:wsa="http://www.w3.org/2005/08/addressing">urn:uuid:1</wsa:MessageID>`
+  const send = async (action: string): Promise<{ statusCode: number, body: string }> => await post(app, '1.2', envelope('1.2', call('Add'), wsa(action)), { url: '/svc', contentType: `application/soap+xml; action="${action}"` })
+  t.assert.match((await send(`${NS}/Plus`)).body, /<tns:result>103<\/tns:result>/)
+  t.assert.match((await send(`${NS}/Add`)).body, /<tns:result>3<\/tns:result>/)
+  const unknown = await send('urn:nope')
+  t.assert.strictEqual(unknown.statusCode, 400)
+  t.assert.match(unknown.body, /<soap:Value xmlns:sc0="http:\/\/www.w3.org\/2005\/08\/addressing">sc0:ActionNotSupported<\/soap:Value>/)
 })
 
 test('Declaration, BP R2710: two operations without input that share an action fail ready() with SOAP_ERR_SERVICE_DUPLICATE', async (t: TestContext) => {

@@ -360,6 +360,27 @@ export function startChildren (shape: ObjectShape, out: Record<string, unknown>)
 }
 
 /**
+ * Whether the element at `q` is one of a field of `shape` that cannot be
+ * null, sent empty (or with white space only) and `xsi:nil` true: how Metro
+ * sends an unset header parameter. Header blocks take it as absent
+ * (docs/protocol.md "Be liberal").
+ */
+export function isEmptyNil (shape: ObjectShape, tree: XmlTree, q: number): boolean {
+  const field = findField(shape, tree.name(q))
+  if (field === undefined || field.shape.nullable) return false
+  let nil: boolean
+  try {
+    nil = isNil(tree, q)
+  } catch (err) {
+    throw locate(err, field.property)
+  }
+  if (!nil) return false
+  const first = q + 4
+  const end = tree.end(q)
+  return first === end || (tree.isText(first) && tree.next(first) === end && isWhitespace(tree.text(first)))
+}
+
+/**
  * Reads one child node of an object into `out` (children come in any order).
  * Property names come from the schema, where "__proto__" is refused
  * (lib/codec/shapes.ts): plain assignment is safe. `lenient` (header blocks) passes

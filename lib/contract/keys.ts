@@ -27,7 +27,8 @@ export const DEFINITION_KEYS = new KnownKeys({
   security: true,
   unimplemented: true,
   ignorePolicyAssertions: true,
-  sampleSeed: true
+  sampleSeed: true,
+  faultStatus: true
 } as const satisfies KeyRecord<SoapContractDefinition>)
 
 /** A handler given with its options (ContractOperations: a function, or this object). */
@@ -51,6 +52,7 @@ const SHARED_KEYS = {
   strictAction: true,
   validateOutput: true,
   timeout: true,
+  faultStatus: true,
   wsdl: false,
   operations: false,
   addressing: false,

@@ -463,6 +463,7 @@ export interface ContractDefinition extends ContractSource {
   readonly strictAction?: boolean
   readonly validateOutput?: boolean
   readonly timeout?: number
+  readonly faultStatus?: 'spec' | 500
   /** WS-Addressing: by default as the binding declares it; `false` turns it off, an object adds options. */
   readonly addressing?: unknown
   /** WS-Security, merged with what the contract's policy asks for. */

@@ -10,7 +10,7 @@ import { SOAP_ERR_DECODE_EMPTY, SOAP_ERR_SERVICE_INVALID } from '../errors'
 import { SoapFault, renderFault, toSoapFault } from '../soap/fault'
 import type { SoapScope } from '../service/hooks'
 import type { SoapVersion } from '../namespaces'
-import type { ResolvedOptions } from '../options'
+import type { ResolvedOptions, SoapFaultStatus } from '../options'
 import type { SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser } from './parser'
@@ -77,8 +77,10 @@ function faultVersion (request: FastifyRequest): SoapVersion {
   return (header === undefined ? undefined : versionOfMediaType(parseContentType(header).mediaType)?.version) ?? '1.2'
 }
 
-function buildErrorHandler (soap: ResolvedOptions) {
+/** `faultStatus`: the service's or contract's own, else the registration's (docs/faults.md). */
+function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefined) {
   const { faultFormatter } = soap
+  const every500 = (own ?? soap.faultStatus) === 500
   function sendFault (request: FastifyRequest, reply: FastifyReply, fault: SoapFault): FastifyReply {
     if (faultFormatter !== undefined) {
       try {
@@ -92,7 +94,7 @@ function buildErrorHandler (soap: ResolvedOptions) {
     const version = faultVersion(request)
     noteAnswer(request, { fault: fault.faultCode, reason: fault.message, version })
     const { status, contentType, body } = renderFault(fault, version, faultHeaders(request, fault))
-    return reply.code(status).header('content-type', contentType).send(body)
+    return reply.code(every500 ? 500 : status).header('content-type', contentType).send(body)
   }
 
   return function soapErrorHandler (thrown: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -160,7 +162,8 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
       done(null, parsed)
     }
   )
-  instance.setErrorHandler(buildErrorHandler(soap))
+  // An invalid `faultStatus` refuses the service when it is compiled, before any request.
+  instance.setErrorHandler(buildErrorHandler(soap, service?.faultStatus as SoapFaultStatus | undefined))
   instance.addHook('onRequest', onSoapRequest)
   const logAnswer = buildAnswerLog(soap)
   if (logAnswer !== undefined) instance.addHook('onResponse', logAnswer)

@@ -76,6 +76,8 @@ export interface Service {
   readonly byElement: ReadonlyMap<string, ReadonlyMap<string, Operation>>
   /** By action URI: of the operations that share one, the one without a Body element if any (it takes an empty Body), else the first. */
   readonly byAction: ReadonlyMap<string, Operation>
+  /** Operations that share their input element, by action, under the one `byElement` holds (docs/protocol.md). */
+  readonly sharing: ReadonlyMap<Operation, ReadonlyMap<string, Operation>>
   readonly strictAction: boolean
   /** Header blocks the service understands: the option, the scopes', and every operation's header schemas. */
   readonly understood: ReadonlySet<string>
@@ -275,6 +277,9 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   for (const flag of ['strictAction', 'validateOutput'] as const) {
     if (declaration[flag] !== undefined && typeof declaration[flag] !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(name, `"${flag}" must be a boolean`)
   }
+  if (declaration.faultStatus !== undefined && declaration.faultStatus !== 'spec' && declaration.faultStatus !== 500) {
+    throw new SOAP_ERR_SERVICE_INVALID(name, '"faultStatus" must be \'spec\' or 500')
+  }
   const own = declaration.understoodHeaders ?? []
   if (!Array.isArray(own) || !own.every((q) => isQNameKey(q))) {
     throw new SOAP_ERR_SERVICE_INVALID(name, '"understoodHeaders" must be an array of "{namespace}localName" strings')
@@ -286,6 +291,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
   const shapes: NamedShapes = new WeakMap()
   const byElement = new Map<string, Map<string, Operation>>()
   const byAction = new Map<string, Operation>()
+  const sharing = new Map<Operation, Map<string, Operation>>()
   const target = { name, operations: Object.keys(declaration.operations) }
   const protocols: Protocol[] = []
   for (const module of options.protocols) {
@@ -304,9 +310,20 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     if (op.localName !== undefined) {
       let inNamespace = byElement.get(op.namespace)
       if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())
-      const other = inNamespace.get(op.localName)
-      if (other !== undefined) throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the input element ${op.info.element as string}`)
-      inNamespace.set(op.localName, op)
+      const first = inNamespace.get(op.localName)
+      if (first === undefined) {
+        inNamespace.set(op.localName, op)
+      } else {
+        // Operations may share an input element when their actions tell them apart (R2710: the signature).
+        let group = sharing.get(first)
+        if (group === undefined) sharing.set(first, group = new Map([[first.info.action, first]]))
+        const same = group.get(op.info.action)
+        if (same !== undefined) {
+          const what = `the input element ${op.info.element as string} and the action ${op.info.action}`
+          throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${same.info.name} and ${operationName}`, what)
+        }
+        group.set(op.info.action, op)
+      }
     }
     // Operations may share an action when their Body elements tell them apart; the action routes an empty Body (R2710).
     const other = byAction.get(op.info.action)
@@ -327,6 +344,7 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     operations,
     byElement,
     byAction,
+    sharing,
     strictAction: declaration.strictAction === true,
     understood,
     onEnvelope: scopeHooks.onEnvelope,

@@ -27,7 +27,8 @@ export const SERVICE_KEYS = {
   strictAction: true,
   validateOutput: true,
   timeout: true,
-  wsdl: true
+  wsdl: true,
+  faultStatus: true
 } as const satisfies Partial<KeyRecord<SoapServiceDefinition>>
 
 /** The keys of an operation's declaration: SoapOperation's, which the runtime reads as an OperationDeclaration. */
@@ -74,6 +75,7 @@ export interface ServiceDeclaration {
   readonly strictAction?: boolean
   readonly validateOutput?: boolean
   readonly timeout?: number
+  readonly faultStatus?: unknown
   readonly wsdl?: unknown
   /** A protocol module's key (`addressing`, `security`), which its module checks. */
   readonly [protocol: string]: unknown

@@ -13,7 +13,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Call } from './call'
-import { InputProblem, locate, readChild, readElement, readScalarOf, startChildren } from '../codec/read'
+import { InputProblem, isEmptyNil, locate, readChild, readElement, readScalarOf, startChildren } from '../codec/read'
 import type { SoapContext } from './context'
 import { dispatch } from './dispatch'
 import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from '../errors'
@@ -91,8 +91,9 @@ function readHeaders (op: Operation, soap: SoapContext): unknown {
   return readProblem(op, 'header', () => {
     startChildren(shape, out)
     // Only blocks meant for this node are processed (SOAP 1.2 Part 1 §2.6; SOAP 1.1 §4.2.2).
+    // An optional block sent empty and nil though it cannot be null is absent (docs/protocol.md "Be liberal").
     for (const block of headers) {
-      if (block.targeted) readChild(shape, tree, block.node, out, true, 'Header')
+      if (block.targeted && !isEmptyNil(shape, tree, block.node)) readChild(shape, tree, block.node, out, true, 'Header')
     }
     return out
   })

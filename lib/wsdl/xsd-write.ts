@@ -99,6 +99,8 @@ function enumeration (schema: Schema): string[] | undefined {
   return values.filter((v) => v !== null).map((v) => replaceInvalidXmlChars(String(v)))
 }
 
+const BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']
+
 function facet (name: string, value: string | number): XmlNode {
   return node(`xs:${name}`, { value: String(value) })
 }
@@ -116,11 +118,15 @@ function simpleType (schema: Schema, type: ScalarType): string | XmlNode {
     return 'xs:boolean'
   } else if (type === 'integer') {
     base = 'xs:long'
+    // Unbounded (docs/wsdl.md "The mapping"): the built-in type every importer maps; the safe range is the codec's.
+    if (values === undefined && !BOUNDS.some((k) => numberOf(schema, k) !== undefined)) return base
     const minimum = Math.max(-SAFE, Math.ceil(numberOf(schema, 'minimum') ?? -SAFE), Math.floor(numberOf(schema, 'exclusiveMinimum') ?? -SAFE - 1) + 1)
     const maximum = Math.min(SAFE, Math.floor(numberOf(schema, 'maximum') ?? SAFE), Math.ceil(numberOf(schema, 'exclusiveMaximum') ?? SAFE + 1) - 1)
     facets.push(facet('minInclusive', minimum), facet('maxInclusive', maximum))
   } else if (type === 'number') {
     base = 'xs:double'
+    // Unbounded: the built-in type; INF, -INF and NaN are the codec's to refuse.
+    if (values === undefined && !BOUNDS.some((k) => numberOf(schema, k) !== undefined)) return base
     const exclusiveMinimum = numberOf(schema, 'exclusiveMinimum')
     const exclusiveMaximum = numberOf(schema, 'exclusiveMaximum')
     // The bounds also keep out INF, -INF and NaN, which the codec refuses.

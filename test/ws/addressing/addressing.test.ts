@@ -190,7 +190,11 @@ for (const rule of RULES) {
           t.assert.ok(!body.includes('<detail>'), 'SOAP 1.1: no detail for a header fault')
           if (is10) t.assert.ok(body.includes(`<wsa:FaultDetail xmlns:wsa="${ns}">${detail}</wsa:FaultDetail>`), 'SOAP Binding §6.5: the detail in wsa:FaultDetail')
         }
-        // The fault is addressed as a reply when the request's headers could be read; otherwise it carries none.
+        // docs/addressing.md "Replies": the fault is addressed as a reply when the request's headers could be read
+        // (ActionNotSupported); a fault of reading them carries no addressing header.
+        const addressed = sub === 'ActionNotSupported'
+        t.assert.deepStrictEqual(replyBlocks(body, ns, 'Action'), addressed ? [`${ns}/fault`] : [], 'the fault\'s wsa:Action')
+        t.assert.deepStrictEqual(replyBlocks(body, ns, 'MessageID').length, addressed ? 1 : 0, 'the fault\'s wsa:MessageID')
         if (is10) assertValid(t, body, version)
       })
     }

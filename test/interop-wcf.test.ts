@@ -1,0 +1,122 @@
+/**
+ * Interop (docs/wsdl.md "Tested clients"): a .NET WCF client on Mono
+ * (Debian mono-complete: mcs, System.ServiceModel) as its users write one: a
+ * service contract and a ChannelFactory over BasicHttpBinding (SOAP 1.1) or a
+ * CustomBinding of TextMessageEncoding and HttpTransport (SOAP 1.2, with and
+ * without WS-Addressing 1.0). test/clients/dotnet/WcfClient.cs, compiled once
+ * for the file into a temporary folder, calls the demo's Calculator and
+ * prints what it got; this file asserts it, and what the server saw.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { after, test, type TestContext } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { buildDemo, calculator } from './demo/app'
+import { CLIENTS, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
+
+const ECHO = 'héllo ✓ <&> 𝄞'
+const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/'
+const SOAP12 = 'http://www.w3.org/2003/05/soap-envelope'
+
+type Binding = 'basic' | 'soap12' | 'soap12wsa'
+
+interface Setup { url: string, exchanges: Exchange[], folder: string }
+
+let setup: Promise<Setup> | undefined
+let app: FastifyInstance | undefined
+let folder: string | undefined
+after(async () => {
+  await app?.close()
+  if (folder !== undefined) rmSync(folder, { recursive: true, force: true })
+})
+
+/** Runs one build step (at most 120 s) without blocking the demo's loop; rejects with its output when it fails. */
+async function step (command: string, args: readonly string[], cwd?: string): Promise<void> {
+  await promisify(execFile)(command, args, { encoding: 'utf8', timeout: 120_000, cwd })
+}
+
+/**
+ * The demo, with its Calculator again at /addressed/calculator (addressing
+ * on), on a loopback port; the client compiled: once for the file.
+ */
+async function build (): Promise<Setup> {
+  app = await buildDemo({ logger: false })
+  app.soap.service({ ...calculator, path: '/addressed/calculator', addressing: true })
+  // docs/faults.md "Clients and fault status codes": every fault 500, as WCF needs
+  app.soap.service({ ...calculator, path: '/wcf/calculator', faultStatus: 500 })
+  app.soap.service({ ...calculator, path: '/wcf/addressed/calculator', addressing: true, faultStatus: 500 })
+  const exchanges = recordExchanges(app)
+  const url = await app.listen({ host: '127.0.0.1', port: 0 })
+  folder = mkdtempSync(join(tmpdir(), 'fastify-soap-wcf-'))
+  const dotnet = join(CLIENTS, 'dotnet')
+  await step('mcs', ['-nologo', `-out:${join(folder, 'WcfClient.exe')}`, '-r:System.ServiceModel.dll', join(dotnet, 'WcfClient.cs'), join(dotnet, 'Json.cs')])
+  return { url, exchanges, folder }
+}
+
+/** Runs the client over one binding; undefined when Mono is not installed. */
+async function wcf (t: TestContext, binding: Binding, path: string): Promise<{ out: Record<string, unknown>, exchanges: Exchange[] } | undefined> {
+  if (!requireClient(t, 'Mono (mono-complete)', 'mcs', ['--version'])) return undefined
+  setup ??= build()
+  const { url, exchanges, folder } = await setup
+  const from = exchanges.length
+  const out = await runClient('mono', [join(folder, 'WcfClient.exe'), binding, `${url}${path}`])
+  t.assert.strictEqual(out.error, undefined, 'the client ran to its end')
+  t.assert.strictEqual(out.add, 5, 'Add(2, 3), a long')
+  t.assert.strictEqual(out.echo, ECHO, 'Echo: the text round-trips exactly')
+  return { out, exchanges: exchanges.slice(from) }
+}
+
+/** The POSTs' Content-Types and statuses, after checking each reply is in its request's version. */
+function posts (t: TestContext, exchanges: readonly Exchange[]): Array<[string | undefined, number]> {
+  assertRepliesInRequestVersion(t, exchanges)
+  return exchanges.filter((e) => e.method === 'POST').map((e) => [e.requestType, e.status])
+}
+
+test('docs/wsdl.md "Tested clients": WCF (Mono) over BasicHttpBinding calls Add, Echo and Divide in SOAP 1.1 and reads the Client fault (500) as a FaultException with its code and reason', async (t: TestContext) => {
+  const run = await wcf(t, 'basic', '/calculator')
+  if (run === undefined) return
+  t.assert.deepStrictEqual(run.out.divide, { code: `{${SOAP11}}Client`, reason: 'division by zero', type: 'FaultException' })
+  t.assert.deepStrictEqual(posts(t, run.exchanges), [
+    ['text/xml; charset=utf-8', 200], ['text/xml; charset=utf-8', 200], ['text/xml; charset=utf-8', 500]
+  ])
+  t.assert.deepStrictEqual(run.exchanges.map((e) => e.soapAction), ['"urn:example:calc/Add"', '"urn:example:calc/Echo"', '"urn:example:calc/Divide"'])
+})
+
+for (const [binding, path, what] of [['soap12', '/calculator', 'Soap12'], ['soap12wsa', '/addressed/calculator', 'Soap12WSAddressing10, addressing on']] as const) {
+  test(`docs/faults.md "Clients and fault status codes": WCF (Mono) over a CustomBinding (${what}) calls Add and Echo in SOAP 1.2; a Sender fault answered 400 (Part 2 Table 20) never reaches it as a fault`, async (t: TestContext) => {
+    const run = await wcf(t, binding, path)
+    if (run === undefined) return
+    t.assert.strictEqual(run.out.divide, 'WebException: There was an error on processing web request: Status code 400(BadRequest): Bad Request', 'Mono raises a WebException for the 400 and never reads the fault')
+    // Mono puts no action parameter in the Content-Type: the Body's element names the operation
+    const type = 'application/soap+xml; charset=utf-8'
+    t.assert.deepStrictEqual(posts(t, run.exchanges), [[type, 200], [type, 200], [type, 400]])
+    if (binding === 'soap12wsa') t.assert.match(run.exchanges[0].responseBody, /<wsa:RelatesTo [^>]*>urn:uuid:[0-9a-f-]+<\/wsa:RelatesTo>/, 'the reply relates to WCF\'s MessageID')
+    t.assert.match(run.exchanges[2].responseBody, /<soap:Value>soap:Sender<\/soap:Value>.*<soap:Text xml:lang="en">division by zero<\/soap:Text>/, 'the fault was on the wire')
+  })
+}
+
+for (const [binding, path, what] of [['soap12', '/wcf/calculator', 'Soap12'], ['soap12wsa', '/wcf/addressed/calculator', 'Soap12WSAddressing10, addressing on']] as const) {
+  test(`docs/faults.md "Clients and fault status codes": with faultStatus: 500, WCF (Mono) over a CustomBinding (${what}) reads the SOAP 1.2 Sender fault as a FaultException with its code and reason`, async (t: TestContext) => {
+    const run = await wcf(t, binding, path)
+    if (run === undefined) return
+    t.assert.deepStrictEqual(run.out.divide, { code: `{${SOAP12}}Sender`, reason: 'division by zero', type: 'FaultException' })
+    t.assert.deepStrictEqual(posts(t, run.exchanges).map(([, status]) => status), [200, 200, 500])
+  })
+}
+
+test('docs/wsdl.md "Tested clients": Mono\'s svcutil imports the Calculator\'s live WSDL (every integer xs:long) into a typed contract, which compiles', async (t: TestContext) => {
+  if (!requireClient(t, 'Mono (mono-complete)', 'mcs', ['--version'])) return
+  setup ??= build()
+  const { url, folder } = await setup
+  const generated = join(folder, 'Calculator.cs')
+  await step('svcutil', ['--noLogo', '--noConfig', `-o:${generated}`, `${url}/calculator?wsdl`], folder)
+  const code = readFileSync(generated, 'utf8')
+  for (const method of ['long Add(long a, long b);', 'string Echo(string text);', 'long Divide(long a, long b);']) {
+    t.assert.ok(code.includes(method), `svcutil wrote ${method}: ${code}`)
+  }
+  const dotnet = join(CLIENTS, 'dotnet')
+  await step('mcs', ['-nologo', `-out:${join(folder, 'SvcutilClient.exe')}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', generated, join(dotnet, 'SvcutilClient.cs'), join(dotnet, 'Json.cs')])
+})
