@@ -215,7 +215,8 @@ export const SOAP_ERR_SECURITY_STORE = createError<'SOAP_ERR_SECURITY_STORE', 50
 )
 export const SOAP_ERR_SECURITY_LOOKUP = createError<'SOAP_ERR_SECURITY_LOOKUP', 500, [string, string]>(
   'SOAP_ERR_SECURITY_LOOKUP',
-  'fastify-soap: contract %s: its WS-SecurityPolicy asks for a UsernameToken (%s): give "security.usernameToken.lookup"',
+  'fastify-soap: contract %s: its WS-SecurityPolicy asks for a UsernameToken (%s): ' +
+    'give "security.usernameToken.lookup"',
   500,
   TypeError
 )

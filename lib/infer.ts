@@ -37,7 +37,8 @@ type OfType<S, D> =
   S extends { readonly xml: { readonly any: true } } ? XmlElement[]
     : S extends { readonly enum: ReadonlyArray<infer E> } ? E
       : S extends { readonly const: infer C } ? C
-        : S extends { readonly type: ReadonlyArray<infer Names> } ? (Names extends unknown ? OfTypeName<S, Names, D> : never)
+        : S extends { readonly type: ReadonlyArray<infer Names> }
+          ? (Names extends unknown ? OfTypeName<S, Names, D> : never)
           : S extends { readonly type: infer Name } ? OfTypeName<S, Name, D>
             : unknown
 
@@ -47,10 +48,14 @@ type OfSchema<S, D> = S extends { readonly nullable: true } ? OfType<S, D> | nul
 type DefsOf<S> = S extends { readonly $defs: infer D } ? D : S extends { readonly definitions: infer D } ? D : {}
 
 /** A `$ref` to `#/$defs/Name` (or `#/definitions/Name`): the named schema's value. */
-type Named<Ref, D> = Ref extends `#/${'$defs' | 'definitions'}/${infer Name}` ? (Name extends keyof D ? Value<D[Name], D> : unknown) : unknown
+type Named<Ref, D> = Ref extends `#/${'$defs' | 'definitions'}/${infer Name}`
+  ? (Name extends keyof D ? Value<D[Name], D> : unknown)
+  : unknown
 
 /** A "oneOf" of types (an element that may carry `xsi:type`): one of their values, told apart by `$type`. */
-type OneOf<S, D> = (S extends { readonly oneOf: ReadonlyArray<infer B> } ? (B extends unknown ? Value<B, D> : never) : never) | (S extends { readonly nullable: true } ? null : never)
+type OneOf<S, D> =
+  | (S extends { readonly oneOf: ReadonlyArray<infer B> } ? (B extends unknown ? Value<B, D> : never) : never)
+  | (S extends { readonly nullable: true } ? null : never)
 
 /** The value of a schema inside a root whose `$defs` are `D`. */
 type Value<S, D> = S extends { readonly static: infer T } ? T

@@ -25,7 +25,10 @@ export const SOAP_ENCODING_NAMESPACES: ReadonlySet<string> = new Set([
 /** WS-Addressing 1.0 (W3C Recommendation 2006) and the 2004/08 member submission before it. */
 export const WSA_NS = 'http://www.w3.org/2005/08/addressing'
 export const WSA04_NS = 'http://schemas.xmlsoap.org/ws/2004/08/addressing'
-/** WS-Addressing in a WSDL: the 1.0 Metadata Recommendation (2007) and the WSDL Binding candidate (2006) WCF and OCPP still write. */
+/**
+ * WS-Addressing in a WSDL: the 1.0 Metadata Recommendation (2007) and the WSDL Binding candidate (2006)
+ * WCF and OCPP still write.
+ */
 export const WSAM_NS = 'http://www.w3.org/2007/05/addressing/metadata'
 export const WSAW_NS = 'http://www.w3.org/2006/05/addressing/wsdl'
 /** WS-Security 1.0 secext. */
@@ -100,7 +103,10 @@ export function qnameKey (namespace: string, localName: string): string {
 
 const QNAME_KEY = /^\{[^{}]*\}[^{}:\s]+$/
 
-/** Whether a value is a `{namespace}localName` key (the namespace may be empty; the local name has no colon or white space). */
+/**
+ * Whether a value is a `{namespace}localName` key (the namespace may be empty; the local name has no colon
+ * or white space).
+ */
 export function isQNameKey (value: unknown): value is string {
   return typeof value === 'string' && QNAME_KEY.test(value)
 }

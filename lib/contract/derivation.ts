@@ -20,10 +20,16 @@ interface Derived {
   readonly method: Method
 }
 
-/** The derivation a complex type declares: its base and how, or undefined for one that derives from none but xs:anyType. */
+/**
+ * The derivation a complex type declares: its base and how, or undefined for one that derives from none
+ * but xs:anyType.
+ */
 export function derivationOf (node: DomElement): { step: DomElement, base: string, method: Method } | undefined {
   for (const content of childElements(node)) {
-    if (content.namespaceURI !== XSD_NS || (content.localName !== 'complexContent' && content.localName !== 'simpleContent')) continue
+    if (
+      content.namespaceURI !== XSD_NS ||
+      (content.localName !== 'complexContent' && content.localName !== 'simpleContent')
+    ) continue
     for (const step of childElements(content)) {
       if (step.namespaceURI === XSD_NS && (step.localName === 'extension' || step.localName === 'restriction')) {
         const base = attr(step, 'base')
@@ -80,7 +86,10 @@ export class Derivations {
     return out
   }
 
-  /** A type's `$type`: its local name, or its `{namespace}localName` when types of another namespace share the local name. */
+  /**
+   * A type's `$type`: its local name, or its `{namespace}localName` when types of another namespace share
+   * the local name.
+   */
   tag (name: QName): string {
     return (this.locals.get(name[1])?.size ?? 1) > 1 ? qnameKey(...name) : name[1]
   }
@@ -88,7 +97,12 @@ export class Derivations {
 
 /** A type's object schema as one alternative of an element: its `$type` first, required, and its XML name. */
 export function alternative (schema: Schema, tag: string, name: QName, abstract: boolean): Schema {
-  const xml = { ...(schema.xml as Schema | undefined), typeName: name[1], typeNamespace: name[0], ...(abstract ? { abstract: true } : {}) }
+  const xml = {
+    ...(schema.xml as Schema | undefined),
+    typeName: name[1],
+    typeNamespace: name[0],
+    ...(abstract ? { abstract: true } : {})
+  }
   const required = Array.isArray(schema.required) ? schema.required as string[] : []
   return {
     ...schema,

@@ -15,13 +15,17 @@ import { judgeAlternative, type OperationSecurityPolicy } from '../ws/security/s
  * required with `wsdl:required="true"`), in a policy or directly in the
  * binding. Undefined when it declares neither.
  */
-export function addressingOf (binding: DomElement, definitions: readonly DomElement[]): { readonly required: boolean } | undefined {
+export function addressingOf (
+  binding: DomElement, definitions: readonly DomElement[]
+): { readonly required: boolean } | undefined {
   let found: { required: boolean } | undefined
   const consider = (assertion: DomElement): void => {
     let required: boolean
-    if (assertion.namespaceURI === WSAM_NS && assertion.localName === 'Addressing') required = !isOptional(assertion)
-    else if (assertion.namespaceURI === WSAW_NS && assertion.localName === 'UsingAddressing') required = assertion.getAttributeNS(WSDL_NS, 'required') === 'true'
-    else return
+    if (assertion.namespaceURI === WSAM_NS && assertion.localName === 'Addressing') {
+      required = !isOptional(assertion)
+    } else if (assertion.namespaceURI === WSAW_NS && assertion.localName === 'UsingAddressing') {
+      required = assertion.getAttributeNS(WSDL_NS, 'required') === 'true'
+    } else return
     found = { required: (found?.required ?? false) || required }
   }
   for (const child of childElements(binding)) consider(child)

@@ -10,7 +10,10 @@ import { attr } from './dom'
 /** What the groups need to know of the global element declarations, by `{namespace}localName`. */
 export interface Declarations {
   readonly node: (key: string) => DomElement | undefined
-  /** Whether the element may appear as itself: not abstract, and of a type that is not abstract (which only `xsi:type` could name a derivation of). */
+  /**
+   * Whether the element may appear as itself: not abstract, and of a type that is not abstract (which only
+   * `xsi:type` could name a derivation of).
+   */
   readonly appears: (key: string) => boolean
 }
 

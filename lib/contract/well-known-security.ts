@@ -7,6 +7,7 @@
  * line ends made LF.
  */
 
+/* eslint-disable @stylistic/max-len -- schema text served as is: wrapping would change its bytes */
 /** oasis-200401-wss-wssecurity-secext-1.0.xsd: the wsse namespace (UsernameToken, Security). */
 export const WSSE_SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- 
@@ -204,7 +205,9 @@ This document and the information contained herein is provided on an “AS IS”
 	</xsd:simpleType>
 </xsd:schema>
 `
+/* eslint-enable @stylistic/max-len */
 
+/* eslint-disable @stylistic/max-len -- schema text served as is: wrapping would change its bytes */
 /** oasis-200401-wss-wssecurity-utility-1.0.xsd: the wsu namespace (Timestamp, wsu:Id). */
 export const WSU_SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- 
@@ -315,3 +318,4 @@ This element allows a creation time to be applied anywhere element wildcards are
 	</xsd:element>
 </xsd:schema>
 `
+/* eslint-enable @stylistic/max-len */

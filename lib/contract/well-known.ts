@@ -1,4 +1,5 @@
 /* eslint-disable @stylistic/no-tabs -- the schema is kept as published, tabs included */
+/* eslint-disable @stylistic/max-len -- schema text served as is: wrapping would change its bytes */
 /**
  * Schemas of well-known namespaces a contract may import by URL: served from
  * here, never fetched (lib/contract/documents.ts). The SOAP 1.1 envelope
@@ -133,7 +134,9 @@ The name and trademarks of copyright holders may NOT be used in advertising or p
 
 
 `
+/* eslint-enable @stylistic/max-len */
 
+/* eslint-disable @stylistic/max-len -- schema text served as is: wrapping would change its bytes */
 /**
  * A schema of the `xml` namespace (XML 1.0 §2.10, §2.12; XML Base; xml:id),
  * written here: the attributes a contract may refer to, served to the clients
@@ -157,7 +160,9 @@ export const XML_NAMESPACE_SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
   </xs:attributeGroup>
 </xs:schema>
 `
+/* eslint-enable @stylistic/max-len */
 
+/* eslint-disable @stylistic/max-len -- schema text served as is: wrapping would change its bytes */
 /**
  * The SOAP 1.2 envelope schema of SOAP 1.2 Part 1, as published at its
  * namespace URI (W3C Software License, the notice below kept whole). Changed
@@ -323,7 +328,9 @@ export const SOAP12_ENVELOPE_SCHEMA = `<!-- Schema defined in the SOAP Version 1
 
 </xs:schema>
 `
+/* eslint-enable @stylistic/max-len */
 
+/* eslint-disable @stylistic/max-len -- schema text served as is: wrapping would change its bytes */
 /**
  * The WS-Addressing 1.0 schema (http://www.w3.org/2006/03/addressing/ws-addr.xsd,
  * the one published at its namespace URI; W3C Software License, the notice
@@ -467,3 +474,4 @@ export const WS_ADDRESSING_SCHEMA = `<?xml version="1.0" encoding="utf-8"?>
 	
 </xs:schema>
 `
+/* eslint-enable @stylistic/max-len */

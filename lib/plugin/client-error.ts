@@ -16,6 +16,8 @@ export function soapClientErrorHandler (this: FastifyInstance, err: Error & { co
   if (err.code === 'ECONNRESET' || socket.destroyed) return
   const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
   this.log.debug({ err }, 'fastify-soap: HTTP framing error')
-  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`)
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`)
+  }
   socket.destroy()
 }

@@ -11,8 +11,13 @@ export interface ContractEndpointOptions {
   readonly definition: ContractDefinition
 }
 
-/** The encapsulated plugin of a contract: read, bound, then served as a declared service is, with the nearest registration's options. */
-export async function contractEndpoint (instance: FastifyInstance, { definition }: ContractEndpointOptions): Promise<void> {
+/**
+ * The encapsulated plugin of a contract: read, bound, then served as a declared service is, with the nearest
+ * registration's options.
+ */
+export async function contractEndpoint (
+  instance: FastifyInstance, { definition }: ContractEndpointOptions
+): Promise<void> {
   checkDefinition(definition)
   const contract = await readContract(definition)
   const service = bindContract(contract, definition)

@@ -42,7 +42,10 @@ export const MAX_LOGGED = 8192
 /** Stands for a redacted element's content. */
 export const REDACTION = '[redacted]'
 
-/** Writes decoded elements back as XML for a log, each redacted element's content and attribute values replaced by REDACTION. */
+/**
+ * Writes decoded elements back as XML for a log, each redacted element's content and attribute values
+ * replaced by REDACTION.
+ */
 export function redactedXml (elements: readonly XmlElement[], redact: ReadonlySet<string>): string {
   let out = ''
   const write = (element: XmlElement): boolean => {
@@ -83,7 +86,9 @@ interface LoggedAnswer {
 }
 
 /** The endpoint's onResponse hook that logs each SOAP answer; undefined when `logLevel` is `'silent'`. */
-export function buildAnswerLog (options: ResolvedOptions): ((request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void) | undefined {
+export function buildAnswerLog (
+  options: ResolvedOptions
+): ((request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void) | undefined {
   const level = options.logLevel
   if (level === 'silent') return undefined
   const { logBody, redact } = options

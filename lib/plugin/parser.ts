@@ -27,12 +27,15 @@ function versionMismatchFault (found: string): SoapFault {
   })
 }
 
-function mustUnderstandFault (version: SoapVersion, missing: ReadonlyArray<{ namespace: string, localName: string }>): SoapFault {
+function mustUnderstandFault (
+  version: SoapVersion, missing: ReadonlyArray<{ namespace: string, localName: string }>
+): SoapFault {
   let headers: string | undefined
   if (version === '1.2') {
     headers = ''
     for (const block of missing) {
-      headers += `<${ENVELOPE_PREFIX}:NotUnderstood qname="nu:${escapeAttribute(block.localName)}" xmlns:nu="${escapeAttribute(block.namespace)}"/>`
+      headers += `<${ENVELOPE_PREFIX}:NotUnderstood qname="nu:${escapeAttribute(block.localName)}" ` +
+        `xmlns:nu="${escapeAttribute(block.namespace)}"/>`
     }
   }
   return new SoapFault({
@@ -55,7 +58,9 @@ function contentTypeLines (raw: string[]): number {
  * `understood` is the set of header blocks the endpoint understands: the
  * option's for plain routes; a service's own, filled in at `ready()`.
  */
-export function buildParser (options: ResolvedOptions, understood: ReadonlySet<string> = options.understoodHeaders): (request: FastifyRequest, body: Buffer) => SoapContext {
+export function buildParser (
+  options: ResolvedOptions, understood: ReadonlySet<string> = options.understoodHeaders
+): (request: FastifyRequest, body: Buffer) => SoapContext {
   const { roles, maxXPathElements } = options
   // All the parser keeps from one request to the next (DecoderMemory).
   const memory = new DecoderMemory()
@@ -69,7 +74,9 @@ export function buildParser (options: ResolvedOptions, understood: ReadonlySet<s
     // message that says two things about its own type is refused (RFC 9110 §5.3).
     if (contentTypeLines(request.raw.rawHeaders) > 1) throw new SOAP_ERR_CT_DUPLICATE()
     const coding = request.headers['content-encoding']
-    if (coding !== undefined && coding.toLowerCase() !== 'identity') throw new SOAP_ERR_CT_ENCODING(JSON.stringify(coding))
+    if (coding !== undefined && coding.toLowerCase() !== 'identity') {
+      throw new SOAP_ERR_CT_ENCODING(JSON.stringify(coding))
+    }
     const media = mediaTypes.read(request.headers['content-type'])
     const { text, encoding } = decodeText(body, media.charset)
     const envelope = media.version.envelope
@@ -99,7 +106,9 @@ export function buildParser (options: ResolvedOptions, understood: ReadonlySet<s
 }
 
 const EMPTY_12 = `<env:Envelope xmlns:env="${SOAP12_ENV}"><env:Body/></env:Envelope>`
-const EMPTY_TREE: DecodedTree = { tree: new XmlTree(EMPTY_12, new Int32Array(0), new Int32Array(0), [], []), headers: [], bodyNodes: [] }
+const EMPTY_TREE: DecodedTree = {
+  tree: new XmlTree(EMPTY_12, new Int32Array(0), new Int32Array(0), [], []), headers: [], bodyNodes: []
+}
 
 /**
  * `request.soap` for an operation invoked by GET (SOAP 1.2 Part 2 §6.4, the

@@ -28,7 +28,9 @@ function serialize (content: SoapContent): string {
   if (isNode(content)) {
     // A Document is written as its element: a declaration or DOCTYPE inside Body would break the envelope.
     const node = content.nodeType === 9 ? (content as Document).documentElement : content
-    if (node === null || node.nodeType === 7 || node.nodeType === 10) throw new SOAP_ERR_REPLY_CONTENT(`an xmldom node of type ${node === null ? 'empty Document' : node.nodeType}`)
+    if (node === null || node.nodeType === 7 || node.nodeType === 10) {
+      throw new SOAP_ERR_REPLY_CONTENT(`an xmldom node of type ${node === null ? 'empty Document' : node.nodeType}`)
+    }
     return serializer.serializeToString(node)
   }
   if (Array.isArray(content)) {

@@ -59,7 +59,11 @@ export class Call implements SoapCall {
    * Header when the reply is (a later call replaces them).
    */
   replyHeaders (values: unknown): void {
-    if (this.#op.replyHeaders === undefined) throw new SOAP_ERR_OUTPUT_INVALID('(reply headers)', `cannot be given: operation ${this.#op.info.name} declares no output header blocks`)
+    if (this.#op.replyHeaders === undefined) {
+      throw new SOAP_ERR_OUTPUT_INVALID(
+        '(reply headers)', `cannot be given: operation ${this.#op.info.name} declares no output header blocks`
+      )
+    }
     this.soap.replyHeaderValues = values
   }
 

@@ -19,7 +19,9 @@ export type XPathResult = xpath.SelectReturnType
 
 function childElement (parent: Node, namespace: string, localName: string): Element | null {
   for (let node = parent.firstChild; node !== null; node = node.nextSibling) {
-    if (node.nodeType === 1 && (node as Element).localName === localName && (node as Element).namespaceURI === namespace) {
+    if (
+      node.nodeType === 1 && (node as Element).localName === localName && (node as Element).namespaceURI === namespace
+    ) {
       return node as Element
     }
   }
@@ -27,7 +29,8 @@ function childElement (parent: Node, namespace: string, localName: string): Elem
 }
 
 /** What `request.soap` is made of: its public fields (documented on the class), and what it keeps to itself. */
-export interface SoapContextInit extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'decoded'> {
+export interface SoapContextInit
+  extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'decoded'> {
   /** The decoded text, for the Document. */
   readonly source: string
   /** Elements in the message, for the XPath guard. */
@@ -50,7 +53,10 @@ export class SoapContext {
   readonly version: SoapVersion
   /** The Envelope's namespace URI. */
   readonly namespace: string
-  /** The action: the `action` media type parameter, or the `SOAPAction` header, unquoted; undefined when absent or empty. */
+  /**
+   * The action: the `action` media type parameter, or the `SOAPAction` header, unquoted; undefined when
+   * absent or empty.
+   */
   readonly action: string | undefined
   /** Whether the envelope had a Header element, even an empty one. */
   readonly hasHeader: boolean
@@ -69,7 +75,10 @@ export class SoapContext {
   headerValues: unknown = undefined
   /** What the handler returned. */
   result: unknown = undefined
-  /** The values of the reply's header blocks, as the handler gave them to `call.replyHeaders()`; written by the operation's `outputHeaders` schema. */
+  /**
+   * The values of the reply's header blocks, as the handler gave them to `call.replyHeaders()`; written by
+   * the operation's `outputHeaders` schema.
+   */
   replyHeaderValues: unknown = undefined
   /** Serialised header blocks for the response's Header, in order. */
   readonly responseHeaders: string[] = []

@@ -9,7 +9,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SOAP_ERR_HOOK_INVALID } from '../errors'
 import type { SoapHook, SoapHookFunction, SoapHookName, SoapOperationHooks } from '../types'
 
-export const HOOK_NAMES = ['onEnvelope', 'onOperation', 'preValidation', 'preHandler', 'onResult', 'onFault'] as const satisfies readonly SoapHookName[]
+export const HOOK_NAMES = [
+  'onEnvelope', 'onOperation', 'preValidation', 'preHandler', 'onResult', 'onFault'
+] as const satisfies readonly SoapHookName[]
 
 /** One encapsulation context's hooks and understood header blocks. */
 export interface SoapScope {
@@ -56,7 +58,8 @@ export function hookLists (scope: SoapScope, own: SoapOperationHooks | undefined
   const chain = lineage(scope)
   const lists: Record<string, unknown> = {}
   for (const name of HOOK_NAMES) {
-    const list: Array<SoapHookFunction<typeof name>> = chain.flatMap((s) => s.hooks[name] as Array<SoapHookFunction<typeof name>>)
+    const list: Array<SoapHookFunction<typeof name>> =
+      chain.flatMap((s) => s.hooks[name] as Array<SoapHookFunction<typeof name>>)
     const mine = (own as Partial<Record<SoapHookName, unknown>> | undefined)?.[name]
     if (mine !== undefined) {
       for (const hook of (Array.isArray(mine) ? mine : [mine]) as unknown[]) {
@@ -70,7 +73,9 @@ export function hookLists (scope: SoapScope, own: SoapOperationHooks | undefined
 }
 
 /** Runs the hooks of a stage in order; true when one of them answered the request. */
-export async function runHooks (hooks: readonly SoapHook[], request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+export async function runHooks (
+  hooks: readonly SoapHook[], request: FastifyRequest, reply: FastifyReply
+): Promise<boolean> {
   for (const hook of hooks) {
     if (answered(await hook(request, reply), reply)) return true
   }

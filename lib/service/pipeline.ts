@@ -67,7 +67,9 @@ const queryInput: InputReader = (op, request) => {
       const values = Array.isArray(raw) ? raw : [raw]
       const shape = field.shape as ScalarShape
       const many = field.array || field.list
-      if (!many && values.length > 1) throw locate(new InputProblem(`query parameter ${name} is given more than once`), field.property)
+      if (!many && values.length > 1) {
+        throw locate(new InputProblem(`query parameter ${name} is given more than once`), field.property)
+      }
       const read: unknown[] = []
       for (const value of values) {
         try {
@@ -109,7 +111,9 @@ function validate (op: Operation, soap: SoapContext): void {
 }
 
 /** The handler, raced against the operation's `timeout`, whose signal it gets. */
-async function invokeTimed (op: Operation, request: FastifyRequest, reply: FastifyReply, input: unknown): Promise<unknown> {
+async function invokeTimed (
+  op: Operation, request: FastifyRequest, reply: FastifyReply, input: unknown
+): Promise<unknown> {
   const controller = new AbortController()
   const call = new Call(request, reply, op, controller.signal)
   let timer: NodeJS.Timeout | undefined
@@ -127,7 +131,9 @@ async function invokeTimed (op: Operation, request: FastifyRequest, reply: Fasti
   }
 }
 
-async function runOperation (op: Operation, readInput: InputReader, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function runOperation (
+  op: Operation, readInput: InputReader, request: FastifyRequest, reply: FastifyReply
+): Promise<FastifyReply> {
   const soap = request.soap as SoapContext
   const hooks = op.hooks
   const exchange = request[kExchange]
@@ -166,7 +172,9 @@ async function runOperation (op: Operation, readInput: InputReader, request: Fas
     .send(writeEnvelope(version, body, headers))
 }
 
-async function runFault (hooks: readonly SoapFaultHook[], thrown: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function runFault (
+  hooks: readonly SoapFaultHook[], thrown: unknown, request: FastifyRequest, reply: FastifyReply
+): Promise<FastifyReply> {
   let fault: SoapFault = toSoapFault(thrown, request.log)
   try {
     for (const hook of hooks) {
@@ -191,7 +199,9 @@ function entry (service: Service, stages: Handler, read?: (request: FastifyReque
   const hooked: Handler = onEnvelope === null
     ? stages
     : async (request, reply) => await runHooks(onEnvelope, request, reply) ? reply : await stages(request, reply)
-  const run: Handler = read === undefined ? hooked : (request, reply) => { read(request); return hooked(request, reply) }
+  const run: Handler = read === undefined
+    ? hooked
+    : (request, reply) => { read(request); return hooked(request, reply) }
   if (onFault === null) return run
   const fault = async (err: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     if (reply.sent) throw err

@@ -103,7 +103,10 @@ export class DecoderMemory {
   readonly mediaTypes = new MediaTypes()
 }
 
-/** The decoder's rules for a run of text (docs/protocol.md "Decoding", "Limits"), on both paths: a message read anew and one decoded from its shape. */
+/**
+ * The decoder's rules for a run of text (docs/protocol.md "Decoding", "Limits"), on both paths: a message
+ * read anew and one decoded from its shape.
+ */
 const TEXT_KEPT = 0
 const TEXT_TOO_LONG = 1
 const TEXT_NOT_SPACE = 2
@@ -158,7 +161,10 @@ export class EnvelopeDecoder implements XmlHandler {
   /** Each text run's node, while the message can make a shape (`#shaping`): each run starts a text node of its own. */
   #textNodes: number[] = []
   #shaping = false
-  /** The last messages with a shape, the newest first (DecoderMemory), and where the text runs of the message in hand are. */
+  /**
+   * The last messages with a shape, the newest first (DecoderMemory), and where the text runs of the
+   * message in hand are.
+   */
   readonly #shapes: Shape[]
   readonly #runs: number[] = []
 
@@ -233,7 +239,9 @@ export class EnvelopeDecoder implements XmlHandler {
     }
     const runs = this.#reader.plainRuns
     if (this.#shaping && !decoded.mismatch && runs !== undefined) {
-      shapes.unshift({ markup: Markup.of(source, runs), expected, encoding, charsetDeclared, textNodes, length, decoded })
+      shapes.unshift({
+        markup: Markup.of(source, runs), expected, encoding, charsetDeclared, textNodes, length, decoded
+      })
       if (shapes.length > SHAPES) shapes.pop()
     }
     return decoded
@@ -255,7 +263,9 @@ export class EnvelopeDecoder implements XmlHandler {
       const from = runs[2 * k]
       const to = runs[2 * k + 1]
       const between = textNodes[k] === -1
-      if (textRule(to - from, maxTextLength, between, between ? source.slice(from, to) : '') !== TEXT_KEPT) return undefined
+      if (textRule(to - from, maxTextLength, between, between ? source.slice(from, to) : '') !== TEXT_KEPT) {
+        return undefined
+      }
     }
     const last = shape.decoded
     return {
@@ -305,12 +315,16 @@ export class EnvelopeDecoder implements XmlHandler {
     if (attr.name.length > limits.maxNameLength) limit('maxNameLength', limits.maxNameLength)
     if (attr.value.length > limits.maxAttributeLength) limit('maxAttributeLength', limits.maxAttributeLength)
     if (declaresNamespace(attr)) {
-      if (++this.#declarations > limits.maxNamespaceDeclarations) limit('maxNamespaceDeclarations', limits.maxNamespaceDeclarations)
+      if (++this.#declarations > limits.maxNamespaceDeclarations) {
+        limit('maxNamespaceDeclarations', limits.maxNamespaceDeclarations)
+      }
       if (attr.value.length > limits.maxNamespaceLength) limit('maxNamespaceLength', limits.maxNamespaceLength)
       // A namespace name with surrounding white space is no URI reference, and
       // some parsers trim it while others do not: refuse it rather than guess.
       const value = attr.value
-      if (value !== '' && (isSpace(value.charCodeAt(0)) || isSpace(value.charCodeAt(value.length - 1)))) throw new SOAP_ERR_DECODE_XML(`namespace name of ${attr.name} has surrounding whitespace`)
+      if (value !== '' && (isSpace(value.charCodeAt(0)) || isSpace(value.charCodeAt(value.length - 1)))) {
+        throw new SOAP_ERR_DECODE_XML(`namespace name of ${attr.name} has surrounding whitespace`)
+      }
     }
   }
 
@@ -321,7 +335,9 @@ export class EnvelopeDecoder implements XmlHandler {
       if (local !== 'Envelope') throw new SOAP_ERR_DECODE_STRUCTURE(`the document element is ${name}, not Envelope`)
       this.#namespace = uri
       this.#mismatch = uri !== expected
-      if (!this.#mismatch && this.#is12 && hasEncodingStyle(attributes, expected)) this.#senderFault = 'env:encodingStyle is not allowed on Envelope'
+      if (!this.#mismatch && this.#is12 && hasEncodingStyle(attributes, expected)) {
+        this.#senderFault = 'env:encodingStyle is not allowed on Envelope'
+      }
       return
     }
     if (this.#mismatch) return // the version check comes before the structure check
@@ -382,7 +398,9 @@ export class EnvelopeDecoder implements XmlHandler {
     const maxTextLength = this.#limits.maxTextLength
     const rule = textRule(this.#textRun += length, maxTextLength, between && !this.#mismatch, text)
     if (rule === TEXT_TOO_LONG) limit('maxTextLength', maxTextLength)
-    if (rule === TEXT_NOT_SPACE) throw new SOAP_ERR_DECODE_STRUCTURE(this.#depth === 1 ? 'text in Envelope' : 'text in Header or Body')
+    if (rule === TEXT_NOT_SPACE) {
+      throw new SOAP_ERR_DECODE_STRUCTURE(this.#depth === 1 ? 'text in Envelope' : 'text in Header or Body')
+    }
     return !this.#mismatch
   }
 }

@@ -50,7 +50,9 @@ export interface SoapFaultOptions {
   readonly cause?: unknown
 }
 
-const CODES: ReadonlySet<string> = new Set(['Sender', 'Receiver', 'MustUnderstand', 'VersionMismatch', 'DataEncodingUnknown'])
+const CODES: ReadonlySet<string> = new Set([
+  'Sender', 'Receiver', 'MustUnderstand', 'VersionMismatch', 'DataEncodingUnknown'
+])
 const CODE_11: Record<FaultCode, string> = {
   Sender: 'Client',
   Receiver: 'Server',
@@ -85,7 +87,12 @@ function subcodeParts (subcode: FaultSubcode): { namespace: string, localName: s
 /** A SOAP 1.1 faultcode QName: it needs a namespace, and one other than the envelope's (whose codes are fixed). */
 function qualifiedCode (code: FaultSubcode): { namespace: string, localName: string } {
   const parts = subcodeParts(code)
-  if (parts.namespace === '' || parts.namespace === SOAP11.envelope) throw new SOAP_ERR_FAULT_INVALID(`code11 ${String(parts.localName)} (a SOAP 1.1 faultcode of its own needs a namespace other than the envelope's)`)
+  if (parts.namespace === '' || parts.namespace === SOAP11.envelope) {
+    throw new SOAP_ERR_FAULT_INVALID(
+      `code11 ${String(parts.localName)} ` +
+      '(a SOAP 1.1 faultcode of its own needs a namespace other than the envelope\'s)'
+    )
+  }
   return parts
 }
 
@@ -107,7 +114,9 @@ export class SoapFault extends Error {
   constructor (options: SoapFaultOptions) {
     const reasons: FaultText[] = typeof options.reason === 'string' ? [{ text: options.reason }] : [...options.reason]
     for (const reason of reasons) {
-      if (reason.lang !== undefined && !LANG.test(reason.lang)) throw new SOAP_ERR_FAULT_INVALID(`xml:lang "${reason.lang}"`)
+      if (reason.lang !== undefined && !LANG.test(reason.lang)) {
+        throw new SOAP_ERR_FAULT_INVALID(`xml:lang "${reason.lang}"`)
+      }
     }
     super(reasons[0]?.text ?? '', options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'SoapFault'
@@ -174,7 +183,9 @@ function render11 (fault: SoapFault, headers: string | undefined): string {
 }
 
 /** The fault envelope for a version, with its Content-Type and status; `headers` go before the fault's own. */
-export function renderFault (fault: SoapFault, version: SoapVersion, headers?: string): { status: number, contentType: string, body: string } {
+export function renderFault (
+  fault: SoapFault, version: SoapVersion, headers?: string
+): { status: number, contentType: string, body: string } {
   const all = headers === undefined ? fault.headers : headers + (fault.headers ?? '')
   return {
     status: fault.statusFor(version),
@@ -202,10 +213,13 @@ export interface Problem {
  */
 export function invalidInputFault (problems: readonly Problem[], where: string): SoapFault {
   let detail = `<fs:InvalidInput xmlns:fs="${FAULT_NS}">`
-  for (const problem of problems) detail += `<fs:Problem path="${attribute(problem.path)}">${text(problem.message)}</fs:Problem>`
+  for (const problem of problems) {
+    detail += `<fs:Problem path="${attribute(problem.path)}">${text(problem.message)}</fs:Problem>`
+  }
   detail += '</fs:InvalidInput>'
   const first = problems[0]
-  return new SoapFault({ code: 'Sender', reason: `Invalid ${where}: ${first.path === '' ? '' : first.path + ' '}${first.message}`, detail })
+  const reason = `Invalid ${where}: ${first.path === '' ? '' : first.path + ' '}${first.message}`
+  return new SoapFault({ code: 'Sender', reason, detail })
 }
 
 /**
@@ -215,7 +229,8 @@ export function invalidInputFault (problems: readonly Problem[], where: string):
  */
 export function toSoapFault (thrown: unknown, log: FastifyBaseLogger): SoapFault {
   if (thrown instanceof SoapFault) return thrown
-  const error = (typeof thrown === 'object' && thrown !== null ? thrown : { message: String(thrown) }) as { code?: unknown, statusCode?: unknown }
+  const error = (typeof thrown === 'object' && thrown !== null ? thrown : { message: String(thrown) }) as
+    { code?: unknown, statusCode?: unknown }
   if (error.code === 'SOAP_ERR_OPERATION_TIMEOUT') {
     log.warn({ err: thrown }, 'fastify-soap: operation timed out')
     return new SoapFault({ code: 'Receiver', reason: GENERIC_TIMEOUT, cause: thrown })

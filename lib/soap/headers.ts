@@ -4,7 +4,9 @@
  * this node must understand but does not (docs/protocol.md "Faults"; SOAP 1.2
  * Part 1 §2.6, §5.2; SOAP 1.1 §4.2).
  */
-import { qnameKey, SOAP11_ACTOR_NEXT, SOAP12_ROLE_NEXT, SOAP12_ROLE_NONE, SOAP12_ROLE_ULTIMATE, type SoapVersion } from '../namespaces'
+import {
+  qnameKey, SOAP11_ACTOR_NEXT, SOAP12_ROLE_NEXT, SOAP12_ROLE_NONE, SOAP12_ROLE_ULTIMATE, type SoapVersion
+} from '../namespaces'
 import { elementAt, type XmlTree } from '../xml/tree'
 import type { XmlElement } from '../xml/element'
 import { trimXmlSpace } from '../xml/chars'
@@ -73,7 +75,8 @@ export function processHeaders (
     }
     if (element.namespace === '') senderFault ??= `header block ${element.name} is not namespace-qualified`
     const targeted = is12
-      ? role === undefined || role === '' || role === SOAP12_ROLE_ULTIMATE || role === SOAP12_ROLE_NEXT || (role !== SOAP12_ROLE_NONE && roles.has(role))
+      ? role === undefined || role === '' || role === SOAP12_ROLE_ULTIMATE || role === SOAP12_ROLE_NEXT ||
+        (role !== SOAP12_ROLE_NONE && roles.has(role))
       : role === undefined || role === '' || role === SOAP11_ACTOR_NEXT || roles.has(role)
     blocks[i] = {
       namespace: element.namespace,

@@ -10,7 +10,8 @@ export function writeEnvelope (version: VersionInfo, body: string, header?: stri
   const head = header === undefined || header === ''
     ? ''
     : `<${PREFIX}:Header>${header}</${PREFIX}:Header>`
-  return `<?xml version="1.0" encoding="utf-8"?><${PREFIX}:Envelope xmlns:${PREFIX}="${version.envelope}">${head}<${PREFIX}:Body>${body}</${PREFIX}:Body></${PREFIX}:Envelope>`
+  return `<?xml version="1.0" encoding="utf-8"?><${PREFIX}:Envelope xmlns:${PREFIX}="${version.envelope}">` +
+    `${head}<${PREFIX}:Body>${body}</${PREFIX}:Body></${PREFIX}:Envelope>`
 }
 
 /** The prefix the envelope writer binds to the envelope namespace, for content that names env QNames. */

@@ -75,7 +75,9 @@ export function statedChoices (shape: ObjectShape, schema: Schema): StatedChoice
     const items = new Map<number, boolean>()
     for (const branch of rule as Schema[]) {
       const said = single(branch)
-      const index = said === undefined || required.has(said.property) ? -1 : shape.elements.findIndex((field) => field.property === said.property)
+      const index = said === undefined || required.has(said.property)
+        ? -1
+        : shape.elements.findIndex((field) => field.property === said.property)
       if (index < 0 || items.has(index) || taken.has(index)) break
       indices.push(index)
       items.set(index, (said as { item: boolean }).item)
@@ -84,7 +86,8 @@ export function statedChoices (shape: ObjectShape, schema: Schema): StatedChoice
     indices.sort((a, b) => a - b)
     if (indices[indices.length - 1] - indices[0] + 1 !== indices.length) continue
     // A branch asking for an item of an array that holds none never holds: no particle says that.
-    const none = (i: number): boolean => items.get(i) === true && ((schema.properties as Schema | undefined)?.[shape.elements[i].property] as Schema | undefined)?.maxItems === 0
+    const none = (i: number): boolean => items.get(i) === true &&
+      ((schema.properties as Schema | undefined)?.[shape.elements[i].property] as Schema | undefined)?.maxItems === 0
     if (indices.some(none)) continue
     const branches = indices.map((i) => branchOf(shape.elements[i], items.get(i) as boolean))
     // One at least says nothing when a branch holds without its element.

@@ -50,10 +50,15 @@ function messages (service: ServiceDescription, schemas: SchemaSet, faultMessage
       const parts = output === undefined ? [] : [top(output, 'output')]
       out.push(node('wsdl:message', { name: `${op.name}Response` }, parts))
     }
-    const blocks = (of: { readonly shape: ObjectShape, readonly schema: Readonly<Record<string, unknown>> }, name: string, key: string): void => {
+    const blocks = (
+      of: { readonly shape: ObjectShape, readonly schema: Readonly<Record<string, unknown>> }, name: string, key: string
+    ): void => {
       const properties = of.schema.properties as Record<string, Readonly<Record<string, unknown>>>
       const parts = of.shape.elements.map((field) =>
-        part(headerPart(of.shape, field), schemas.topField(field, properties[field.property], of.schema, `${where}.${key}/properties/${field.property}`)))
+        part(
+          headerPart(of.shape, field),
+          schemas.topField(field, properties[field.property], of.schema, `${where}.${key}/properties/${field.property}`)
+        ))
       out.push(node('wsdl:message', { name }, parts))
     }
     if (headers !== undefined) blocks(headers, `${op.name}Headers`, 'headers')
@@ -62,7 +67,9 @@ function messages (service: ServiceDescription, schemas: SchemaSet, faultMessage
       blocks(outputHeaders, `${op.name}ResponseHeader`, 'outputHeaders')
     }
     for (const [name, fault] of faultsOf(op)) {
-      const element = schemas.topElement(fault.name, fault.namespace, fault.shape, fault.schema, `${where}.faults.${name}`)
+      const element = schemas.topElement(
+        fault.name, fault.namespace, fault.shape, fault.schema, `${where}.faults.${name}`
+      )
       const message = faultMessage(op, name)
       if (written.has(message)) continue
       written.add(message)
@@ -72,7 +79,10 @@ function messages (service: ServiceDescription, schemas: SchemaSet, faultMessage
   return out
 }
 
-/** The name of a fault's message: `<Fault>Fault`, or `<Op><Fault>Fault` when operations give one fault name different elements. */
+/**
+ * The name of a fault's message: `<Fault>Fault`, or `<Op><Fault>Fault` when operations give one fault name
+ * different elements.
+ */
 type FaultMessages = (op: OperationDescription, fault: string) => string
 
 function faultMessages (service: ServiceDescription): FaultMessages {
@@ -110,7 +120,9 @@ function portType (service: ServiceDescription, faultMessage: FaultMessages): Xm
     ...(op.oneWay
       ? []
       : [node('wsdl:output', { message: `tns:${op.name}Response`, 'wsam:Action': action(op.outputAction) })]),
-    ...[...faultsOf(op).keys()].map((name) => node('wsdl:fault', { name, message: `tns:${faultMessage(op, name)}`, 'wsam:Action': action(op.faultActions.get(name) as string) }))
+    ...[...faultsOf(op).keys()].map((name) => node('wsdl:fault', {
+      name, message: `tns:${faultMessage(op, name)}`, 'wsam:Action': action(op.faultActions.get(name) as string)
+    }))
   ])))
 }
 
@@ -118,7 +130,8 @@ function binding (service: ServiceDescription, soap: 'soap' | 'soap12'): XmlNode
   const name = `${service.name}${soap === 'soap' ? 'Soap11' : 'Soap12'}`
   const body = node(`${soap}:body`, { use: 'literal' })
   const operation = (op: OperationDescription): XmlNode => {
-    const header = (shape: ObjectShape | undefined, message: string): XmlNode[] => shape?.elements.map((field) => node(`${soap}:header`, { message: `tns:${message}`, part: headerPart(shape, field), use: 'literal' })) ?? []
+    const header = (shape: ObjectShape | undefined, message: string): XmlNode[] => shape?.elements.map((field) =>
+      node(`${soap}:header`, { message: `tns:${message}`, part: headerPart(shape, field), use: 'literal' })) ?? []
     const headers = header(op.headers?.shape, `${op.name}Headers`)
     return node('wsdl:operation', { name: op.name }, [
       node(`${soap}:operation`, {
@@ -128,7 +141,8 @@ function binding (service: ServiceDescription, soap: 'soap' | 'soap12'): XmlNode
       ...(op.oneWay
         ? []
         : [node('wsdl:output', {}, [body, ...header(op.outputHeaders?.shape, `${op.name}ResponseHeader`)])]),
-      ...[...faultsOf(op).keys()].map((fault) => node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
+      ...[...faultsOf(op).keys()].map((fault) =>
+        node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
     ])
   }
   return node('wsdl:binding', { name, type: `tns:${service.name}` }, [
@@ -145,11 +159,16 @@ function binding (service: ServiceDescription, soap: 'soap' | 'soap12'): XmlNode
  */
 function policy (service: ServiceDescription): XmlNode[] {
   if (service.policies.length === 0) return []
-  const all = node('wsp:All', {}, service.policies.map((markup) => ({ name: '', attributes: [], children: [], markup })))
+  const all = node('wsp:All', {}, service.policies.map((markup) => ({
+    name: '', attributes: [], children: [], markup
+  })))
   return [node('wsp:Policy', { 'wsu:Id': `${service.name}Policy` }, [node('wsp:ExactlyOne', {}, [all])])]
 }
 
-/** Builds the WSDL and its schemas from a compiled service. Throws SOAP_ERR_WSDL_CONFLICT for what XSD cannot express. */
+/**
+ * Builds the WSDL and its schemas from a compiled service. Throws SOAP_ERR_WSDL_CONFLICT for what XSD cannot
+ * express.
+ */
 export function describeService (service: ServiceDescription, splitSchemas: boolean): Documents {
   const prefixes = new Prefixes(service.namespace)
   const schemas = new SchemaSet(service.name, service.namespace, prefixes)
@@ -159,7 +178,8 @@ export function describeService (service: ServiceDescription, splitSchemas: bool
   const xsd = new Map<string, Template>()
   for (const schema of schemas.schemas(location)) xsd.set(schema.name, cut(XML_DECLARATION + render(schema.node)))
   const types = splitSchemas
-    ? [node('xs:schema', { 'xmlns:xs': XSD_NS }, schemas.schemas().map((s) => node('xs:import', { namespace: s.namespace, schemaLocation: location(s.namespace) })))]
+    ? [node('xs:schema', { 'xmlns:xs': XSD_NS }, schemas.schemas().map((s) =>
+        node('xs:import', { namespace: s.namespace, schemaLocation: location(s.namespace) })))]
     : schemas.schemas().map((s) => s.node)
   const definitions = node('wsdl:definitions', {
     'xmlns:wsdl': WSDL_NS,
@@ -179,8 +199,12 @@ export function describeService (service: ServiceDescription, splitSchemas: bool
     binding(service, 'soap'),
     binding(service, 'soap12'),
     node('wsdl:service', { name: service.name }, [
-      node('wsdl:port', { name: `${service.name}Soap11`, binding: `tns:${service.name}Soap11` }, [node('soap:address', { location: ADDRESS })]),
-      node('wsdl:port', { name: `${service.name}Soap12`, binding: `tns:${service.name}Soap12` }, [node('soap12:address', { location: ADDRESS })])
+      node('wsdl:port', { name: `${service.name}Soap11`, binding: `tns:${service.name}Soap11` }, [
+        node('soap:address', { location: ADDRESS })
+      ]),
+      node('wsdl:port', { name: `${service.name}Soap12`, binding: `tns:${service.name}Soap12` }, [
+        node('soap12:address', { location: ADDRESS })
+      ])
     ])
   ])
   return { wsdl: cut(XML_DECLARATION + render(definitions)), xsd }

@@ -23,7 +23,10 @@ export function isXmlText (text: string): boolean {
   return !INVALID_CHAR.test(text)
 }
 
-/** Replaces characters XML 1.0 cannot carry by U+FFFD: for text that must never fail to serialise, such as a fault's reason. */
+/**
+ * Replaces characters XML 1.0 cannot carry by U+FFFD: for text that must never fail to serialise,
+ * such as a fault's reason.
+ */
 export function replaceInvalidXmlChars (text: string): string {
   INVALID_CHAR.lastIndex = 0
   return INVALID_CHAR.test(text) ? text.replace(INVALID_CHAR, '\uFFFD') : text
@@ -33,11 +36,14 @@ export function replaceInvalidXmlChars (text: string): string {
 export function disallowedAt (source: string): number {
   let bad = INVALID_OR_SURROGATE.exec(source)
   // A surrogate found first: the document has characters beyond the BMP, checked the slower way.
-  if (bad !== null && (bad[0].charCodeAt(0) & 0xf800) === 0xd800) bad = INVALID_BMP.exec(source) ?? LONE_SURROGATE.exec(source)
+  if (bad !== null && (bad[0].charCodeAt(0) & 0xf800) === 0xd800) {
+    bad = INVALID_BMP.exec(source) ?? LONE_SURROGATE.exec(source)
+  }
   return bad === null ? -1 : bad.index
 }
 // Name (§2.3), colons included: namespace rules are checked after.
-const NAME_START = ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}'
+const NAME_START = ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF' +
+  '\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}'
 const NAME_CHAR = NAME_START + '\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040'
 // eslint-disable-next-line no-misleading-character-class -- U+0300–U+036F are NameChars on their own (§2.3)
 export const NAME = new RegExp(`[${NAME_START}][${NAME_CHAR}]*`, 'uy')
@@ -54,12 +60,18 @@ const NOT_SPACE = /[^ \t\r\n]/
 
 const EDGE_SPACE = /^[ \t\r\n]+|[ \t\r\n]+$/g
 
-/** `value` without XML white space at either end: the edges of XML Schema's whiteSpace collapse (space, tab, CR and LF only). */
+/**
+ * `value` without XML white space at either end: the edges of XML Schema's whiteSpace collapse
+ * (space, tab, CR and LF only).
+ */
 export function trimXmlSpace (value: string): string {
   return value.replace(EDGE_SPACE, '')
 }
 
-/** XML Schema's whiteSpace facet (Part 2 §4.3.6): how a value's white space is normalised before its other facets apply. */
+/**
+ * XML Schema's whiteSpace facet (Part 2 §4.3.6): how a value's white space is normalised before its
+ * other facets apply.
+ */
 export type WhiteSpace = 'preserve' | 'replace' | 'collapse'
 
 const TAB_LF_CR = /[\t\n\r]/

@@ -105,7 +105,9 @@ export class Namespaces {
     const at = this.#declaredAt
     if (at.length === 0 || at[at.length - 1] !== depth) return
     at.pop()
-    for (let n = this.#declaredCount.pop() as number; n > 0; n--) (this.#bound.get(this.#prefixes.pop() as string) as string[]).pop()
+    for (let n = this.#declaredCount.pop() as number; n > 0; n--) {
+      (this.#bound.get(this.#prefixes.pop() as string) as string[]).pop()
+    }
     this.changes++
   }
 

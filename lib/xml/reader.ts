@@ -10,8 +10,13 @@
  * The first error stops the read with an `XmlReadError`.
  */
 import { XML_NS, XMLNS_NS } from '../namespaces'
-import { codesOf, declaresNamespace, disallowedAt, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME, NCNAME_START, NextOf } from './chars'
-import { CACHED_NAME_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS, type Namespaces, type QName, type XmlAttributeEvent } from './names'
+import {
+  codesOf, declaresNamespace, disallowedAt, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME, NCNAME_START, NextOf
+} from './chars'
+import {
+  CACHED_NAME_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS,
+  type Namespaces, type QName, type XmlAttributeEvent
+} from './names'
 
 export type { XmlAttributeEvent }
 
@@ -35,7 +40,10 @@ export interface XmlHandler {
   closeTag (): void
   /** Character data, from text, references or CDATA sections, in pieces. */
   text (text: string): void
-  /** Character data that is the document's characters [from, to) as they stand: no reference, no line end to normalise. */
+  /**
+   * Character data that is the document's characters [from, to) as they stand: no reference, no line end
+   * to normalise.
+   */
   sourceText (from: number, to: number): void
 }
 
@@ -46,6 +54,7 @@ export class XmlReadError extends Error {
   }
 }
 
+// eslint-disable-next-line @stylistic/max-len -- a regular expression literal cannot be wrapped
 const XML_DECL = /<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"(1\.[0-9]+)"|'(1\.[0-9]+)')(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._-]*)"|'([A-Za-z][A-Za-z0-9._-]*)'))?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\r\n]*\?>/y
 // Leading zeros are allowed (§4.1); the value is checked after.
 const CHAR_REF = /^#(?:0*([0-9]{1,7})|x0*([0-9A-Fa-f]{1,6}))$/
@@ -175,7 +184,10 @@ export class XmlReader {
     if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a)) return -1
     for (;;) {
       code = s.charCodeAt(++i)
-      if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) || code === 0x5f || code === 0x2d || code === 0x2e)) break
+      if (
+        !((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) ||
+          code === 0x5f || code === 0x2d || code === 0x2e)
+      ) break
     }
     return code < 0x80 || Number.isNaN(code) ? i : -1
   }
@@ -226,7 +238,9 @@ export class XmlReader {
       // Kept for later documents: interned, so copies of their own.
       const name = interned(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
-      const qname: QName = { name, prefix: interned(prefix), local: interned(local), uri: '', resolvedAt: -1, codes: codesOf(name), slot }
+      const qname: QName = {
+        name, prefix: interned(prefix), local: interned(local), uri: '', resolvedAt: -1, codes: codesOf(name), slot
+      }
       this.#qnames[slot] = qname
       return qname
     }
@@ -263,7 +277,9 @@ export class XmlReader {
       } else if (s.startsWith('<?', this.#i)) {
         this.#pi()
       } else {
-        if (after && this.#i < s.length) this.#fail(s.charCodeAt(this.#i) === LT ? 'a second document element' : 'text after the document element')
+        if (after && this.#i < s.length) {
+          this.#fail(s.charCodeAt(this.#i) === LT ? 'a second document element' : 'text after the document element')
+        }
         return
       }
     }
@@ -325,7 +341,10 @@ export class XmlReader {
     } while (names.length > 0)
   }
 
-  /** Whether the attribute value [from, to) stands as it is: no reference, no white space to replace (§3.3.3), no '<'. */
+  /**
+   * Whether the attribute value [from, to) stands as it is: no reference, no white space to replace (§3.3.3),
+   * no '<'.
+   */
   #plainValue (from: number, to: number): boolean {
     const s = this.#s
     return this.#amp.from(s, from) >= to && this.#lt.from(s, from) >= to && this.#lf.from(s, from) >= to &&
@@ -387,7 +406,10 @@ export class XmlReader {
     return out
   }
 
-  /** The character of `amp;`, `lt;`, `gt;`, `quot;` or `apos;` at `i`, read in place; undefined for any other reference. */
+  /**
+   * The character of `amp;`, `lt;`, `gt;`, `quot;` or `apos;` at `i`, read in place; undefined for any
+   * other reference.
+   */
   #predefinedAt (i: number): string | undefined {
     const s = this.#s
     switch (s.charCodeAt(i)) {
@@ -435,7 +457,9 @@ export class XmlReader {
         selfClosing = true
         break
       }
-      if (!spaced) this.#fail(Number.isNaN(code) ? `unclosed start tag ${name}` : 'white space is required between attributes')
+      if (!spaced) {
+        this.#fail(Number.isNaN(code) ? `unclosed start tag ${name}` : 'white space is required between attributes')
+      }
       const attributeAt = this.#i
       const attribute = this.#qnameHere(attributeAt)
       const attributeName = attribute.name
@@ -449,7 +473,9 @@ export class XmlReader {
       if (end === -1) this.#fail(`unterminated value of attribute ${attributeName}`)
       const value = this.#value(this.#i + 1, end)
       this.#i = end + 1
-      const event: XmlAttributeEvent = { name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value }
+      const event: XmlAttributeEvent = {
+        name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value
+      }
       handler.attribute(event)
       if (attributes === NO_ATTRIBUTES) attributes = [event]; else attributes.push(event)
     }
@@ -478,7 +504,9 @@ export class XmlReader {
       const bound = isDefault ? '' : a.local
       if (bound === 'xmlns') this.#fail('the xmlns prefix cannot be declared', at)
       if (a.value === XMLNS_NS) this.#fail('the xmlns namespace cannot be bound', at)
-      if (bound === 'xml' ? a.value !== XML_NS : a.value === XML_NS) this.#fail('the xml prefix and its namespace go together', at)
+      if (bound === 'xml' ? a.value !== XML_NS : a.value === XML_NS) {
+        this.#fail('the xml prefix and its namespace go together', at)
+      }
       if (!isDefault && a.value === '') this.#fail(`prefix ${bound} cannot be undeclared in XML 1.0`, at)
       a.uri = XMLNS_NS
       declared++ // a second declaration of one prefix is a duplicate attribute, refused below
@@ -516,7 +544,11 @@ export class XmlReader {
     const at = this.#i
     const open = this.#names.pop()
     // The common case, the open element's name then '>', needs no name scan.
-    if (open !== undefined && (isKept(open) ? holdsCodesAt(s, at + 2, open.codes) : holdsAt(s, at + 2, open.name)) && s.charCodeAt(at + 2 + open.name.length) === GT) {
+    if (
+      open !== undefined &&
+      (isKept(open) ? holdsCodesAt(s, at + 2, open.codes) : holdsAt(s, at + 2, open.name)) &&
+      s.charCodeAt(at + 2 + open.name.length) === GT
+    ) {
       this.#i = at + 3 + open.name.length
     } else {
       this.#i += 2
@@ -524,7 +556,12 @@ export class XmlReader {
       this.#skipSpace()
       if (s.charCodeAt(this.#i) !== GT) this.#fail(`malformed end tag ${name}`, at)
       this.#i++
-      if (open?.name !== name) this.#fail(open === undefined ? `end tag ${name} without a start tag` : `end tag ${name} does not match ${open.name}`, at)
+      if (open?.name !== name) {
+        this.#fail(
+          open === undefined ? `end tag ${name} without a start tag` : `end tag ${name} does not match ${open.name}`,
+          at
+        )
+      }
     }
     this.#ns.close(this.#names.length + 1)
     this.#handler.closeTag()

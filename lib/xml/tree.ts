@@ -128,14 +128,18 @@ export function elementAt (tree: XmlTree, p: number): XmlElement {
     attributes = []
     for (let a = from; a < to; a += 2) {
       const n = tree.attributeName(a)
-      attributes.push({ name: n.name, prefix: n.prefix, localName: n.localName, namespace: n.namespace, value: tree.attributeValue(a) })
+      attributes.push({
+        name: n.name, prefix: n.prefix, localName: n.localName, namespace: n.namespace, value: tree.attributeValue(a)
+      })
     }
   }
   let children = NO_CHILDREN
   const end = tree.end(p)
   if (end > p + STRIDE) {
     children = []
-    for (let q = p + STRIDE; q < end; q = tree.next(q)) children.push(tree.isText(q) ? tree.text(q) : elementAt(tree, q))
+    for (let q = p + STRIDE; q < end; q = tree.next(q)) {
+      children.push(tree.isText(q) ? tree.text(q) : elementAt(tree, q))
+    }
   }
   return { name, prefix, localName, namespace, attributes, children }
 }
@@ -227,7 +231,10 @@ export class TreeBuilder {
   #types: Map<number, XsiType> | undefined
   /** Per message: a name as written → the id of its latest entry. */
   readonly #byName = new Map<string, number>()
-  /** Per message: an entry's id → the id of an earlier entry with the same name in another namespace, or -1 (written before it is read). */
+  /**
+   * Per message: an entry's id → the id of an earlier entry with the same name in another namespace, or -1
+   * (written before it is read).
+   */
   readonly #sameName: number[] = []
   /** The elements open, by offset: the first `#depth` entries. */
   readonly #open: number[] = []
@@ -251,7 +258,10 @@ export class TreeBuilder {
    * not kept as attributes. `scope` is the namespaces in scope at its start
    * tag, which an `xsi:type` value is resolved against.
    */
-  open (name: string, prefix: string, local: string, uri: string, tagAttributes: readonly XmlAttributeEvent[], scope: Namespaces): number {
+  open (
+    name: string, prefix: string, local: string, uri: string,
+    tagAttributes: readonly XmlAttributeEvent[], scope: Namespaces
+  ): number {
     const nodes = this.#nodes
     const attributes = this.#attributes
     const p = nodes.add(STRIDE)
@@ -278,7 +288,10 @@ export class TreeBuilder {
     this.#joinable = -1
   }
 
-  /** Text that is the source's characters [from, to) as they stand; returns its node's offset, or -1 when it joined the text before. */
+  /**
+   * Text that is the source's characters [from, to) as they stand; returns its node's offset, or -1 when it
+   * joined the text before.
+   */
   sourceText (from: number, to: number): number {
     if (this.#joinable !== -1) {
       this.text(this.#source.slice(from, to))
@@ -325,7 +338,9 @@ export class TreeBuilder {
    * `runs[2k]` to `runs[2k + 1]`. Attributes, names and their values are
    * `like`'s own, which no tree changes.
    */
-  again (source: string, like: XmlTree, length: number, textNodes: readonly number[], runs: readonly number[]): XmlTree {
+  again (
+    source: string, like: XmlTree, length: number, textNodes: readonly number[], runs: readonly number[]
+  ): XmlTree {
     const nodes = this.#nodes
     nodes.discard()
     nodes.add(length)
@@ -339,7 +354,9 @@ export class TreeBuilder {
       nodes.set(p + 2, runs[2 * k + 1])
     }
     // The same markup declares the same namespaces: its types are resolved alike.
-    const tree = new XmlTree(source, nodes.slab, like.attributes, like.names, like.strings, nodes.base, like.attributesBase, like.types)
+    const tree = new XmlTree(
+      source, nodes.slab, like.attributes, like.names, like.strings, nodes.base, like.attributesBase, like.types
+    )
     nodes.take()
     return tree
   }
@@ -347,7 +364,9 @@ export class TreeBuilder {
   finish (): XmlTree {
     const nodes = this.#nodes
     const attributes = this.#attributes
-    const tree = new XmlTree(this.#source, nodes.slab, attributes.slab, this.#names, this.#strings, nodes.base, attributes.base, this.#types)
+    const tree = new XmlTree(
+      this.#source, nodes.slab, attributes.slab, this.#names, this.#strings, nodes.base, attributes.base, this.#types
+    )
     nodes.take()
     attributes.take()
     this.release()

@@ -14,12 +14,20 @@ import { escapeXml } from '../../xml/escape'
 export type AddressingProblem = 'required' | 'invalid' | 'action'
 
 /** The subsubcodes of InvalidAddressingHeader (1.0 SOAP Binding §6.4.1). */
-export type InvalidHeaderReason = 'InvalidAddress' | 'InvalidEPR' | 'InvalidCardinality' | 'MissingAddressInEPR' | 'ActionMismatch' | 'OnlyAnonymousAddressSupported'
+export type InvalidHeaderReason =
+  'InvalidAddress' | 'InvalidEPR' | 'InvalidCardinality' | 'MissingAddressInEPR' | 'ActionMismatch' |
+  'OnlyAnonymousAddressSupported'
 
 const SUBCODES: Record<string, Record<AddressingProblem, string>> = {
-  [WSA_NS]: { required: 'MessageAddressingHeaderRequired', invalid: 'InvalidAddressingHeader', action: 'ActionNotSupported' },
+  [WSA_NS]: {
+    required: 'MessageAddressingHeaderRequired', invalid: 'InvalidAddressingHeader', action: 'ActionNotSupported'
+  },
   // 2004/08 §5.1-5.4
-  other: { required: 'MessageInformationHeaderRequired', invalid: 'InvalidMessageInformationHeader', action: 'ActionNotSupported' }
+  other: {
+    required: 'MessageInformationHeaderRequired',
+    invalid: 'InvalidMessageInformationHeader',
+    action: 'ActionNotSupported'
+  }
 }
 
 const REASONS: Record<AddressingProblem, string> = {
@@ -28,7 +36,10 @@ const REASONS: Record<AddressingProblem, string> = {
   action: 'The [action] cannot be processed at the receiver'
 }
 
-/** The action of a fault of WS-Addressing itself, and of a fault with no action of its own (1.0 Core §3.3.1; 2004/08 §5). */
+/**
+ * The action of a fault of WS-Addressing itself, and of a fault with no action of its own
+ * (1.0 Core §3.3.1; 2004/08 §5).
+ */
 export function genericFaultAction (namespace: string): string {
   return `${namespace}/fault`
 }
@@ -67,7 +78,9 @@ export function addressingFault (options: AddressingFaultOptions): SoapFault {
   const { namespace, version, problem } = options
   const is10 = namespace === WSA_NS
   const subcode = { namespace, localName: (is10 ? SUBCODES[WSA_NS] : SUBCODES.other)[problem] }
-  const subcodes = is10 && options.reason !== undefined ? [subcode, { namespace, localName: options.reason }] : [subcode]
+  const subcodes = is10 && options.reason !== undefined
+    ? [subcode, { namespace, localName: options.reason }]
+    : [subcode]
   const detail = detailOf(namespace, options)
   const reason = `${REASONS[problem]}: ${options.why}`
   const action = genericFaultAction(namespace)

@@ -27,11 +27,17 @@ const REPLY: Readonly<Record<string, string>> = {
   [WSA04_NS]: `${WSA04_NS}/Reply`
 }
 
-const PROPERTIES: ReadonlySet<string> = new Set(['To', 'Action', 'MessageID', 'RelatesTo', 'ReplyTo', 'FaultTo', 'From'])
+const PROPERTIES: ReadonlySet<string> = new Set([
+  'To', 'Action', 'MessageID', 'RelatesTo', 'ReplyTo', 'FaultTo', 'From'
+])
 const EPRS: ReadonlySet<string> = new Set(['ReplyTo', 'FaultTo', 'From'])
 
-/** The header blocks of both versions this feature reads, as `{namespace}localName`: understood wherever addressing is on. */
-export const ADDRESSING_HEADERS: readonly string[] = [WSA_NS, WSA04_NS].flatMap((ns) => [...PROPERTIES].map((name) => `{${ns}}${name}`))
+/**
+ * The header blocks of both versions this feature reads, as `{namespace}localName`: understood wherever
+ * addressing is on.
+ */
+export const ADDRESSING_HEADERS: readonly string[] = [WSA_NS, WSA04_NS]
+  .flatMap((ns) => [...PROPERTIES].map((name) => `{${ns}}${name}`))
 
 export function isAnonymous (address: string): boolean {
   return address === ANONYMOUS[WSA_NS] || address === ANONYMOUS[WSA04_NS]
@@ -68,13 +74,26 @@ function childElements (element: XmlElement): XmlElement[] {
 
 /** A property whose value is text: white space trimmed, no element inside, not empty. */
 function textValue (problem: Problem, element: XmlElement): string {
-  if (childElements(element).length > 0) problem.invalid(element.localName, `wsa:${element.localName} holds an element; it holds an IRI`, element.localName === 'To' ? 'InvalidAddress' : undefined)
+  if (childElements(element).length > 0) {
+    problem.invalid(
+      element.localName,
+      `wsa:${element.localName} holds an element; it holds an IRI`,
+      element.localName === 'To' ? 'InvalidAddress' : undefined
+    )
+  }
   const value = trimXmlSpace(textContent(element))
-  if (value === '') problem.invalid(element.localName, `wsa:${element.localName} is empty`, element.localName === 'To' ? 'InvalidAddress' : undefined)
+  if (value === '') {
+    problem.invalid(
+      element.localName, `wsa:${element.localName} is empty`, element.localName === 'To' ? 'InvalidAddress' : undefined
+    )
+  }
   return value
 }
 
-/** An endpoint reference: one Address, at most one ReferenceParameters (and ReferenceProperties in 2004/08) and Metadata. */
+/**
+ * An endpoint reference: one Address, at most one ReferenceParameters (and ReferenceProperties in 2004/08)
+ * and Metadata.
+ */
 function endpointReference (problem: Problem, element: XmlElement): SoapEndpointReference {
   const ns = problem.namespace
   const seen = new Set<string>()
@@ -82,13 +101,21 @@ function endpointReference (problem: Problem, element: XmlElement): SoapEndpoint
   const referenceParameters: XmlElement[] = []
   for (const child of childElements(element)) {
     if (child.namespace !== ns) continue
-    if (seen.has(child.localName)) problem.invalid(element.localName, `wsa:${element.localName} holds wsa:${child.localName} twice`, 'InvalidEPR')
+    if (seen.has(child.localName)) {
+      problem.invalid(element.localName, `wsa:${element.localName} holds wsa:${child.localName} twice`, 'InvalidEPR')
+    }
     seen.add(child.localName)
     if (child.localName === 'Address') {
-      if (childElements(child).length > 0) problem.invalid(element.localName, `the wsa:Address of wsa:${element.localName} holds an element`, 'InvalidEPR')
+      if (childElements(child).length > 0) {
+        problem.invalid(element.localName, `the wsa:Address of wsa:${element.localName} holds an element`, 'InvalidEPR')
+      }
       address = trimXmlSpace(textContent(child))
-      if (address === '') problem.invalid(element.localName, `the wsa:Address of wsa:${element.localName} is empty`, 'InvalidEPR')
-    } else if (child.localName === 'ReferenceParameters' || (ns === WSA04_NS && child.localName === 'ReferenceProperties')) {
+      if (address === '') {
+        problem.invalid(element.localName, `the wsa:Address of wsa:${element.localName} is empty`, 'InvalidEPR')
+      }
+    } else if (
+      child.localName === 'ReferenceParameters' || (ns === WSA04_NS && child.localName === 'ReferenceProperties')
+    ) {
       for (const parameter of childElements(child)) {
         // Each becomes a header block of the messages sent to the endpoint, and header blocks are
         // namespace-qualified (SOAP 1.2 Part 1 §5.2.1).
@@ -100,7 +127,9 @@ function endpointReference (problem: Problem, element: XmlElement): SoapEndpoint
       }
     }
   }
-  if (address === undefined) problem.invalid(element.localName, `wsa:${element.localName} has no wsa:Address`, 'MissingAddressInEPR')
+  if (address === undefined) {
+    problem.invalid(element.localName, `wsa:${element.localName} has no wsa:Address`, 'MissingAddressInEPR')
+  }
   return { address: address as string, referenceParameters, element }
 }
 
@@ -127,30 +156,39 @@ export function readAddressing (blocks: readonly HeaderBlock[], options: ReadOpt
     if (!block.targeted) continue
     const element = block.element
     // 1.0 SOAP Binding §2.3: reference parameters are marked; they are no addressing property.
-    if (element.attributes.some((a) => a.namespace === WSA_NS && a.localName === 'IsReferenceParameter' && (trimXmlSpace(a.value) === 'true' || trimXmlSpace(a.value) === '1'))) {
+    if (element.attributes.some((a) => a.namespace === WSA_NS && a.localName === 'IsReferenceParameter' &&
+      (trimXmlSpace(a.value) === 'true' || trimXmlSpace(a.value) === '1'))) {
       referenceParameters.push(element)
       continue
     }
     if ((block.namespace !== WSA_NS && block.namespace !== WSA04_NS) || !PROPERTIES.has(block.localName)) continue
     namespace ??= block.namespace
     const problem = new Problem(namespace, options)
-    if (block.namespace !== namespace) problem.invalid(block.localName, `the request mixes ${namespace} and ${block.namespace}`)
+    if (block.namespace !== namespace) {
+      problem.invalid(block.localName, `the request mixes ${namespace} and ${block.namespace}`)
+    }
     const name = block.localName
     if (name !== 'RelatesTo') {
       if (seen.has(name)) problem.invalid(name, `wsa:${name} appears more than once`, 'InvalidCardinality')
       seen.add(name)
     }
     if (EPRS.has(name)) {
-      found[(name === 'ReplyTo' ? 'replyTo' : name === 'FaultTo' ? 'faultTo' : 'from')] = endpointReference(problem, element)
+      const property = name === 'ReplyTo' ? 'replyTo' : name === 'FaultTo' ? 'faultTo' : 'from'
+      found[property] = endpointReference(problem, element)
     } else if (name === 'RelatesTo') {
       const type = element.attributes.find((a) => a.namespace === '' && a.localName === 'RelationshipType')
-      found.relatesTo.push({ id: textValue(problem, element), type: type === undefined ? REPLY[namespace] : trimXmlSpace(type.value) })
+      found.relatesTo.push({
+        id: textValue(problem, element), type: type === undefined ? REPLY[namespace] : trimXmlSpace(type.value)
+      })
     } else {
       found[name === 'To' ? 'to' : name === 'Action' ? 'action' : 'messageId'] = textValue(problem, element)
     }
   }
   if (namespace === undefined) {
-    if (options.policy.required) new Problem(WSA_NS, options).required('Action', 'this endpoint requires WS-Addressing, and the request has no wsa:Action')
+    if (options.policy.required) {
+      new Problem(WSA_NS, options)
+        .required('Action', 'this endpoint requires WS-Addressing, and the request has no wsa:Action')
+    }
     return undefined
   }
   return check(new Problem(namespace, options), found, referenceParameters)
@@ -165,18 +203,34 @@ function check (problem: Problem, found: Found, referenceParameters: XmlElement[
   if (!is10 && found.to === undefined) problem.required('To', 'the request has no wsa:To')
   // 1.0 SOAP Binding §4.2 (SOAP 1.1 SOAPAction) and §5.2 (SOAP 1.2 action): an action given twice must be the same one.
   if (options.soapAction !== undefined && options.soapAction !== action) {
-    problem.invalid('Action', `wsa:Action ${action} does not match the SOAP action ${options.soapAction}`, 'ActionMismatch')
+    problem.invalid(
+      'Action', `wsa:Action ${action} does not match the SOAP action ${options.soapAction}`, 'ActionMismatch'
+    )
   }
   // A reply that cannot go back on this connection must say which request it answers.
-  const away = (epr: SoapEndpointReference | undefined): boolean => epr !== undefined && !isAnonymous(epr.address) && epr.address !== NONE
-  if (found.messageId === undefined && (is10 ? away(found.replyTo) || away(found.faultTo) : found.replyTo !== undefined || found.faultTo !== undefined)) {
-    problem.required('MessageID', `a request with ${away(found.replyTo) ? 'wsa:ReplyTo' : 'wsa:FaultTo'} needs a wsa:MessageID for its reply's wsa:RelatesTo`)
+  const away = (epr: SoapEndpointReference | undefined): boolean =>
+    epr !== undefined && !isAnonymous(epr.address) && epr.address !== NONE
+  if (
+    found.messageId === undefined &&
+    (is10 ? away(found.replyTo) || away(found.faultTo) : found.replyTo !== undefined || found.faultTo !== undefined)
+  ) {
+    problem.required(
+      'MessageID',
+      `a request with ${away(found.replyTo) ? 'wsa:ReplyTo' : 'wsa:FaultTo'} ` +
+      'needs a wsa:MessageID for its reply\'s wsa:RelatesTo'
+    )
   }
   for (const [name, epr] of [['ReplyTo', found.replyTo], ['FaultTo', found.faultTo]] as const) {
     if (!away(epr)) continue
     const address = (epr as SoapEndpointReference).address
     const async = options.policy.asyncReplies
-    if (async === undefined) problem.invalid(name, `this endpoint answers on the request's connection only, not at ${address}`, 'OnlyAnonymousAddressSupported')
+    if (async === undefined) {
+      problem.invalid(
+        name,
+        `this endpoint answers on the request's connection only, not at ${address}`,
+        'OnlyAnonymousAddressSupported'
+      )
+    }
     let url: URL | undefined
     try { url = new URL(address) } catch {}
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || !async.allows(url)) {

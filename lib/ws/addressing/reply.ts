@@ -19,7 +19,10 @@ const REFERENCE_PARAMETER: SetAttribute = {
   prefix: 'wsa-rp'
 }
 
-/** The endpoint a reply (or, with `fault`, a fault) goes to: FaultTo for a fault when given, else ReplyTo; undefined when neither is given. */
+/**
+ * The endpoint a reply (or, with `fault`, a fault) goes to: FaultTo for a fault when given, else ReplyTo;
+ * undefined when neither is given.
+ */
 export function replyEndpoint (addressing: SoapAddressing, fault: boolean): SoapEndpointReference | undefined {
   return (fault ? addressing.faultTo : undefined) ?? addressing.replyTo
 }
@@ -34,7 +37,8 @@ export function replyHeaders (
   epr: SoapEndpointReference | undefined
 ): string {
   const ns = addressing.namespace
-  const block = (name: string, value: string): string => `<wsa:${name} xmlns:wsa="${ns}">${escapeXml(value)}</wsa:${name}>`
+  const block = (name: string, value: string): string =>
+    `<wsa:${name} xmlns:wsa="${ns}">${escapeXml(value)}</wsa:${name}>`
   let out = block('Action', action) + block('MessageID', `urn:uuid:${randomUUID()}`)
   if (addressing.messageId !== undefined) out += block('RelatesTo', addressing.messageId)
   // 1.0: To is the anonymous address when absent; 2004/08 requires it in every message.

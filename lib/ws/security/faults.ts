@@ -7,7 +7,8 @@
 import { WSSE_NS, WSU_NS } from '../../namespaces'
 import { SoapFault } from '../../soap/fault'
 
-export type SecurityFaultName = 'FailedAuthentication' | 'InvalidSecurity' | 'InvalidSecurityToken' | 'UnsupportedSecurityToken' | 'MessageExpired'
+export type SecurityFaultName =
+  'FailedAuthentication' | 'InvalidSecurity' | 'InvalidSecurityToken' | 'UnsupportedSecurityToken' | 'MessageExpired'
 
 const REASONS: Record<SecurityFaultName, string> = {
   FailedAuthentication: 'The security token could not be authenticated or authorized',

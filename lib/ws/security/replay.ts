@@ -54,7 +54,9 @@ export interface MemoryReplayStoreOptions {
  */
 export function memoryReplayStore (options: MemoryReplayStoreOptions = {}): SoapReplayStore {
   const max = options.maxEntries ?? MEMORY_MAX_ENTRIES
-  if (!Number.isSafeInteger(max) || max < 1) throw new TypeError('memoryReplayStore: maxEntries must be a positive integer')
+  if (!Number.isSafeInteger(max) || max < 1) {
+    throw new TypeError('memoryReplayStore: maxEntries must be a positive integer')
+  }
   const expiries = new Map<string, number>()
   const sweep = (now: number, all: boolean): void => {
     for (const [key, expiry] of expiries) {

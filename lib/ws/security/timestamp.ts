@@ -9,12 +9,18 @@ import { trimXmlSpace } from '../../xml/chars'
 import { securityFault, type SecurityFaultName } from './faults'
 import { childElements, textOf } from './elements'
 
-/** xs:dateTime with a zone (Z or ±hh:mm): WSS §10 wants UTC; a zoned time names one instant, a time with no zone does not. */
+/**
+ * xs:dateTime with a zone (Z or ±hh:mm): WSS §10 wants UTC; a zoned time names one instant, a time with no
+ * zone does not.
+ */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-](\d{2}):(\d{2}))$/
 
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
-/** The instant an xs:dateTime names, in milliseconds since 1970; undefined when it is not a valid, zoned xs:dateTime. */
+/**
+ * The instant an xs:dateTime names, in milliseconds since 1970; undefined when it is not a valid, zoned
+ * xs:dateTime.
+ */
 export function parseDateTime (raw: string): number | undefined {
   const m = DATE_TIME.exec(trimXmlSpace(raw))
   if (m === null) return undefined
@@ -23,7 +29,9 @@ export function parseDateTime (raw: string): number | undefined {
   if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : DAYS[month - 1])) return undefined
   const fraction = m[7] === undefined ? 0 : Number(`0.${m[7]}`)
   // 24:00:00 is the first instant of the next day (XML Schema 1.0 §3.2.7); nothing else past 23:59:59.
-  if (hour === 24 ? minute !== 0 || second !== 0 || fraction !== 0 : hour > 23 || minute > 59 || second > 59) return undefined
+  if (hour === 24 ? minute !== 0 || second !== 0 || fraction !== 0 : hour > 23 || minute > 59 || second > 59) {
+    return undefined
+  }
   let offset = 0
   if (m[8] !== 'Z') {
     const hours = Number(m[9])
@@ -63,7 +71,9 @@ function instantOf (element: XmlElement, localName: string, fault: SecurityFault
  */
 export function checkTimestamp (timestamp: XmlElement, now: number, freshness: Freshness): void {
   for (const child of childElements(timestamp, 'InvalidSecurity')) {
-    if (child.namespace !== WSU_NS || (child.localName !== 'Created' && child.localName !== 'Expires')) throw securityFault('InvalidSecurity')
+    if (child.namespace !== WSU_NS || (child.localName !== 'Created' && child.localName !== 'Expires')) {
+      throw securityFault('InvalidSecurity')
+    }
   }
   const created = instantOf(timestamp, 'Created', 'InvalidSecurity')
   const expires = instantOf(timestamp, 'Expires', 'InvalidSecurity')
@@ -77,5 +87,7 @@ export function checkTimestamp (timestamp: XmlElement, now: number, freshness: F
 export function replyTimestamp (now: number, maxAge: number): string {
   const created = new Date(now).toISOString()
   const expires = new Date(now + maxAge).toISOString()
-  return `<wsse:Security xmlns:wsse="${WSSE_NS}" xmlns:wsu="${WSU_NS}"><wsu:Timestamp><wsu:Created>${created}</wsu:Created><wsu:Expires>${expires}</wsu:Expires></wsu:Timestamp></wsse:Security>`
+  return `<wsse:Security xmlns:wsse="${WSSE_NS}" xmlns:wsu="${WSU_NS}"><wsu:Timestamp>` +
+    `<wsu:Created>${created}</wsu:Created><wsu:Expires>${expires}</wsu:Expires>` +
+    '</wsu:Timestamp></wsse:Security>'
 }

@@ -16,9 +16,13 @@ import { parseDateTime } from './timestamp'
 const PROFILE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0'
 export const PASSWORD_TEXT = `${PROFILE}#PasswordText`
 export const PASSWORD_DIGEST = `${PROFILE}#PasswordDigest`
+// eslint-disable-next-line @stylistic/max-len -- a URI, kept whole to be found by search
 export const BASE64_BINARY = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary'
 
-/** The longest values read, in characters: a username, a password (or its digest), a Base64 Nonce (192 bytes), a Created. */
+/**
+ * The longest values read, in characters: a username, a password (or its digest), a Base64 Nonce
+ * (192 bytes), a Created.
+ */
 export const MAX_USERNAME = 256
 export const MAX_PASSWORD = 1024
 export const MAX_NONCE = 256
@@ -80,7 +84,9 @@ export function readUsernameToken (token: XmlElement): UsernameToken {
   const username = trimXmlSpace(bounded(user, MAX_USERNAME))
   if (username === '') throw securityFault('InvalidSecurityToken')
   const typeUri = attributeOf(pass, 'Type')
-  const type = typeUri === undefined || typeUri === PASSWORD_TEXT ? 'text' : typeUri === PASSWORD_DIGEST ? 'digest' : undefined
+  const type = typeUri === undefined || typeUri === PASSWORD_TEXT
+    ? 'text'
+    : typeUri === PASSWORD_DIGEST ? 'digest' : undefined
   if (type === undefined) throw securityFault('UnsupportedSecurityToken')
   const password = bounded(pass, MAX_PASSWORD)
   let nonce: Buffer | undefined
@@ -128,7 +134,9 @@ function same (a: Buffer | string, b: Buffer | string): boolean {
  * in constant time. An unknown user, a verifier asked about a digest, or a
  * value the lookup should not give all fail after the same comparison.
  */
-export async function authenticate (token: UsernameToken, lookup: SoapUsernameTokenOptions['lookup']): Promise<boolean> {
+export async function authenticate (
+  token: UsernameToken, lookup: SoapUsernameTokenOptions['lookup']
+): Promise<boolean> {
   const secret: SoapUserSecret | undefined | null = await lookup(token.username)
   const known = secret !== undefined && secret !== null
   if (known && typeof secret !== 'string' && typeof secret?.verify !== 'function') {

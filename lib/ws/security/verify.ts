@@ -28,7 +28,10 @@ export interface SecurityResult {
   readonly replyHeader: string | undefined
 }
 
-/** The Timestamp and the UsernameToken of a Security header; anything else in it, or a second of either, is InvalidSecurity. */
+/**
+ * The Timestamp and the UsernameToken of a Security header; anything else in it, or a second of either,
+ * is InvalidSecurity.
+ */
 function contents (security: XmlElement): { timestamp: XmlElement | undefined, token: XmlElement | undefined } {
   let timestamp: XmlElement | undefined
   let token: XmlElement | undefined
@@ -41,7 +44,9 @@ function contents (security: XmlElement): { timestamp: XmlElement | undefined, t
 }
 
 /** Checks the Security header of a request's header blocks against a service's `security`. */
-export async function verifySecurity (security: ServiceSecurity, headers: readonly SoapHeaderBlock[], now: number = Date.now()): Promise<SecurityResult> {
+export async function verifySecurity (
+  security: ServiceSecurity, headers: readonly SoapHeaderBlock[], now: number = Date.now()
+): Promise<SecurityResult> {
   const replyHeader = security.replyTimestamp ? replyTimestamp(now, security.freshness.maxAge) : undefined
   // Only blocks meant for this node count (SOAP 1.2 Part 1 §2.6); WSS §6.1: at most one Security header per role.
   const blocks = headers.filter((block) => block.targeted && block.key === SECURITY_HEADER)

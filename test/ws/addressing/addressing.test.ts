@@ -130,6 +130,33 @@ const RULES: readonly Rule[] = [
     detail: '<wsa:ProblemHeaderQName xmlns:wsa="NS" xmlns:h="NS">h:ReplyTo</wsa:ProblemHeaderQName>'
   },
   {
+    title: 'SOAP Binding §6.4.1: a wsa:To that holds an element, not an IRI, is InvalidAddressingHeader, InvalidAddress',
+    header: (ns) => wsa(ns, [['Action', ACTION], ['To', '<x:Address xmlns:x="urn:x">http://localhost/calc</x:Address>']]),
+    codes: ['InvalidAddressingHeader', 'InvalidAddress', 'InvalidMessageInformationHeader'],
+    detail: '<wsa:ProblemHeaderQName xmlns:wsa="NS" xmlns:h="NS">h:To</wsa:ProblemHeaderQName>'
+  },
+  {
+    title: 'Core §2.2, SOAP Binding §6.4.1: a wsa:ReplyTo with two wsa:Address is InvalidAddressingHeader, InvalidEPR',
+    header: (ns) => {
+      const address = `<wsa:Address>${ns === WSA_NS ? ANON : ANON04}</wsa:Address>`
+      return wsa(ns, [['Action', ACTION], ['MessageID', ID], ['To', ANON04], ['ReplyTo', address + address]])
+    },
+    codes: ['InvalidAddressingHeader', 'InvalidEPR', 'InvalidMessageInformationHeader'],
+    detail: '<wsa:ProblemHeaderQName xmlns:wsa="NS" xmlns:h="NS">h:ReplyTo</wsa:ProblemHeaderQName>'
+  },
+  {
+    title: 'Core §2.2, SOAP Binding §6.4.1: a wsa:ReplyTo whose wsa:Address holds an element is InvalidAddressingHeader, InvalidEPR',
+    header: (ns) => wsa(ns, [['Action', ACTION], ['MessageID', ID], ['To', ANON04], ['ReplyTo', `<wsa:Address><x:Uri xmlns:x="urn:x">${ANON}</x:Uri></wsa:Address>`]]),
+    codes: ['InvalidAddressingHeader', 'InvalidEPR', 'InvalidMessageInformationHeader'],
+    detail: '<wsa:ProblemHeaderQName xmlns:wsa="NS" xmlns:h="NS">h:ReplyTo</wsa:ProblemHeaderQName>'
+  },
+  {
+    title: 'Core §2.2, SOAP Binding §6.4.1: a wsa:ReplyTo with an empty wsa:Address is InvalidAddressingHeader, InvalidEPR',
+    header: (ns) => wsa(ns, [['Action', ACTION], ['MessageID', ID], ['To', ANON04], ['ReplyTo', '<wsa:Address> </wsa:Address>']]),
+    codes: ['InvalidAddressingHeader', 'InvalidEPR', 'InvalidMessageInformationHeader'],
+    detail: '<wsa:ProblemHeaderQName xmlns:wsa="NS" xmlns:h="NS">h:ReplyTo</wsa:ProblemHeaderQName>'
+  },
+  {
     title: 'SOAP Binding §4.2, §5.2: a wsa:Action other than the SOAP action is InvalidAddressingHeader, ActionMismatch',
     header: (ns) => wsa(ns, [['Action', ACTION], ['To', ANON04]]),
     action: `${TNS}/Divide`,
