@@ -9,7 +9,8 @@ import { compileElement } from './write'
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XSI_NS } from '../namespaces'
 import { escapeAttribute } from '../xml/escape'
-import { fail, usesXsi, type Field, type ObjectShape } from './shapes'
+import { usesXsi, type Field, type ObjectShape } from './shapes'
+import { fail } from './xml-keyword'
 import { prefixesFor } from './prefixes'
 
 type Schema = Readonly<Record<string, unknown>>

@@ -5,9 +5,12 @@
  * which records the choices as it is made (ObjectShape's `prefixes`): the
  * schema is not walked again.
  */
-import { fail, isObject, typesOf, xmlOf, type AskedPrefix, type ObjectShape, type Shape } from './shapes'
+import { typesOf, type AskedPrefix, type ObjectShape, type Shape } from './shapes'
+import { fail, isObject, xmlOf } from './xml-keyword'
 
-/** What a writer's shape tree holds: the namespaces its elements may be in (in the order met), the prefixes asked for. */
+/**
+ * What a writer's shape tree holds: the namespaces its elements may be in (in the order met), the prefixes asked for.
+ */
 interface Found {
   readonly namespaces: Set<string>
   readonly asked: Map<string, string>

@@ -12,7 +12,8 @@
  */
 import { generate, random, readPattern, type Random } from './sample-pattern'
 import type { SoapSchema } from '../types'
-import { TYPE_PROPERTY, shapeOf, usesXsi, xmlOf } from './shapes'
+import { TYPE_PROPERTY, shapeOf, usesXsi } from './shapes'
+import { xmlOf } from './xml-keyword'
 import { compileElement } from './write'
 import { prefixesFor } from './prefixes'
 import { writeEnvelope } from '../soap/writer'

@@ -13,7 +13,8 @@ import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import type { Problem } from '../soap/fault'
 import { isSpace } from '../xml/chars'
 import { linearEngine, linearRegExp, URL_PATTERN } from './patterns'
-import { TYPE_PROPERTY, type XmlKeyword } from './shapes'
+import { TYPE_PROPERTY } from './shapes'
+import type { XmlKeyword } from './xml-keyword'
 
 /** At most this many problems are listed in a fault's Detail. */
 export const MAX_PROBLEMS = 20

@@ -11,7 +11,7 @@ import { count } from './checks'
 import { MAX_DEPTH } from './bounds'
 import { XSD_NS } from '../namespaces'
 import { normalizeSpace, type WhiteSpace } from '../xml/chars'
-import { BINARY_ENCODINGS } from '../codec/shapes'
+import { BINARY_ENCODINGS } from '../codec/xml-keyword'
 import { LEXICAL_PATTERNS } from '../codec/patterns'
 import { xsdRegex } from './xsd-regex'
 

@@ -14,7 +14,8 @@ import {
   SOAP_ERR_HOOK_INVALID
 } from '../errors'
 import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapScope } from './hooks'
-import { fail, usesXsi, shapeOf, xmlOf, type Field, type NamedShapes, type ObjectShape } from '../codec/shapes'
+import { usesXsi, shapeOf, type Field, type NamedShapes, type ObjectShape } from '../codec/shapes'
+import { fail, xmlOf } from '../codec/xml-keyword'
 import { prefixesFor } from '../codec/prefixes'
 import { KnownKeys } from '../codec/keys'
 import { compile } from '../codec/validation'
