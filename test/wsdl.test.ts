@@ -517,6 +517,41 @@ test('docs/wsdl.md "The mapping", xmllint: the types of an element that may carr
   }
 })
 
+test('docs/wsdl.md "The mapping", xmllint: a type that may carry xsi:type takes other attributes (xs:anyAttribute) where its base does not, inherits them where it does, and a request using them validates', async (t: TestContext) => {
+  const K = 'urn:test:kennel'
+  const pet = (tag: string, extra: Record<string, unknown>, xml: Record<string, unknown> = {}): Record<string, unknown> => ({
+    type: 'object',
+    xml,
+    properties: { $type: { const: tag }, name: { type: 'string' }, ...extra },
+    required: ['$type', 'name'],
+    additionalProperties: false
+  })
+  const $defs = {
+    Pet: pet('Pet', {}),
+    Dog: pet('Dog', { breed: { type: 'string' } }, { anyAttribute: true }),
+    Puppy: pet('Puppy', { breed: { type: 'string' }, weeks: { type: 'integer' } }, { anyAttribute: true })
+  }
+  const PET = { oneOf: ['Pet', 'Dog', 'Puppy'].map((name) => ({ $ref: `#/$defs/${name}` })) }
+  const kennel = { type: 'object', properties: { pet: PET }, required: ['pet'], additionalProperties: false, $defs }
+  const app = await build(t, { path: '/kennel', namespace: K, name: 'Kennel', operations: { Board: { input: kennel, output: kennel, handler: (input: unknown) => input } } } as never)
+  const text = (await get(app, '/kennel?wsdl')).body
+  const wildcards = Object.fromEntries(all(parse(text), XS_NS, 'complexType').filter((c) => c.hasAttribute('name')).map((c) => [c.getAttribute('name'), all(c, XS_NS, 'anyAttribute').length]))
+  t.assert.deepStrictEqual(wildcards, { Pet: 0, Dog: 1, Puppy: 0 })
+  const request = (version: SoapVersion): string => envelope(version, `<k:Board xmlns:k="${K}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><k:pet xsi:type="k:Puppy" collar="red"><k:name>Rex</k:name><k:breed>beagle</k:breed><k:weeks>9</k:weeks></k:pet></k:Board>`)
+  for (const version of ['1.1', '1.2'] as const) {
+    const reply = await post(app, version, request(version), { url: '/kennel' })
+    t.assert.strictEqual(reply.statusCode, 200, reply.body)
+    t.assert.match(reply.body, /<tns:pet xsi:type="tns:Puppy">/)
+  }
+  const checked = assertValidWsdl(t, text)
+  if (checked === undefined) return
+  for (const version of ['1.1', '1.2'] as const) {
+    const driver = await messageSchema(t, app, '/kennel', version, checked.dir, checked.schemas)
+    const valid = validateMessage(driver, checked.dir, request(version), `kennel-${version}`)
+    t.assert.strictEqual(valid.status, 0, valid.output)
+  }
+})
+
 test('docs/services.md "Derived types": a type that extends none of the element\'s others, or has text, cannot be written in the WSDL (SOAP_ERR_WSDL_CONFLICT); a header block of derived types is SOAP_ERR_SERVICE_SCHEMA', async (t: TestContext) => {
   const typed = (tag: string, properties: Record<string, unknown>): Record<string, unknown> => ({ type: 'object', properties: { $type: { const: tag }, ...properties }, required: ['$type'], additionalProperties: false })
   const cases: Array<[unknown[], RegExp]> = [

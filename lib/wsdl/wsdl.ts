@@ -14,7 +14,8 @@ import type { Field, ObjectShape } from '../codec/shapes'
 import type { ElementDescription, OperationDescription, ServiceDescription } from '../service/description'
 import type { SoapWsdlOptions } from '../types'
 import { acceptsHtml, buildPage, pageAsset, sendPage, type ServicePage } from './service-page'
-import { Prefixes, SchemaSet, node, render, type XmlNode } from './xsd-write'
+import { Prefixes, node, render, type XmlNode } from './xml-nodes'
+import { SchemaSet } from './xsd-write'
 import {
   ADDRESS, SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey
 } from '../namespaces'

@@ -11,73 +11,13 @@
  * that is the one construct the codec maps and XSD cannot express.
  */
 import { SOAP_ERR_WSDL_CONFLICT } from '../errors'
-import { escapeAttribute, escapeXml } from '../xml/escape'
 import { replaceInvalidXmlChars } from '../xml/chars'
 import type { Alternatives, Field, ObjectShape, ScalarShape, ScalarType, Shape, XsiTypeName } from '../codec/shapes'
 import { XSD_NS } from '../namespaces'
 import { statedChoices, type StatedChoice } from './stated-choices'
+import { Prefixes, node, render, type XmlNode } from './xml-nodes'
 
 type Schema = Readonly<Record<string, unknown>>
-
-// ------------------------------------------------------------ XML nodes ---
-
-/** An element to be written; attributes keep their order, `undefined` ones are left out. */
-export interface XmlNode {
-  readonly name: string
-  readonly attributes: ReadonlyArray<readonly [string, string | undefined]>
-  readonly children: readonly XmlNode[] | string
-  /** Markup written as it is instead of the element (a policy assertion given serialised). */
-  readonly markup?: string
-}
-
-export function node (name: string, attributes: Record<string, string | undefined> = {}, children: readonly XmlNode[] | string = []): XmlNode {
-  return { name, attributes: Object.entries(attributes), children }
-}
-
-/** Writes a node indented by two spaces a level. Text is escaped; ADDRESS (lib/namespaces.ts) passes through. */
-export function render (root: XmlNode, depth = 0): string {
-  const indent = '  '.repeat(depth)
-  if (root.markup !== undefined) return `${indent}${root.markup}\n`
-  let start = `${indent}<${root.name}`
-  for (const [name, value] of root.attributes) {
-    if (value !== undefined) start += ` ${name}="${escapeAttribute(value)}"`
-  }
-  if (typeof root.children === 'string') return `${start}>${escapeXml(root.children)}</${root.name}>\n`
-  if (root.children.length === 0) return `${start}/>\n`
-  let out = `${start}>\n`
-  for (const child of root.children) out += render(child, depth + 1)
-  return `${out}${indent}</${root.name}>\n`
-}
-
-// --------------------------------------------------------------- prefixes ---
-
-/** The prefix of every namespace a description names: `tns` for the target namespace, then ns1, ns2... */
-export class Prefixes {
-  readonly byNamespace = new Map<string, string>()
-  constructor (targetNamespace: string) {
-    this.byNamespace.set(targetNamespace, 'tns')
-  }
-
-  of (namespace: string): string {
-    let prefix = this.byNamespace.get(namespace)
-    if (prefix === undefined) {
-      prefix = `ns${this.byNamespace.size}`
-      this.byNamespace.set(namespace, prefix)
-    }
-    return prefix
-  }
-
-  qname (namespace: string, localName: string): string {
-    return `${this.of(namespace)}:${localName}`
-  }
-
-  /** `xmlns:` declarations for every namespace named so far. */
-  declarations (): Record<string, string> {
-    const out: Record<string, string> = {}
-    for (const [namespace, prefix] of this.byNamespace) out[`xmlns:${prefix}`] = namespace
-    return out
-  }
-}
 
 // ---------------------------------------------------------- simple types ---
 
@@ -105,10 +45,15 @@ function facet (name: string, value: string | number): XmlNode {
   return node(`xs:${name}`, { value: String(value) })
 }
 
-/** An element's or attribute's simple type: a built-in type's QName, or an anonymous restriction. */
-/** The built-in type of a scalar, where XSD needs a type's name (a list's items, simple content's base): the facets stay Ajv's. */
-const BUILT_IN: Readonly<Record<ScalarType, string>> = { string: 'xs:string', integer: 'xs:long', number: 'xs:double', boolean: 'xs:boolean' }
+/**
+ * The built-in type of a scalar, where XSD needs a type's name (a list's items, simple content's base): the
+ * facets stay Ajv's.
+ */
+const BUILT_IN: Readonly<Record<ScalarType, string>> = {
+  string: 'xs:string', integer: 'xs:long', number: 'xs:double', boolean: 'xs:boolean'
+}
 
+/** An element's or attribute's simple type: a built-in type's QName, or an anonymous restriction. */
 function simpleType (schema: Schema, type: ScalarType): string | XmlNode {
   let base: string
   const facets: XmlNode[] = []
@@ -120,8 +65,16 @@ function simpleType (schema: Schema, type: ScalarType): string | XmlNode {
     base = 'xs:long'
     // Unbounded (docs/wsdl.md "The mapping"): the built-in type every importer maps; the safe range is the codec's.
     if (values === undefined && !BOUNDS.some((k) => numberOf(schema, k) !== undefined)) return base
-    const minimum = Math.max(-SAFE, Math.ceil(numberOf(schema, 'minimum') ?? -SAFE), Math.floor(numberOf(schema, 'exclusiveMinimum') ?? -SAFE - 1) + 1)
-    const maximum = Math.min(SAFE, Math.floor(numberOf(schema, 'maximum') ?? SAFE), Math.ceil(numberOf(schema, 'exclusiveMaximum') ?? SAFE + 1) - 1)
+    const minimum = Math.max(
+      -SAFE,
+      Math.ceil(numberOf(schema, 'minimum') ?? -SAFE),
+      Math.floor(numberOf(schema, 'exclusiveMinimum') ?? -SAFE - 1) + 1
+    )
+    const maximum = Math.min(
+      SAFE,
+      Math.floor(numberOf(schema, 'maximum') ?? SAFE),
+      Math.ceil(numberOf(schema, 'exclusiveMaximum') ?? SAFE + 1) - 1
+    )
     facets.push(facet('minInclusive', minimum), facet('maxInclusive', maximum))
   } else if (type === 'number') {
     base = 'xs:double'
@@ -130,8 +83,12 @@ function simpleType (schema: Schema, type: ScalarType): string | XmlNode {
     const exclusiveMinimum = numberOf(schema, 'exclusiveMinimum')
     const exclusiveMaximum = numberOf(schema, 'exclusiveMaximum')
     // The bounds also keep out INF, -INF and NaN, which the codec refuses.
-    facets.push(exclusiveMinimum === undefined ? facet('minInclusive', numberOf(schema, 'minimum') ?? `-${MAX_DOUBLE}`) : facet('minExclusive', exclusiveMinimum))
-    facets.push(exclusiveMaximum === undefined ? facet('maxInclusive', numberOf(schema, 'maximum') ?? MAX_DOUBLE) : facet('maxExclusive', exclusiveMaximum))
+    facets.push(exclusiveMinimum === undefined
+      ? facet('minInclusive', numberOf(schema, 'minimum') ?? `-${MAX_DOUBLE}`)
+      : facet('minExclusive', exclusiveMinimum))
+    facets.push(exclusiveMaximum === undefined
+      ? facet('maxInclusive', numberOf(schema, 'maximum') ?? MAX_DOUBLE)
+      : facet('maxExclusive', exclusiveMaximum))
   } else if (schema.format === 'date' || schema.format === 'date-time') {
     base = schema.format === 'date' ? 'xs:date' : 'xs:dateTime'
     facets.push(facet('pattern', schema.format === 'date' ? DATE_PATTERN : DATE_TIME_PATTERN))
@@ -164,8 +121,12 @@ function stringBase (schema: Schema): string {
 }
 
 function annotation (schema: Schema): XmlNode[] {
-  const text = typeof schema.description === 'string' ? schema.description : typeof schema.title === 'string' ? schema.title : undefined
-  return text === undefined ? [] : [node('xs:annotation', {}, [node('xs:documentation', {}, replaceInvalidXmlChars(text))])]
+  const text = typeof schema.description === 'string'
+    ? schema.description
+    : typeof schema.title === 'string' ? schema.title : undefined
+  return text === undefined
+    ? []
+    : [node('xs:annotation', {}, [node('xs:documentation', {}, replaceInvalidXmlChars(text))])]
 }
 
 // ---------------------------------------------------------------- schemas ---
@@ -190,7 +151,8 @@ interface SchemaDocument {
 
 function withoutAnnotations (declaration: XmlNode): XmlNode {
   if (typeof declaration.children === 'string') return declaration
-  return { ...declaration, children: declaration.children.filter((c) => c.name !== 'xs:annotation').map(withoutAnnotations) }
+  const children = declaration.children.filter((c) => c.name !== 'xs:annotation').map(withoutAnnotations)
+  return { ...declaration, children }
 }
 
 function occurs (min: string | undefined, max: string | undefined): Record<string, string | undefined> {
@@ -206,7 +168,9 @@ function occurs (min: string | undefined, max: string | undefined): Record<strin
  */
 function wildcardNamespace (any: Field, named: boolean): string {
   const wildcard = any.wildcard
-  if (wildcard !== undefined && wildcard.allow) return [...wildcard.namespaces].map((ns) => ns === '' ? '##local' : ns).join(' ')
+  if (wildcard !== undefined && wildcard.allow) {
+    return [...wildcard.namespaces].map((ns) => ns === '' ? '##local' : ns).join(' ')
+  }
   return wildcard !== undefined || named ? '##other' : '##any'
 }
 
@@ -243,11 +207,19 @@ export class SchemaSet {
 
   /** The `$defs` of the schema whose elements are being declared. */
   private defs: Readonly<Record<string, Schema>> = {}
-  /** Named types being declared, by `{namespace}name`: a type met again inside itself is referenced, not declared again. */
+  /**
+   * Named types being declared, by `{namespace}name`: a type met again inside itself is referenced, not declared
+   * again.
+   */
   private readonly declaring = new Set<string>()
 
-  /** Declares a global element, attribute or complex type; the same declaration twice is one, two different ones cannot be written. */
-  private global (kind: 'element' | 'attribute' | 'complexType', namespace: string, name: string, declaration: XmlNode, where: string): void {
+  /**
+   * Declares a global element, attribute or complex type; the same declaration twice is one, two different ones
+   * cannot be written.
+   */
+  private global (
+    kind: 'element' | 'attribute' | 'complexType', namespace: string, name: string, declaration: XmlNode, where: string
+  ): void {
     const doc = this.document(namespace)
     const declarations = kind === 'element' ? doc.elements : kind === 'attribute' ? doc.attributes : doc.types
     // Documentation is no part of the declaration: the first one's is kept.
@@ -256,13 +228,20 @@ export class SchemaSet {
     if (known === undefined) {
       declarations.set(name, { node: declaration, text, where })
     } else if (known.text !== text) {
-      throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the ${kind} {${namespace}}${name} is declared two different ways, at ${known.where} and at ${where}`)
+      throw new SOAP_ERR_WSDL_CONFLICT(
+        this.service,
+        `the ${kind} {${namespace}}${name} is declared two different ways, at ${known.where} and at ${where}`
+      )
     }
   }
 
   /** A top-level element of a message (an operation's input or output, a fault's detail, a header block). */
   topElement (name: string, namespace: string, shape: Shape, schema: Schema, where: string): string {
-    if (namespace === '') throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the element ${name} at ${where} is in no namespace: a top-level element needs one`)
+    if (namespace === '') {
+      throw new SOAP_ERR_WSDL_CONFLICT(
+        this.service, `the element ${name} at ${where} is in no namespace: a top-level element needs one`
+      )
+    }
     this.defs = defsOf(schema)
     this.global('element', namespace, name, this.elementBody(name, namespace, shape, schema, undefined, where), where)
     return this.prefixes.qname(namespace, name)
@@ -300,11 +279,21 @@ export class SchemaSet {
     return this.prefixes.qname(ns, local)
   }
 
-  /** An element named in the schema of `context`: declared in place when in that namespace, else globally and referenced. */
-  private element (context: string, name: string, namespace: string, min: string | undefined, max: string | undefined, body: (occurrence: Record<string, string | undefined> | undefined) => XmlNode, where: string): XmlNode {
+  /**
+   * An element named in the schema of `context`: declared in place when in that namespace, else globally and
+   * referenced.
+   */
+  private element (
+    context: string, name: string, namespace: string, min: string | undefined, max: string | undefined,
+    body: (occurrence: Record<string, string | undefined> | undefined) => XmlNode, where: string
+  ): XmlNode {
     // An element in no namespace is a local one, unqualified; a schema with a target namespace has no global one.
     if (namespace === '') {
-      if (context === TOP) throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the header block ${name} at ${where} is in no namespace: a top-level element needs one`)
+      if (context === TOP) {
+        throw new SOAP_ERR_WSDL_CONFLICT(
+          this.service, `the header block ${name} at ${where} is in no namespace: a top-level element needs one`
+        )
+      }
       return body({ form: 'unqualified', ...occurs(min, max) })
     }
     if (namespace === context) return body(occurs(min, max))
@@ -313,14 +302,18 @@ export class SchemaSet {
     return node('xs:element', { ref: this.prefixes.qname(namespace, name), ...occurs(min, max) })
   }
 
-  private elementBody (name: string, namespace: string, shape: Shape, schema: Schema, occurrence: Record<string, string | undefined> | undefined, where: string, alternatives?: Alternatives): XmlNode {
+  private elementBody (
+    name: string, namespace: string, shape: Shape, schema: Schema,
+    occurrence: Record<string, string | undefined> | undefined, where: string, alternatives?: Alternatives
+  ): XmlNode {
     const children = annotation(schema)
     let type: string | undefined
     const ref = refName(schema)
     const content = ref === undefined ? schema : this.defs[ref]
     if (alternatives !== undefined) {
       type = this.derivedTypes(alternatives, content, where)
-      return node('xs:element', { name, ...occurrence, nillable: alternatives.nullable ? 'true' : undefined, type }, children)
+      const nillable = alternatives.nullable ? 'true' : undefined
+      return node('xs:element', { name, ...occurrence, nillable, type }, children)
     }
     if (shape.kind === 'scalar') {
       const simple = simpleType(content, shape.type)
@@ -353,20 +346,35 @@ export class SchemaSet {
     return this.prefixes.qname(declared.namespace, declared.name)
   }
 
-  /** The alternative a type extends: the one whose elements begin its own and whose attributes it has, the most of them. */
+  /**
+   * The alternative a type extends: the one whose elements begin its own and whose attributes it has, the most
+   * of them.
+   */
   private baseOf (shape: ObjectShape, shapes: readonly ObjectShape[], where: string): ObjectShape {
     // Scalars are compared by type (each property has its own shape); objects are the same named schema.
-    const sameShape = (a: Shape, b: Shape): boolean => a === b || (a.kind === 'scalar' && b.kind === 'scalar' && a.type === b.type && a.nullable === b.nullable)
-    const same = (a: Field, b: Field): boolean => a.property === b.property && a.name === b.name && a.namespace === b.namespace && sameShape(a.shape, b.shape) && a.array === b.array && a.list === b.list && a.wrapped === b.wrapped
+    const sameShape = (a: Shape, b: Shape): boolean => a === b ||
+      (a.kind === 'scalar' && b.kind === 'scalar' && a.type === b.type && a.nullable === b.nullable)
+    const same = (a: Field, b: Field): boolean => a.property === b.property && a.name === b.name &&
+      a.namespace === b.namespace && sameShape(a.shape, b.shape) &&
+      a.array === b.array && a.list === b.list && a.wrapped === b.wrapped
+    const size = (s: ObjectShape): number => s.elements.length + s.attributes.length
     let found: ObjectShape | undefined
     for (const other of shapes) {
-      if (other === shape || other.elements.length + other.attributes.length >= shape.elements.length + shape.attributes.length) continue
-      if (!other.elements.every((field, i) => shape.elements[i] !== undefined && same(field, shape.elements[i]))) continue
+      if (other === shape || size(other) >= size(shape)) continue
+      if (!other.elements.every((field, i) => shape.elements[i] !== undefined && same(field, shape.elements[i]))) {
+        continue
+      }
       if (!other.attributes.every((field) => shape.attributes.some((own) => same(field, own)))) continue
-      if (found === undefined || other.elements.length + other.attributes.length > found.elements.length + found.attributes.length) found = other
+      if (found === undefined || size(other) > size(found)) found = other
     }
     const type = shape.xsiType as XsiTypeName
-    if (found === undefined) throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the type ${type.name} at ${where} extends none of the element's other types: a type derived by extension begins with its base's elements, and has its attributes`)
+    if (found === undefined) {
+      throw new SOAP_ERR_WSDL_CONFLICT(
+        this.service,
+        `the type ${type.name} at ${where} extends none of the element's other types: ` +
+        'a type derived by extension begins with its base\'s elements, and has its attributes'
+      )
+    }
     return found
   }
 
@@ -375,20 +383,36 @@ export class SchemaSet {
     const type = shape.xsiType as XsiTypeName
     const id = `{${type.namespace}}${type.name}`
     if (this.declaring.has(id)) return
-    if (shape.text !== undefined || shape.any !== undefined) throw new SOAP_ERR_WSDL_CONFLICT(this.service, `the type ${type.name} at ${where} has text or raw elements ("xml.text", "xml.any"): the types of an element that may carry xsi:type have element and attribute content only`)
+    if (shape.text !== undefined || shape.any !== undefined) {
+      throw new SOAP_ERR_WSDL_CONFLICT(
+        this.service,
+        `the type ${type.name} at ${where} has text or raw elements ("xml.text", "xml.any"): ` +
+        'the types of an element that may carry xsi:type have element and attribute content only'
+      )
+    }
     this.declaring.add(id)
     try {
       const properties = (content.properties ?? {}) as Record<string, Schema>
       const required = new Set(Array.isArray(content.required) ? content.required as string[] : [])
       const sequence = this.particles(type.namespace, shape, content, where, base?.elements.length ?? 0)
-      const attributes = shape.attributes.filter((field) => base?.attributes.some((inherited) => inherited.property === field.property) !== true)
-        .map((field) => this.attribute(type.namespace, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`))
-      if (shape.anyAttribute && base?.anyAttribute !== true) attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
+      const attributes = shape.attributes
+        .filter((field) => base?.attributes.some((inherited) => inherited.property === field.property) !== true)
+        .map((field) => this.attribute(
+          type.namespace, field, properties[field.property], required.has(field.property),
+          `${where}/properties/${field.property}`
+        ))
+      if (shape.anyAttribute && base?.anyAttribute !== true) {
+        attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
+      }
       const particles = [node('xs:sequence', {}, sequence), ...attributes]
       const body = base === undefined
         ? particles
-        : [node('xs:complexContent', {}, [node('xs:extension', { base: this.prefixes.qname((base.xsiType as XsiTypeName).namespace, (base.xsiType as XsiTypeName).name) }, particles)])]
-      this.global('complexType', type.namespace, type.name, node('xs:complexType', { name: type.name, abstract: type.abstract ? 'true' : undefined }, body), where)
+        : [node('xs:complexContent', {}, [node('xs:extension', {
+            base: this.prefixes.qname((base.xsiType as XsiTypeName).namespace, (base.xsiType as XsiTypeName).name)
+          }, particles)])]
+      const abstract = type.abstract ? 'true' : undefined
+      const declaration = node('xs:complexType', { name: type.name, abstract }, body)
+      this.global('complexType', type.namespace, type.name, declaration, where)
     } finally {
       this.declaring.delete(id)
     }
@@ -398,8 +422,12 @@ export class SchemaSet {
     const properties = (schema.properties ?? {}) as Record<string, Schema>
     const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
     const sequence = this.particles(context, shape, schema, where)
-    // xsi:nil carries no attribute: a nullable object's attributes are optional in XSD, whatever `required` says of the object.
-    const attributes = shape.attributes.map((field) => this.attribute(context, field, properties[field.property], required.has(field.property) && !shape.nullable, `${where}/properties/${field.property}`))
+    // xsi:nil carries no attribute: a nullable object's attributes are optional in XSD, whatever `required` says
+    // of the object.
+    const attributes = shape.attributes.map((field) => this.attribute(
+      context, field, properties[field.property], required.has(field.property) && !shape.nullable,
+      `${where}/properties/${field.property}`
+    ))
     // Attributes the schema does not name are passed over by the codec, as lax wildcards are.
     if (shape.anyAttribute) attributes.push(node('xs:anyAttribute', { processContents: 'lax' }))
     if (shape.text !== undefined && !shape.mixed) {
@@ -409,8 +437,13 @@ export class SchemaSet {
       return node('xs:complexType', {}, [node('xs:simpleContent', {}, [node('xs:extension', { base }, attributes)])])
     }
     // Elements the schema does not name: of other namespaces only, so that the content model stays deterministic (UPA).
-    if (shape.any !== undefined) sequence.push(node('xs:any', { namespace: wildcardNamespace(shape.any, shape.elements.length > 0), processContents: 'lax', minOccurs: '0', maxOccurs: 'unbounded' }))
-    return node('xs:complexType', { mixed: shape.mixed ? 'true' : undefined }, [node('xs:sequence', {}, sequence), ...attributes])
+    if (shape.any !== undefined) {
+      const namespace = wildcardNamespace(shape.any, shape.elements.length > 0)
+      sequence.push(node('xs:any', { namespace, processContents: 'lax', minOccurs: '0', maxOccurs: 'unbounded' }))
+    }
+    return node('xs:complexType', { mixed: shape.mixed ? 'true' : undefined }, [
+      node('xs:sequence', {}, sequence), ...attributes
+    ])
   }
 
   /**
@@ -421,7 +454,10 @@ export class SchemaSet {
   private particles (context: string, shape: ObjectShape, schema: Schema, where: string, from = 0): XmlNode[] {
     const properties = (schema.properties ?? {}) as Record<string, Schema>
     const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
-    const particle = (field: Field, present: boolean): XmlNode => this.field(context, field, properties[field.property], required.has(field.property), `${where}/properties/${field.property}`, present)
+    const particle = (field: Field, present: boolean): XmlNode => this.field(
+      context, field, properties[field.property], required.has(field.property),
+      `${where}/properties/${field.property}`, present
+    )
     const choices = statedChoices(shape, schema)
     const out: XmlNode[] = []
     for (let i = from; i < shape.elements.length; i++) {
@@ -445,9 +481,14 @@ export class SchemaSet {
    */
   private choice (choice: StatedChoice, particle: (field: Field, present: boolean) => XmlNode): XmlNode[] {
     if (choice.kind === 'one') return [node('xs:choice', {}, choice.branches.map((b) => particle(b.field, b.present)))]
-    const sequences = choice.branches.map((b, i) => node('xs:sequence', {}, [particle(b.field, true), ...choice.branches.slice(i + 1).map((later) => particle(later.field, false))]))
-    const named = (element: XmlNode): boolean => element.attributes.some(([key, value]) => (key === 'ref' || key === 'type') && value !== undefined)
-    if (sequences.slice(1).every((s) => (s.children as XmlNode[]).every(named))) return [node('xs:choice', {}, sequences)]
+    const sequences = choice.branches.map((b, i) => node('xs:sequence', {}, [
+      particle(b.field, true), ...choice.branches.slice(i + 1).map((later) => particle(later.field, false))
+    ]))
+    const named = (element: XmlNode): boolean =>
+      element.attributes.some(([key, value]) => (key === 'ref' || key === 'type') && value !== undefined)
+    if (sequences.slice(1).every((s) => (s.children as XmlNode[]).every(named))) {
+      return [node('xs:choice', {}, sequences)]
+    }
     return choice.branches.map((b) => particle(b.field, false))
   }
 
@@ -457,12 +498,24 @@ export class SchemaSet {
   }
 
   /** An element property's particle; `present` when a choice's branch has it (at least one item, for an array). */
-  private field (context: string, field: Field, schema: Schema, required: boolean, where: string, present = false): XmlNode {
+  private field (
+    context: string, field: Field, schema: Schema, required: boolean, where: string, present = false
+  ): XmlNode {
     required ||= present
-    const list = (min: string, max: string, annotated: Schema): XmlNode => this.element(context, field.name, field.namespace, min, max, (o) => node('xs:element', { name: field.name, ...o, nillable: field.shape.nullable ? 'true' : undefined }, [...annotation(annotated), this.list(field)]), where)
+    const list = (min: string, max: string, annotated: Schema): XmlNode => this.element(
+      context, field.name, field.namespace, min, max,
+      (o) => node('xs:element', { name: field.name, ...o, nillable: field.shape.nullable ? 'true' : undefined }, [
+        ...annotation(annotated), this.list(field)
+      ]),
+      where
+    )
     if (field.list && !field.array) return list(required ? '1' : '0', '1', schema)
     if (!field.array) {
-      return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => this.elementBody(field.name, field.namespace, field.shape, schema, o, where, field.alternatives), where)
+      return this.element(
+        context, field.name, field.namespace, required ? '1' : '0', '1',
+        (o) => this.elementBody(field.name, field.namespace, field.shape, schema, o, where, field.alternatives),
+        where
+      )
     }
     // An absent unwrapped array reads as [], so only minItems (or a choice's branch) makes its element required.
     const items = schema.items as Schema
@@ -471,11 +524,25 @@ export class SchemaSet {
     const least = present && min === '0' ? '1' : min
     if (field.list) return list(least, max, items)
     if (!field.wrapped) {
-      return this.element(context, field.name, field.namespace, least, max, (o) => this.elementBody(field.name, field.namespace, field.shape, items, o, `${where}/items`, field.alternatives), where)
+      return this.element(
+        context, field.name, field.namespace, least, max,
+        (o) => this.elementBody(
+          field.name, field.namespace, field.shape, items, o, `${where}/items`, field.alternatives
+        ),
+        where
+      )
     }
     return this.element(context, field.name, field.namespace, required ? '1' : '0', '1', (o) => {
-      const item = this.element(field.namespace, field.itemName, field.itemNamespace, min, max, (io) => this.elementBody(field.itemName, field.itemNamespace, field.shape, items, io, `${where}/items`, field.alternatives), `${where}/items`)
-      return node('xs:element', { name: field.name, ...o }, [...annotation(schema), node('xs:complexType', {}, [node('xs:sequence', {}, [item])])])
+      const item = this.element(
+        field.namespace, field.itemName, field.itemNamespace, min, max,
+        (io) => this.elementBody(
+          field.itemName, field.itemNamespace, field.shape, items, io, `${where}/items`, field.alternatives
+        ),
+        `${where}/items`
+      )
+      return node('xs:element', { name: field.name, ...o }, [
+        ...annotation(schema), node('xs:complexType', {}, [node('xs:sequence', {}, [item])])
+      ])
     }, where)
   }
 
@@ -485,7 +552,8 @@ export class SchemaSet {
       const simple = field.list ? this.list(field) : simpleType(schema, (field.shape as { type: ScalarType }).type)
       const children = annotation(schema)
       if (typeof simple !== 'string') children.push(simple)
-      return node('xs:attribute', { name: field.name, ...extra, type: typeof simple === 'string' ? simple : undefined }, children)
+      const type = typeof simple === 'string' ? simple : undefined
+      return node('xs:attribute', { name: field.name, ...extra, type }, children)
     }
     // Attributes are unqualified unless they name a namespace (attributeFormDefault="unqualified").
     if (field.namespace === '') return body({ use })
@@ -500,10 +568,14 @@ export class SchemaSet {
    * gives an import its `schemaLocation` (schemas served apart), or none
    * (schemas side by side in one `wsdl:types`).
    */
-  schemas (location?: (namespace: string) => string): Array<{ readonly namespace: string, readonly name: string, readonly node: XmlNode }> {
+  schemas (
+    location?: (namespace: string) => string
+  ): Array<{ readonly namespace: string, readonly name: string, readonly node: XmlNode }> {
     const declarations = this.prefixes.declarations()
     return [...this.documents.values()].map((doc) => {
-      const imports = [...doc.imports].map((namespace) => node('xs:import', { namespace, schemaLocation: location?.(namespace) }))
+      const imports = [...doc.imports].map((namespace) =>
+        node('xs:import', { namespace, schemaLocation: location?.(namespace) }))
+
       const globals = [...doc.types.values(), ...doc.elements.values(), ...doc.attributes.values()].map((d) => d.node)
       return {
         namespace: doc.namespace,
