@@ -95,7 +95,8 @@ function readHeaders (op: Operation, soap: SoapContext): unknown {
     // Only blocks meant for this node are processed (SOAP 1.2 Part 1 §2.6; SOAP 1.1 §4.2.2).
     // An optional block sent empty and nil though it cannot be null is absent (docs/protocol.md "Be liberal").
     for (const block of headers) {
-      if (block.targeted && !isEmptyNil(shape, tree, block.node)) readChild(shape, tree, block.node, out, true, 'Header')
+      if (!block.targeted || isEmptyNil(shape, tree, block.node)) continue
+      readChild(shape, tree, block.node, out, true, 'Header')
     }
     return out
   })
