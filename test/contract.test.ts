@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url'
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { readContract, type ContractSource } from '../lib/index'
-import { bindContract } from '../lib/contract/read'
+import { bindContract } from '../lib/contract/bind'
 import { CONTRACT_NS, CONTRACT_NS_U, contractWsdl, envelope, MEDIA, OP_TYPES, post, requireXmllint, SOAP11_ENV, sharedFixture } from './helper'
 
 const K = CONTRACT_NS
@@ -1020,4 +1020,11 @@ test('docs/contract-first.md "The mapping": a substitution group member whose na
   const response = await app.inject({ method: 'POST', url: '/n', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Op xmlns:k="${K}"><circle>5</circle><k:circle>round</k:circle></k:Op>`) })
   t.assert.strictEqual(response.statusCode, 200, response.body)
   t.assert.deepStrictEqual(seen, { circle: 5, circle2: 'round' })
+})
+
+test('docs/contract-first.md "Options": a sampleSeed that is not an integer is SOAP_ERR_CONTRACT_INVALID', async (t: TestContext) => {
+  for (const sampleSeed of [1.5, '3', Number.NaN, 2 ** 53]) {
+    const source = { document: wsdl({}), unimplemented: 'sample', sampleSeed } as Parameters<typeof refused>[1]
+    await refused(t, source, 'SOAP_ERR_CONTRACT_INVALID', /\(definition\): "sampleSeed" must be an integer/, {})
+  }
 })
