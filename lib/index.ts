@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import type { SoapContext } from './service/context'
-import type { ContractDefinition, ContractHandler } from './contract/read'
+import type { ContractDefinition, ContractHandler } from './contract/bind'
 import { contractEndpoint } from './plugin/contract'
 import { endpoint, kRegistration, kSoapScope, type Registration } from './plugin/endpoint'
 import { kAnswer } from './plugin/logging'

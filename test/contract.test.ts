@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url'
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { readContract, type ContractSource } from '../lib/index'
-import { bindContract } from '../lib/contract/read'
+import { bindContract } from '../lib/contract/bind'
 import { CONTRACT_NS, CONTRACT_NS_U, contractWsdl, envelope, MEDIA, OP_TYPES, post, requireXmllint, SOAP11_ENV, sharedFixture } from './helper'
 
 const K = CONTRACT_NS
@@ -995,4 +995,36 @@ test('docs/protocol.md "Dispatch": a contract\'s operations that share one input
   await same.register(soap)
   same.soap.contract({ path: '/same', document: document('urn:svc/Op'), operations: { Op: async () => ({ b: '' }), OpAgain: async () => ({ b: '' }) } })
   await t.assert.rejects(async () => { await same.ready() }, { code: 'SOAP_ERR_SERVICE_DUPLICATE', message: /operations Op and OpAgain share the input element \{urn:k\}Op and the action urn:svc\/Op/ })
+})
+
+test('docs/contract-first.md "The mapping": a substitution group member whose name is taken (here by an unqualified local element) is its own property, numbered', async (t: TestContext) => {
+  const types = `<xs:schema targetNamespace="${K}">
+    <xs:element name="shape" type="xs:string"/>
+    <xs:element name="circle" type="xs:string" substitutionGroup="k:shape"/>
+    <xs:element name="Op"><xs:complexType><xs:sequence>
+      <xs:element name="circle" type="xs:int"/>
+      <xs:element ref="k:shape"/>
+    </xs:sequence></xs:complexType></xs:element>
+    <xs:element name="OpResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element>
+  </xs:schema>`
+  const contract = await readContract({ document: wsdl({ types }) })
+  const input = contract.operations.Op.input as { properties: Record<string, { type?: string, xml?: unknown }> }
+  t.assert.deepStrictEqual(Object.keys(input.properties), ['circle', 'shape', 'circle2'])
+  t.assert.strictEqual(input.properties.circle.type, 'integer')
+  t.assert.deepStrictEqual([input.properties.circle2.type, input.properties.circle2.xml], ['string', { name: 'circle', namespace: K }])
+  const app = Fastify()
+  await app.register(soap)
+  let seen: unknown
+  app.soap.contract({ path: '/n', document: wsdl({ types }), operations: { Op: async (value: unknown) => { seen = value; return {} } } })
+  t.after(() => app.close())
+  const response = await app.inject({ method: 'POST', url: '/n', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Op xmlns:k="${K}"><circle>5</circle><k:circle>round</k:circle></k:Op>`) })
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  t.assert.deepStrictEqual(seen, { circle: 5, circle2: 'round' })
+})
+
+test('docs/contract-first.md "Options": a sampleSeed that is not an integer is SOAP_ERR_CONTRACT_INVALID', async (t: TestContext) => {
+  for (const sampleSeed of [1.5, '3', Number.NaN, 2 ** 53]) {
+    const source = { document: wsdl({}), unimplemented: 'sample', sampleSeed } as Parameters<typeof refused>[1]
+    await refused(t, source, 'SOAP_ERR_CONTRACT_INVALID', /\(definition\): "sampleSeed" must be an integer/, {})
+  }
 })

@@ -13,7 +13,10 @@ export class Content {
   readonly required: string[] = []
   /** Property → `{namespace}localName` (elements) or `@{namespace}localName` (attributes). */
   readonly names = new Map<string, string>()
-  /** What the content model says of which elements appear together (xs:choice, optional groups), rendered once the properties are known. */
+  /**
+   * What the content model says of which elements appear together (xs:choice,
+   * optional groups), rendered once the properties are known.
+   */
   readonly rules: Rule[] = []
   any = false
   /** What the content's wildcards (xs:any) admit together: undefined for any namespace ('' is none). */
@@ -34,7 +37,11 @@ export class Content {
       ? undefined
       : value === '##other'
         ? { allow: false, namespaces: new Set([target, '']) }
-        : { allow: true, namespaces: new Set(value.split(/\s+/).filter((t) => t !== '').map((t) => t === '##targetNamespace' ? target : t === '##local' ? '' : t)) }
+        : {
+            allow: true,
+            namespaces: new Set(value.split(/\s+/).filter((t) => t !== '')
+              .map((t) => t === '##targetNamespace' ? target : t === '##local' ? '' : t))
+          }
     if (!this.any) this.wildcard = next
     else if (this.wildcard !== undefined) this.wildcard = next === undefined ? undefined : union(this.wildcard, next)
     this.any = true
@@ -56,7 +63,9 @@ export class Content {
       return { property: found, known: true }
     }
     let property = localName
-    for (let n = 2; this.properties.has(property) || property === '$value' || property === '$any'; n++) property = `${localName}${n}`
+    for (let n = 2; this.properties.has(property) || property === '$value' || property === '$any'; n++) {
+      property = `${localName}${n}`
+    }
     this.names.set(property, xmlKey)
     this.met.set(property, 1)
     return { property, known: false }
@@ -127,20 +136,32 @@ export function objectSchema (content: Content): Schema {
     ...content.required, ...content.text !== undefined ? ['$value'] : [], ...content.anyMin > 0 ? ['$any'] : []
   ]
   if (required.length > 0) schema.required = [...new Set(required)]
-  if (content.anyAttribute || (content.mixed && content.text === undefined)) schema.xml = { ...(content.anyAttribute ? { anyAttribute: true } : {}), ...(content.mixed && content.text === undefined ? { mixed: true } : {}) }
+  if (content.anyAttribute || (content.mixed && content.text === undefined)) {
+    schema.xml = {
+      ...(content.anyAttribute ? { anyAttribute: true } : {}),
+      ...(content.mixed && content.text === undefined ? { mixed: true } : {})
+    }
+  }
   // Several rules all hold, said without allOf (which the codec does not take) as not-any-not.
   const rules = content.rules.map((rule) => presenceOf(rule, content.properties, content.met))
     .filter((rule): rule is Schema => rule !== undefined)
-  // A rule that is only "these present" would overwrite the object's own properties and required: it goes in an anyOf of one.
-  if (rules.length === 1) Object.assign(schema, rules[0].properties !== undefined || rules[0].required !== undefined ? { anyOf: [rules[0]] } : rules[0])
-  else if (rules.length > 1) schema.not = { anyOf: rules.map((rule) => ({ not: rule })) }
+  // A rule that is only "these present" would overwrite the object's own
+  // properties and required: it goes in an anyOf of one.
+  if (rules.length === 1) {
+    const only = rules[0].properties !== undefined || rules[0].required !== undefined
+    Object.assign(schema, only ? { anyOf: [rules[0]] } : rules[0])
+  } else if (rules.length > 1) schema.not = { anyOf: rules.map((rule) => ({ not: rule })) }
   return schema
 }
 
 /** What two wildcards admit together. */
-function union (a: { allow: boolean, namespaces: Set<string> }, b: { allow: boolean, namespaces: Set<string> }): { allow: boolean, namespaces: Set<string> } {
+function union (
+  a: { allow: boolean, namespaces: Set<string> }, b: { allow: boolean, namespaces: Set<string> }
+): { allow: boolean, namespaces: Set<string> } {
   if (a.allow && b.allow) return { allow: true, namespaces: new Set([...a.namespaces, ...b.namespaces]) }
-  if (!a.allow && !b.allow) return { allow: false, namespaces: new Set([...a.namespaces].filter((n) => b.namespaces.has(n))) }
+  if (!a.allow && !b.allow) {
+    return { allow: false, namespaces: new Set([...a.namespaces].filter((n) => b.namespaces.has(n))) }
+  }
   const [listed, except] = a.allow ? [a, b] : [b, a]
   return { allow: false, namespaces: new Set([...except.namespaces].filter((n) => !listed.namespaces.has(n))) }
 }
@@ -148,10 +169,18 @@ function union (a: { allow: boolean, namespaces: Set<string> }, b: { allow: bool
 /** xs:anyType: any attributes, any child elements (kept raw). */
 export function anyContent (): Schema {
   // Mixed: a time or a number as text, child elements, or both (XML Schema 1.0 Part 1 §3.4.7, the ur-type).
-  return { type: 'object', properties: { $value: TEXT, $any: { type: 'array', items: { type: 'object' }, xml: { any: true } } }, additionalProperties: false, xml: { anyAttribute: true, mixed: true } }
+  return {
+    type: 'object',
+    properties: { $value: TEXT, $any: { type: 'array', items: { type: 'object' }, xml: { any: true } } },
+    additionalProperties: false,
+    xml: { anyAttribute: true, mixed: true }
+  }
 }
 
 /** A simple type's schema as an element's: a list is an array of its items (`xml.list`). */
 export function simpleResult (simple: Simple): { schema: Schema, simple: boolean } {
-  return { schema: simple.list ? { type: 'array', items: simple.schema, ...simple.counts, xml: { list: true } } : simple.schema, simple: true }
+  const schema: Schema = simple.list
+    ? { type: 'array', items: simple.schema, ...simple.counts, xml: { list: true } }
+    : simple.schema
+  return { schema, simple: true }
 }

@@ -32,7 +32,9 @@ export function withDefs (schema: Schema, defs: Defs): Schema {
     for (const v of Object.values(value)) visit(v)
   }
   visit(schema)
-  return needed.size === 0 ? schema : { ...schema, $defs: Object.fromEntries([...needed].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) }
+  if (needed.size === 0) return schema
+  const sorted = [...needed].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+  return { ...schema, $defs: Object.fromEntries(sorted) }
 }
 
 /** The named schemas of one contract read, by name, with their nillable uses. */
@@ -81,7 +83,10 @@ function weight (value: unknown): number {
   return total
 }
 
-/** Whether a schema is large enough (LARGE objects, as JSON writes it) to be named in `$defs` rather than written at each use. */
+/**
+ * Whether a schema is large enough (LARGE objects, as JSON writes it) to be
+ * named in `$defs` rather than written at each use.
+ */
 export function isLarge (schema: Schema): boolean {
   return weight(schema) >= LARGE
 }

@@ -110,7 +110,9 @@ export function together (reaches: readonly Reach[]): Reach {
 }
 
 /** "When any of `props` appears, all of `required` do, and one of each of `some`", unless that says nothing. */
-export function addImplies (rules: Rule[], props: readonly string[], required: readonly string[], some: ReadonlyArray<readonly string[]>): void {
+export function addImplies (
+  rules: Rule[], props: readonly string[], required: readonly string[], some: ReadonlyArray<readonly string[]>
+): void {
   const then = required.filter((p) => !(props.length === 1 && props[0] === p))
   // One of a set that holds every property that can appear is there as soon as any is.
   const sets = some.filter((set) => !props.every((p) => set.includes(p)))
@@ -135,12 +137,15 @@ export function presenceOf (
   })
   /** At least one of `ps` present. */
   const some = (ps: readonly string[]): Schema => ps.length === 1 ? all(ps) : { anyOf: ps.map((p) => all([p])) }
-  const and = (schemas: readonly Schema[]): Schema => schemas.length === 1 ? schemas[0] : { not: { anyOf: schemas.map((x) => ({ not: x })) } }
+  const and = (schemas: readonly Schema[]): Schema =>
+    schemas.length === 1 ? schemas[0] : { not: { anyOf: schemas.map((x) => ({ not: x })) } }
   switch (rule.kind) {
     case 'exclusive': {
       const pairs: Schema[] = []
       rule.groups.forEach((group, i) => {
-        for (const other of rule.groups.slice(i + 1)) for (const p of group) for (const q of other) pairs.push(all([p, q]))
+        for (const other of rule.groups.slice(i + 1)) {
+          for (const p of group) for (const q of other) pairs.push(all([p, q]))
+        }
       })
       return { not: { anyOf: pairs } }
     }

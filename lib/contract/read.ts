@@ -3,8 +3,7 @@
  * (docs/contract-first.md). The binding chosen gives the operations, their
  * elements (document/literal, wrapped or bare) or parts (rpc/literal), header
  * blocks, faults and actions; their schemas come from lib/contract/xsd-read.ts.
- * The user's handlers are bound by operation name, and the result is
- * compiled and served as a code-first service is, the WSDL as given.
+ * The user's handlers are bound to the contract in lib/contract/bind.ts.
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { checkCatalog, ContractDocuments, type ContractCatalog, type ContractResolver } from './documents'
@@ -14,17 +13,12 @@ import { required } from './checks'
 import { shareDefs } from './defs'
 import { asText } from './content'
 import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
-import { SoapFault } from '../soap/fault'
-import type { SoapOperationHooks } from '../types'
-import type { JsonSchema, OperationDeclaration, ServiceDeclaration } from '../service/declaration'
-import type { KeyRecord } from '../codec/keys'
-import { CARRIED_KEYS, DEFINITION_KEYS, HANDLER_KEYS } from './keys'
+import type { JsonSchema } from '../service/declaration'
 import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
 import { defaultAction } from '../service/declaration'
 import { addressingOf, operationSecurity, statedAction, type OperationSubjects } from './policy-read'
 import type { PolicySubject } from '../ws/ws-policy'
-import { contractSecurity, type OperationSecurityPolicy } from '../ws/security/security-policy'
-import { sampleHandler } from './mock'
+import type { OperationSecurityPolicy } from '../ws/security/security-policy'
 
 type Schema = Record<string, unknown>
 
@@ -75,7 +69,10 @@ export interface ContractSource {
   readonly base?: string
   /** Gives documents named by absolute URL; without it, such an import is an error. */
   readonly resolver?: ContractResolver
-  /** Maps locations (as written, or the absolute URL they resolve to) to local files or other URLs, consulted first; or an XML catalog file. */
+  /**
+   * Maps locations (as written, or the absolute URL they resolve to) to local
+   * files or other URLs, consulted first; or an XML catalog file.
+   */
   readonly catalog?: ContractCatalog
   /** The folder the contract's files are read from (relative to the root WSDL's folder): that folder by default. */
   readonly root?: string | URL
@@ -114,7 +111,11 @@ class WsdlModel {
       const tns = attr(d, 'targetNamespace') ?? ''
       for (const child of childElements(d)) {
         if (child.namespaceURI !== WSDL_NS) continue
-        const map = child.localName === 'message' ? this.messages : child.localName === 'portType' ? this.portTypes : child.localName === 'binding' ? this.bindings : child.localName === 'service' ? this.services : undefined
+        const map = child.localName === 'message'
+          ? this.messages
+          : child.localName === 'portType'
+            ? this.portTypes
+            : child.localName === 'binding' ? this.bindings : child.localName === 'service' ? this.services : undefined
         map?.set(qnameKey(tns, attr(child, 'name') as string), child)
       }
     }
@@ -131,7 +132,8 @@ class WsdlModel {
     for (const [soap, version] of [[WSDL_SOAP11_NS, '1.1'], [WSDL_SOAP12_NS, '1.2']] as const) {
       const ext = children(node, soap, 'binding')[0]
       if (ext === undefined) continue
-      return { node, name, version, soap, style: attr(ext, 'style') ?? 'document', portType: this.schemas.qnameOf(node, 'type') }
+      const style = attr(ext, 'style') ?? 'document'
+      return { node, name, version, soap, style, portType: this.schemas.qnameOf(node, 'type') }
     }
     return undefined
   }
@@ -143,27 +145,53 @@ function byName (map: Map<string, DomElement>, name: string): Array<[string, Dom
 }
 
 /** The bindings to serve: the option's, or the SOAP ports of the one service. */
-function chooseBindings (model: WsdlModel, source: ContractSource, where: string): { bindings: BindingInfo[], service: DomElement | undefined } {
-  const soapOf = (k: string, node: DomElement): BindingInfo | undefined => model.soapBinding(node, [k.slice(1, k.indexOf('}')), k.slice(k.indexOf('}') + 1)])
+function chooseBindings (
+  model: WsdlModel, source: ContractSource, where: string
+): { bindings: BindingInfo[], service: DomElement | undefined } {
+  const soapOf = (k: string, node: DomElement): BindingInfo | undefined =>
+    model.soapBinding(node, [k.slice(1, k.indexOf('}')), k.slice(k.indexOf('}') + 1)])
   if (source.binding !== undefined) {
     const found = byName(model.bindings, source.binding)
-    if (found.length !== 1) throw new SOAP_ERR_CONTRACT_INVALID(where, `${found.length === 0 ? 'no' : 'more than one'} wsdl:binding is named ${source.binding} (there are ${[...model.bindings.keys()].join(', ')})`)
+    if (found.length !== 1) {
+      const there = [...model.bindings.keys()].join(', ')
+      throw new SOAP_ERR_CONTRACT_INVALID(
+        where,
+        `${found.length === 0 ? 'no' : 'more than one'} wsdl:binding is named ${source.binding} (there are ${there})`
+      )
+    }
     const info = soapOf(...found[0])
-    if (info === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the binding ${found[0][0]} is no SOAP 1.1 or 1.2 binding`)
-    const service = [...model.services.values()].find((s) => children(s, WSDL_NS, 'port').some((p) => key(model.schemas.qnameOf(p, 'binding')) === found[0][0]))
+    if (info === undefined) {
+      throw new SOAP_ERR_CONTRACT_INVALID(where, `the binding ${found[0][0]} is no SOAP 1.1 or 1.2 binding`)
+    }
+    const service = [...model.services.values()]
+      .find((s) => children(s, WSDL_NS, 'port').some((p) => key(model.schemas.qnameOf(p, 'binding')) === found[0][0]))
     return { bindings: [info], service }
   }
   let services = [...model.services]
   if (source.service !== undefined) {
     services = byName(model.services, source.service)
-    if (services.length !== 1) throw new SOAP_ERR_CONTRACT_INVALID(where, `${services.length === 0 ? 'no' : 'more than one'} wsdl:service is named ${source.service} (there are ${[...model.services.keys()].join(', ') || 'none'})`)
+    if (services.length !== 1) {
+      const there = [...model.services.keys()].join(', ') || 'none'
+      throw new SOAP_ERR_CONTRACT_INVALID(
+        where,
+        `${services.length === 0 ? 'no' : 'more than one'} wsdl:service is named ${source.service} (there are ${there})`
+      )
+    }
   }
   if (services.length === 0) {
     const soap = [...model.bindings].map(([k, node]) => soapOf(k, node)).filter((b) => b !== undefined)
     if (soap.length === 1) return { bindings: soap, service: undefined }
-    throw new SOAP_ERR_CONTRACT_INVALID(where, `the WSDL has no wsdl:service and ${soap.length === 0 ? 'no' : 'several'} SOAP bindings: choose one with "binding" (${[...model.bindings.keys()].join(', ')})`)
+    throw new SOAP_ERR_CONTRACT_INVALID(
+      where,
+      `the WSDL has no wsdl:service and ${soap.length === 0 ? 'no' : 'several'} SOAP bindings: ` +
+        `choose one with "binding" (${[...model.bindings.keys()].join(', ')})`
+    )
   }
-  if (services.length > 1) throw new SOAP_ERR_CONTRACT_INVALID(where, `the WSDL has several services: choose one with "service" (${services.map(([k]) => k).join(', ')})`)
+  if (services.length > 1) {
+    throw new SOAP_ERR_CONTRACT_INVALID(
+      where, `the WSDL has several services: choose one with "service" (${services.map(([k]) => k).join(', ')})`
+    )
+  }
   const service = services[0][1]
   const bindings: BindingInfo[] = []
   for (const port of children(service, WSDL_NS, 'port')) {
@@ -171,9 +199,17 @@ function chooseBindings (model: WsdlModel, source: ContractSource, where: string
     const info = soapOf(key(name), model.get(model.bindings, 'binding', name, where))
     if (info !== undefined && !bindings.some((b) => key(b.name) === key(info.name))) bindings.push(info)
   }
-  if (bindings.length === 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `the service ${services[0][0]} has no SOAP port`)
+  if (bindings.length === 0) {
+    throw new SOAP_ERR_CONTRACT_INVALID(where, `the service ${services[0][0]} has no SOAP port`)
+  }
   const portTypes = new Set(bindings.map((b) => key(b.portType)))
-  if (portTypes.size > 1) throw new SOAP_ERR_CONTRACT_INVALID(where, `the ports of ${services[0][0]} bind several portTypes (${[...portTypes].join(', ')}): choose one binding with "binding" (${bindings.map((b) => key(b.name)).join(', ')})`)
+  if (portTypes.size > 1) {
+    throw new SOAP_ERR_CONTRACT_INVALID(
+      where,
+      `the ports of ${services[0][0]} bind several portTypes (${[...portTypes].join(', ')}): ` +
+        `choose one binding with "binding" (${bindings.map((b) => key(b.name)).join(', ')})`
+    )
+  }
   return { bindings, service }
 }
 
@@ -182,7 +218,12 @@ function partsOf (model: WsdlModel, message: QName, where: string): Map<string, 
   const node = model.get(model.messages, 'message', message, where)
   const parts = children(node, WSDL_NS, 'part')
   const bare = parts.find((p) => attr(p, 'element') === undefined && attr(p, 'type') === undefined)
-  if (bare !== undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the part ${attr(bare, 'name') ?? '(no name)'} of message ${key(message)} names neither an element nor a type`)
+  if (bare !== undefined) {
+    throw new SOAP_ERR_CONTRACT_INVALID(
+      where,
+      `the part ${attr(bare, 'name') ?? '(no name)'} of message ${key(message)} names neither an element nor a type`
+    )
+  }
   return new Map(parts.map((p) => [attr(p, 'name') as string, p]))
 }
 
@@ -192,7 +233,9 @@ function bodyOf (io: DomElement | undefined, soap: string): DomElement | undefin
 }
 
 function checkLiteral (node: DomElement | undefined, what: string, where: string): void {
-  if (node !== undefined && attr(node, 'use') === 'encoded') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`SOAP encoding (use="encoded" on ${what})`, where)
+  if (node !== undefined && attr(node, 'use') === 'encoded') {
+    throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`SOAP encoding (use="encoded" on ${what})`, where)
+  }
 }
 
 interface Direction {
@@ -201,7 +244,16 @@ interface Direction {
 }
 
 /** The Body content and header blocks of one direction of an operation. */
-function direction (model: WsdlModel, binding: BindingInfo, style: string, operation: string, message: QName, io: DomElement | undefined, response: boolean, where: string): Direction {
+function direction (
+  model: WsdlModel,
+  binding: BindingInfo,
+  style: string,
+  operation: string,
+  message: QName,
+  io: DomElement | undefined,
+  response: boolean,
+  where: string
+): Direction {
   const parts = partsOf(model, message, where)
   const body = bodyOf(io, binding.soap)
   checkLiteral(body, `${where} ${response ? 'output' : 'input'}`, where)
@@ -213,13 +265,19 @@ function direction (model: WsdlModel, binding: BindingInfo, style: string, opera
     const headerMessage = model.schemas.qnameOf(header, 'message')
     const partName = attr(header, 'part') as string
     const part = partsOf(model, headerMessage, where).get(partName)
-    if (part === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `the header part ${partName} is not in message ${key(headerMessage)}`)
+    if (part === undefined) {
+      throw new SOAP_ERR_CONTRACT_INVALID(where, `the header part ${partName} is not in message ${key(headerMessage)}`)
+    }
     // A part bound twice (Exchange's WSDL does it) is one header block.
     if (bound.has(`${key(headerMessage)} ${partName}`)) continue
     bound.add(`${key(headerMessage)} ${partName}`)
     if (key(headerMessage) === key(message)) headerParts.add(partName)
     const element = attr(part, 'element')
-    if (element === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the header part ${partName} typed with type= (a header block must be an element)`, where)
+    if (element === undefined) {
+      throw new SOAP_ERR_CONTRACT_UNSUPPORTED(
+        `the header part ${partName} typed with type= (a header block must be an element)`, where
+      )
+    }
     const name = model.schemas.qname(part, element)
     let property = name[1]
     for (let n = 2; headers.has(property); n++) property = `${name[1]}${n}`
@@ -229,32 +287,56 @@ function direction (model: WsdlModel, binding: BindingInfo, style: string, opera
   const bodyParts = listed !== undefined
     ? listed.split(/\s+/).filter((p) => p !== '').map((p) => {
       const part = parts.get(p)
-      if (part === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, `soap:body names the part ${p}, which message ${key(message)} does not have`)
+      if (part === undefined) {
+        throw new SOAP_ERR_CONTRACT_INVALID(
+          where, `soap:body names the part ${p}, which message ${key(message)} does not have`
+        )
+      }
       return part
     })
     : [...parts.entries()].filter(([n]) => !headerParts.has(n)).map(([, p]) => p)
 
   if (style === 'rpc') {
-    // rpc/literal: a wrapper named after the operation (its response: + "Response") in soap:body's namespace, one unqualified accessor per part.
+    // rpc/literal: a wrapper named after the operation (its response: + "Response")
+    // in soap:body's namespace, one unqualified accessor per part.
     const namespace = body === undefined ? '' : attr(body, 'namespace') ?? ''
     const properties: Schema = {}
     for (const part of bodyParts) {
       const partName = attr(part, 'name') as string
       const type = attr(part, 'type')
-      if (type === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the rpc part ${partName} given by element= (rpc/literal parts name a type, WS-I BP R2203)`, where)
+      if (type === undefined) {
+        throw new SOAP_ERR_CONTRACT_UNSUPPORTED(
+          `the rpc part ${partName} given by element= (rpc/literal parts name a type, WS-I BP R2203)`, where
+        )
+      }
       const typed = model.schemas.namedType(model.schemas.qname(part, type), `${where} part ${partName}`)
       properties[partName] = { ...typed, xml: { ...(typed.xml as object | undefined), namespace: '' } }
     }
-    const schema: Schema = { type: 'object', properties, additionalProperties: false, xml: { name: response ? `${operation}Response` : operation, namespace } }
+    const schema: Schema = {
+      type: 'object',
+      properties,
+      additionalProperties: false,
+      xml: { name: response ? `${operation}Response` : operation, namespace }
+    }
     // A part carries a value, or xsi:nil: every accessor is written (WS-I BP R2211 lets none be left out).
     if (bodyParts.length > 0) schema.required = bodyParts.map((p) => attr(p, 'name') as string)
     return { schema: model.schemas.withDefs(schema), headers }
   }
   if (bodyParts.length === 0) return { schema: undefined, headers }
-  if (bodyParts.length > 1) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`a document/literal message with ${bodyParts.length} Body parts (WS-I BP R2201: at most one)`, where)
+  if (bodyParts.length > 1) {
+    throw new SOAP_ERR_CONTRACT_UNSUPPORTED(
+      `a document/literal message with ${bodyParts.length} Body parts (WS-I BP R2201: at most one)`, where
+    )
+  }
   const part = bodyParts[0]
   const element = attr(part, 'element')
-  if (element === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the document part ${attr(part, 'name') as string} typed with type= (document/literal parts name an element, WS-I BP R2204)`, where)
+  if (element === undefined) {
+    throw new SOAP_ERR_CONTRACT_UNSUPPORTED(
+      `the document part ${attr(part, 'name') as string} typed with type= ` +
+        '(document/literal parts name an element, WS-I BP R2204)',
+      where
+    )
+  }
   return { schema: elementObject(model, model.schemas.qname(part, element), 'Body element', where), headers }
 }
 
@@ -271,12 +353,19 @@ function elementObject (model: WsdlModel, name: QName, what: string, where: stri
   if (!top.simple) return model.schemas.withDefs(schema)
   if (schema.type === 'array') throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${what} ${key(name)} of a list type`, where)
   const { name: local, namespace } = schema.xml as Schema
-  return { type: 'object', properties: { $value: asText(schema) }, required: ['$value'], additionalProperties: false, xml: { name: local, namespace } }
+  return {
+    type: 'object',
+    properties: { $value: asText(schema) },
+    required: ['$value'],
+    additionalProperties: false,
+    xml: { name: local, namespace }
+  }
 }
 
 /** Whether any input, output or fault of a portType states its action. */
 function statesActions (portType: DomElement): boolean {
-  return children(portType, WSDL_NS, 'operation').some((op) => childElements(op).some((m) => statedAction(m) !== undefined))
+  return children(portType, WSDL_NS, 'operation')
+    .some((op) => childElements(op).some((m) => statedAction(m) !== undefined))
 }
 
 /**
@@ -333,11 +422,20 @@ function policySubjects (
 /** Reads a WSDL and what it imports into the operations of one service. */
 export async function readContract (source: ContractSource): Promise<Contract> {
   const file = source.wsdl instanceof URL ? source.wsdl.href : source.wsdl
-  if ((file === undefined) === (source.document === undefined)) throw new SOAP_ERR_CONTRACT_INVALID('(source)', 'give either "wsdl" (a file) or "document" (the WSDL itself)')
-  if (source.resolver !== undefined && typeof source.resolver !== 'function') throw new SOAP_ERR_CONTRACT_INVALID(String(file), '"resolver" must be a function')
+  if ((file === undefined) === (source.document === undefined)) {
+    throw new SOAP_ERR_CONTRACT_INVALID('(source)', 'give either "wsdl" (a file) or "document" (the WSDL itself)')
+  }
+  if (source.resolver !== undefined && typeof source.resolver !== 'function') {
+    throw new SOAP_ERR_CONTRACT_INVALID(String(file), '"resolver" must be a function')
+  }
   const where = file ?? '(document)'
   if (source.catalog !== undefined) checkCatalog(source.catalog, where)
-  if (source.root !== undefined && !((typeof source.root === 'string' && source.root !== '') || source.root instanceof URL)) throw new SOAP_ERR_CONTRACT_INVALID(where, '"root" must be a folder: a path or a file: URL')
+  if (
+    source.root !== undefined &&
+    !((typeof source.root === 'string' && source.root !== '') || source.root instanceof URL)
+  ) {
+    throw new SOAP_ERR_CONTRACT_INVALID(where, '"root" must be a folder: a path or a file: URL')
+  }
   const schemas = new SchemaModel()
   const documents = new ContractDocuments(schemas, source.resolver, source.catalog)
   // A file: URL is a path with its characters escaped (a space is %20): read back as the path it names.
@@ -346,7 +444,10 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   const { bindings, service } = chooseBindings(model, source, where)
   for (const b of bindings) {
     for (const op of children(b.node, WSDL_NS, 'operation')) {
-      for (const io of childElements(op)) for (const ext of childElements(io)) checkLiteral(ext, `binding ${key(b.name)} operation ${attr(op, 'name') as string}`, `binding ${key(b.name)}`)
+      const what = `binding ${key(b.name)} operation ${attr(op, 'name') as string}`
+      for (const io of childElements(op)) {
+        for (const ext of childElements(io)) checkLiteral(ext, what, `binding ${key(b.name)}`)
+      }
     }
   }
   const main = bindings[0]
@@ -354,7 +455,13 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   const portType = model.get(model.portTypes, 'portType', main.portType, where)
   const declared = new Set(children(portType, WSDL_NS, 'operation').map((op) => attr(op, 'name')))
   const unknown = children(main.node, WSDL_NS, 'operation').find((op) => !declared.has(attr(op, 'name')))
-  if (unknown !== undefined) throw new SOAP_ERR_CONTRACT_INVALID(`binding ${key(main.name)}`, `it binds the operation ${attr(unknown, 'name') ?? '(no name)'}, which the portType ${key(main.portType)} does not have`)
+  if (unknown !== undefined) {
+    throw new SOAP_ERR_CONTRACT_INVALID(
+      `binding ${key(main.name)}`,
+      `it binds the operation ${attr(unknown, 'name') ?? '(no name)'}, ` +
+        `which the portType ${key(main.portType)} does not have`
+    )
+  }
   const served = new Set(bindings.map((b) => key(b.name)))
   const servedPort = (p: DomElement): boolean => served.has(key(schemas.qnameOf(p, 'binding')))
   const ports = service === undefined ? [] : children(service, WSDL_NS, 'port').filter(servedPort)
@@ -369,18 +476,33 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   for (const op of children(portType, WSDL_NS, 'operation')) {
     const name = attr(op, 'name') as string
     const at = `operation ${name}`
-    if (Object.hasOwn(operations, name)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the overloaded operation ${name} (two operations of one name)`, at)
+    if (Object.hasOwn(operations, name)) {
+      throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the overloaded operation ${name} (two operations of one name)`, at)
+    }
     const input = children(op, WSDL_NS, 'input')[0]
     const output = children(op, WSDL_NS, 'output')[0]
-    if (input === undefined || (output !== undefined && childElements(op).indexOf(output) < childElements(op).indexOf(input))) {
-      throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the ${input === undefined ? 'notification' : 'solicit-response'} operation ${name} (the server would send first)`, at)
+    if (
+      input === undefined ||
+      (output !== undefined && childElements(op).indexOf(output) < childElements(op).indexOf(input))
+    ) {
+      throw new SOAP_ERR_CONTRACT_UNSUPPORTED(
+        `the ${input === undefined ? 'notification' : 'solicit-response'} operation ${name} ` +
+          '(the server would send first)',
+        at
+      )
     }
     const bound = children(main.node, WSDL_NS, 'operation').find((o) => attr(o, 'name') === name)
     if (bound === undefined) throw new SOAP_ERR_CONTRACT_INVALID(at, `the binding ${key(main.name)} does not bind it`)
     const soapOperation = children(bound, main.soap, 'operation')[0]
     const style = (soapOperation === undefined ? undefined : attr(soapOperation, 'style')) ?? main.style
-    const inputs = direction(model, main, style, name, schemas.qnameOf(input, 'message'), children(bound, WSDL_NS, 'input')[0], false, at)
-    const outputs = output === undefined ? undefined : direction(model, main, style, name, schemas.qnameOf(output, 'message'), children(bound, WSDL_NS, 'output')[0], true, at)
+    const inputs = direction(
+      model, main, style, name, schemas.qnameOf(input, 'message'), children(bound, WSDL_NS, 'input')[0], false, at
+    )
+    const outputs = output === undefined
+      ? undefined
+      : direction(
+        model, main, style, name, schemas.qnameOf(output, 'message'), children(bound, WSDL_NS, 'output')[0], true, at
+      )
     const faults: Record<string, JsonSchema> = {}
     const faultActions: Record<string, string> = {}
     for (const fault of children(op, WSDL_NS, 'fault')) {
@@ -388,14 +510,22 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       faultActions[faultName] = statedAction(fault) ?? patternAction(tns, main.portType[1], name, 'Fault', faultName)
       const parts = [...partsOf(model, schemas.qnameOf(fault, 'message'), at).values()]
       const element = parts.length === 1 ? attr(parts[0], 'element') : undefined
-      if (element === undefined) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the fault ${faultName}, whose message is not one part naming an element (WS-I BP R2205)`, at)
-      faults[faultName] = elementObject(model, schemas.qname(parts[0], element), 'fault detail element', `${at} fault ${faultName}`)
+      if (element === undefined) {
+        throw new SOAP_ERR_CONTRACT_UNSUPPORTED(
+          `the fault ${faultName}, whose message is not one part naming an element (WS-I BP R2205)`, at
+        )
+      }
+      faults[faultName] = elementObject(
+        model, schemas.qname(parts[0], element), 'fault detail element', `${at} fault ${faultName}`
+      )
     }
     // The action: the first binding's that gives one; none gives the code-first default.
     let action: string | undefined
     for (const b of bindings) {
       const o = children(b.node, WSDL_NS, 'operation').find((x) => attr(x, 'name') === name)
-      const soapAction = o === undefined ? undefined : children(o, b.soap, 'operation').map((x) => attr(x, 'soapAction')).find((a) => a !== undefined && a !== '')
+      const soapAction = o === undefined
+        ? undefined
+        : children(o, b.soap, 'operation').map((x) => attr(x, 'soapAction')).find((a) => a !== undefined && a !== '')
       action ??= soapAction
     }
     const subjects = policySubjects(model, endpoint, bindings, op, name, where)
@@ -404,23 +534,34 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       input: inputs.schema,
       output: outputs?.schema,
       headers: headersSchema(schemas, inputs.headers),
-      // An output with no Body part still answers (an empty Body): its header blocks' schema, with no properties when there are none, says so.
-      outputHeaders: outputs === undefined ? undefined : headersSchema(schemas, outputs.headers) ?? (outputs.schema === undefined ? headersSchema(schemas, new Map(), true) : undefined),
+      // An output with no Body part still answers (an empty Body): its header
+      // blocks' schema, with no properties when there are none, says so.
+      outputHeaders: outputs === undefined
+        ? undefined
+        : headersSchema(schemas, outputs.headers) ??
+          (outputs.schema === undefined ? headersSchema(schemas, new Map(), true) : undefined),
       faults: Object.keys(faults).length === 0 ? undefined : faults,
       action: action ?? statedAction(input) ?? defaultAction(tns, name),
-      outputAction: output === undefined ? undefined : statedAction(output) ?? patternAction(tns, main.portType[1], attr(output, 'name') ?? `${name}Response`),
+      outputAction: output === undefined
+        ? undefined
+        : statedAction(output) ?? patternAction(tns, main.portType[1], attr(output, 'name') ?? `${name}Response`),
       faultActions: Object.keys(faults).length === 0 ? undefined : faultActions
     }
   }
 
-  shareDefs(Object.values(operations).flatMap((op) => [op.input, op.output, op.headers, op.outputHeaders, ...Object.values(op.faults ?? {})] as Array<Record<string, unknown> | undefined>))
+  shareDefs(Object.values(operations).flatMap((op) => [
+    op.input, op.output, op.headers, op.outputHeaders, ...Object.values(op.faults ?? {})
+  ] as Array<Record<string, unknown> | undefined>))
   // The served ports' addresses become the live one.
   const addresses: Array<{ node: DomElement, attribute: string }> = []
   for (const port of service === undefined ? [] : children(service, WSDL_NS, 'port')) {
     const bindingName = key(schemas.qnameOf(port, 'binding'))
     if (!bindings.some((b) => key(b.name) === bindingName)) continue
     for (const address of childElements(port)) {
-      if ((address.namespaceURI === WSDL_SOAP11_NS || address.namespaceURI === WSDL_SOAP12_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
+      if (
+        (address.namespaceURI === WSDL_SOAP11_NS || address.namespaceURI === WSDL_SOAP12_NS) &&
+        address.localName === 'address'
+      ) addresses.push({ node: address, attribute: 'location' })
     }
   }
   return {
@@ -428,134 +569,12 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     namespace: tns,
     bindings: bindings.map((b) => ({ name: key(b.name), version: b.version })),
     operations,
-    // Actions stated on the portType's messages are WS-Addressing's (Metadata §4.4.1): peers of such a WSDL
-    // (IHE XDS.b's has them and no policy) send its headers, so addressing is on, optional, unless the binding says more.
-    addressing: addressingOf(main.node, documents.definitions) ?? (statesActions(portType) ? { required: false } : undefined),
+    // Actions stated on the portType's messages are WS-Addressing's (Metadata
+    // §4.4.1): peers of such a WSDL (IHE XDS.b's has them and no policy) send
+    // its headers, so addressing is on, optional, unless the binding says more.
+    addressing: addressingOf(main.node, documents.definitions) ??
+      (statesActions(portType) ? { required: false } : undefined),
     wsdl: documents.serve(addresses),
     security
   }
-}
-
-// -------------------------------------------------------------- serving ---
-
-/** A handler of a contract's operation, or the handler with the operation's own hooks and timeout. */
-export type ContractHandler = ((input: never, call: never) => unknown) | {
-  readonly handler: (input: never, call: never) => unknown
-  readonly hooks?: SoapOperationHooks
-  readonly timeout?: number
-}
-
-export interface ContractDefinition extends ContractSource {
-  readonly path: string
-  /** A handler for every operation of the binding, by operation name (with `unimplemented: 'fault'`, for some). */
-  readonly operations: Readonly<Record<string, ContractHandler>>
-  /**
-   * What an operation with no handler is: `'error'` (the default), a startup
-   * error; `'fault'`, served with a Receiver fault; `'sample'`, served with
-   * sample answers (docs/mock.md).
-   */
-  readonly unimplemented?: 'error' | 'fault' | 'sample'
-  /** With `unimplemented: 'sample'`: the seed of the samples answered (default 1). */
-  readonly sampleSeed?: number
-  /** The endpoint URL written in the served WSDL's ports; by default the one each request came to. */
-  readonly address?: string
-  readonly understoodHeaders?: readonly string[]
-  readonly strictAction?: boolean
-  readonly validateOutput?: boolean
-  readonly timeout?: number
-  readonly faultStatus?: 'spec' | 500
-  /** WS-Addressing: by default as the binding declares it; `false` turns it off, an object adds options. */
-  readonly addressing?: unknown
-  /** WS-Security, merged with what the contract's policy asks for. */
-  readonly security?: unknown
-  /** Policy assertions served without being applied, `{namespace}localName` (docs/contract-first.md "WS-Security"). */
-  readonly ignorePolicyAssertions?: readonly string[]
-}
-
-/** The keys of a contract's operation, each carried into the operation's declaration. */
-const CONTRACT_OPERATION_KEYS = Object.keys({
-  input: true,
-  output: true,
-  headers: true,
-  outputHeaders: true,
-  faults: true,
-  action: true,
-  outputAction: true,
-  faultActions: true
-} as const satisfies KeyRecord<ContractOperation>) as Array<keyof ContractOperation>
-
-/** Checks a contract definition's own keys, before its WSDL is read. */
-export function checkDefinition (definition: ContractDefinition): void {
-  if (typeof definition !== 'object' || definition === null) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', 'must be an object')
-  const unknown = DEFINITION_KEYS.unknownIn(definition)
-  if (unknown !== undefined) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', `unknown key "${unknown}" (one of ${DEFINITION_KEYS.list})`)
-  const mode: unknown = definition.unimplemented
-  if (mode !== undefined && mode !== 'error' && mode !== 'fault' && mode !== 'sample') throw new SOAP_ERR_CONTRACT_INVALID('(definition)', '"unimplemented" must be "error" (the default), "fault" or "sample"')
-  const seed: unknown = definition.sampleSeed
-  if (seed !== undefined && !Number.isSafeInteger(seed)) throw new SOAP_ERR_CONTRACT_INVALID('(definition)', '"sampleSeed" must be an integer')
-  const ignored: unknown = definition.ignorePolicyAssertions
-  const isName = (name: unknown): boolean => typeof name === 'string' && /^\{[^{}]+\}[^{}\s]+$/.test(name)
-  if (ignored !== undefined && (!Array.isArray(ignored) || !ignored.every(isName))) {
-    const problem = '"ignorePolicyAssertions" must be an array of assertion names, "{namespace}localName"'
-    throw new SOAP_ERR_CONTRACT_INVALID('(definition)', problem)
-  }
-}
-
-/** The operations of the contract the definition gives no handler for. */
-export function unimplementedOf (contract: Contract, definition: ContractDefinition): string[] {
-  return Object.keys(contract.operations).filter((name) => !Object.hasOwn(definition.operations, name))
-}
-
-/** The handler of an operation left unimplemented (`unimplemented: 'fault'`): a Receiver fault that says so. */
-function notImplemented (name: string): () => never {
-  return () => { throw new SoapFault({ code: 'Receiver', reason: `The operation ${name} is not implemented` }) }
-}
-
-/** The service declaration of a contract, its operations bound to the user's handlers. */
-export function bindContract (contract: Contract, definition: ContractDefinition): ServiceDeclaration {
-  const where = contract.name
-  const given: unknown = definition.operations
-  if (typeof given !== 'object' || given === null) throw new SOAP_ERR_CONTRACT_INVALID(where, '"operations" must map operation names to handlers')
-  const unknown = Object.keys(given).filter((name) => !Object.hasOwn(contract.operations, name))
-  if (unknown.length > 0) throw new SOAP_ERR_CONTRACT_INVALID(where, `the contract has no operation ${unknown.join(', ')} (it has ${Object.keys(contract.operations).join(', ')})`)
-  const missing = unimplementedOf(contract, definition)
-  if (missing.length > 0 && definition.unimplemented !== 'fault' && definition.unimplemented !== 'sample') throw new SOAP_ERR_CONTRACT_INVALID(where, `no handler for ${missing.join(', ')}: every operation of the binding needs one, unless "unimplemented" is "fault" or "sample"`)
-  const operations: Record<string, OperationDeclaration> = {}
-  for (const [name, op] of Object.entries(contract.operations)) {
-    const unbound = definition.unimplemented === 'sample' ? sampleHandler(name, op, definition.sampleSeed ?? 1) : notImplemented(name)
-    const bound = Object.hasOwn(given, name) ? (given as Record<string, unknown>)[name] : unbound
-    const own = typeof bound === 'function' ? { handler: bound } : bound
-    if (typeof own !== 'object' || own === null || HANDLER_KEYS.unknownIn(own) !== undefined) {
-      throw new SOAP_ERR_CONTRACT_INVALID(where, `operation ${name} must be a handler, or { ${HANDLER_KEYS.list} }`)
-    }
-    const declared: { -readonly [K in keyof OperationDeclaration]?: unknown } = { ...own }
-    for (const k of CONTRACT_OPERATION_KEYS) if (op[k] !== undefined) declared[k] = op[k]
-    operations[name] = declared as unknown as OperationDeclaration
-  }
-  const declaration: Record<string, unknown> = {
-    namespace: contract.namespace === '' ? 'urn:unknown' : contract.namespace,
-    name: contract.name,
-    operations,
-    wsdl: { ...contract.wsdl, ...(definition.address === undefined ? {} : { address: definition.address }) }
-  }
-  for (const k of CARRIED_KEYS) if (definition[k] !== undefined) declaration[k] = definition[k]
-  const addressing = contractAddressing(contract, definition.addressing)
-  if (addressing !== undefined) declaration.addressing = addressing
-  const ignored = new Set(definition.ignorePolicyAssertions)
-  const security = contractSecurity(where, contract.security ?? {}, definition.security, ignored)
-  if (security !== undefined) declaration.security = security
-  return declaration as unknown as ServiceDeclaration
-}
-
-/**
- * A contract's addressing: the definition's `false` turns it off, `true` on;
- * an object is taken with the WSDL's `required` unless it sets its own; by
- * default, as the binding declares it.
- */
-function contractAddressing (contract: Contract, given: unknown): unknown {
-  const declared = contract.addressing
-  if (given === undefined) return declared
-  if (given === true) return declared ?? true
-  if (typeof given === 'object' && given !== null && !Array.isArray(given) && declared !== undefined && !('required' in given)) return { required: declared.required, ...given }
-  return given
 }

@@ -45,7 +45,8 @@ const INTEGER_BOUNDS: Readonly<Record<string, readonly [number | undefined, numb
   unsignedByte: [0, 255]
 }
 
-// The whiteSpace of the built-in string types (XML Schema Part 2 §3, §4.3.6): these two keep or replace theirs, all others collapse.
+// The whiteSpace of the built-in string types (XML Schema Part 2 §3, §4.3.6):
+// these two keep or replace theirs, all others collapse.
 const PRESERVED = new Set(['string', 'anySimpleType'])
 const STRENGTH: Readonly<Record<WhiteSpace, number>> = { preserve: 0, replace: 1, collapse: 2 }
 
@@ -83,7 +84,8 @@ export function builtin (name: string, where: string): Simple {
   if (STRING_TYPES.has(name)) {
     if (name === 'base64Binary') return { schema: { type: 'string', contentEncoding: 'base64' }, list: false }
     const schema: Schema = name === 'hexBinary' ? { type: 'string', contentEncoding: 'base16' } : { type: 'string' }
-    return { schema: spaced(schema, PRESERVED.has(name) ? 'preserve' : name === 'normalizedString' ? 'replace' : 'collapse'), list: false }
+    const whiteSpace = PRESERVED.has(name) ? 'preserve' : name === 'normalizedString' ? 'replace' : 'collapse'
+    return { schema: spaced(schema, whiteSpace), list: false }
   }
   throw new SOAP_ERR_CONTRACT_INVALID(where, `the type xs:${name} is no XML Schema built-in type`)
 }
@@ -93,11 +95,15 @@ export function lexical (schema: Schema, text: string, where: string): unknown {
   const value = text.trim()
   if (schema.type === 'integer' || schema.type === 'number') {
     const n = Number(value)
-    if (value === '' || !Number.isFinite(n)) throw new SOAP_ERR_CONTRACT_INVALID(where, `the value "${text}" is not of its ${String(schema.type)} type`)
+    if (value === '' || !Number.isFinite(n)) {
+      throw new SOAP_ERR_CONTRACT_INVALID(where, `the value "${text}" is not of its ${String(schema.type)} type`)
+    }
     return n
   }
   if (schema.type === 'boolean') {
-    if (!['true', 'false', '1', '0'].includes(value)) throw new SOAP_ERR_CONTRACT_INVALID(where, `the value "${text}" is not of its boolean type`)
+    if (!['true', 'false', '1', '0'].includes(value)) {
+      throw new SOAP_ERR_CONTRACT_INVALID(where, `the value "${text}" is not of its boolean type`)
+    }
     return value === 'true' || value === '1'
   }
   // A value of the schema is in its value space: normalised as an instance is.
@@ -105,15 +111,23 @@ export function lexical (schema: Schema, text: string, where: string): unknown {
   return whiteSpace === 'preserve' ? text : normalizeSpace(text, whiteSpace)
 }
 
-const FACET_NUMBERS: Readonly<Record<string, string>> = { minInclusive: 'minimum', maxInclusive: 'maximum', minExclusive: 'exclusiveMinimum', maxExclusive: 'exclusiveMaximum' }
+const FACET_NUMBERS: Readonly<Record<string, string>> = {
+  minInclusive: 'minimum',
+  maxInclusive: 'maximum',
+  minExclusive: 'exclusiveMinimum',
+  maxExclusive: 'exclusiveMaximum'
+}
 
 /** A simple type's facets added to its base's schema. */
 export function restrict (base: Schema, restriction: DomElement, where: string): Schema {
   const facets = childElements(restriction).filter((facet) => facet.namespaceURI === XSD_NS)
-  // whiteSpace first: the type's values, its enumerations among them, are normalised by the type's own rule, which may only grow stronger.
+  // whiteSpace first: the type's values, its enumerations among them, are
+  // normalised by the type's own rule, which may only grow stronger.
   const stated = facets.find((facet) => facet.localName === 'whiteSpace')
   const whiteSpace = whiteSpaceOf(base)
-  const schema: Schema = stated !== undefined && base.type === 'string' && STRENGTH[attr(stated, 'value') as WhiteSpace] > STRENGTH[whiteSpace]
+  const schema: Schema = stated !== undefined &&
+    base.type === 'string' &&
+    STRENGTH[attr(stated, 'value') as WhiteSpace] > STRENGTH[whiteSpace]
     ? spaced(base, attr(stated, 'value') as WhiteSpace)
     : { ...base }
   const enumeration: unknown[] = []
@@ -124,7 +138,8 @@ export function restrict (base: Schema, restriction: DomElement, where: string):
     if (name === 'enumeration') enumeration.push(lexical(schema, value, where))
     else if (name === 'pattern') patterns.push(value)
     else if (schema.type === 'string' && (name === 'length' || name === 'minLength' || name === 'maxLength')) {
-      // Lengths count code points in XML Schema, as Ajv does; those of a binary type count its octets (Part 2 §4.3.1.3).
+      // Lengths count code points in XML Schema, as Ajv does; those of a
+      // binary type count its octets (Part 2 §4.3.1.3).
       const binary = BINARY_ENCODINGS.has(schema.contentEncoding)
       const limits = binary ? { ...(schema.xml as Schema) } : schema
       const [min, max] = binary ? ['minOctets', 'maxOctets'] : ['minLength', 'maxLength']
@@ -145,11 +160,14 @@ export function restrict (base: Schema, restriction: DomElement, where: string):
     // are described in docs/contract-first.md as unchecked.
   }
   if (enumeration.length > 0) schema.enum = enumeration
-  // A pattern constrains the lexical form: it is checked on strings, which keep theirs (a number or boolean read has none left).
+  // A pattern constrains the lexical form: it is checked on strings, which
+  // keep theirs (a number or boolean read has none left).
   if (patterns.length > 0 && schema.type === 'string') {
     const own = `^(?:${patterns.map((p) => `(?:${xsdRegex(p, where)})`).join('|')})$`
     // An earlier step's pattern still holds: both are kept, as lookahead.
-    schema.pattern = base.pattern === undefined ? own : `^(?=${String(base.pattern).replace(/^\^|\$$/g, '')}$)${own.slice(1)}`
+    schema.pattern = base.pattern === undefined
+      ? own
+      : `^(?=${String(base.pattern).replace(/^\^|\$$/g, '')}$)${own.slice(1)}`
   }
   return schema
 }
@@ -159,18 +177,29 @@ export function listCounts (base: Schema, restriction: DomElement, where: string
   const counts: Schema = { ...base }
   for (const facet of childElements(restriction)) {
     if (facet.namespaceURI !== XSD_NS || facet.localName === 'annotation' || facet.localName === 'whiteSpace') continue
-    if (!['length', 'minLength', 'maxLength'].includes(facet.localName as string)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the facet xs:${facet.localName as string} on a list type`, where)
+    if (!['length', 'minLength', 'maxLength'].includes(facet.localName as string)) {
+      throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the facet xs:${facet.localName as string} on a list type`, where)
+    }
     const value = count(facet, 'value', where)
-    if (facet.localName === 'length' || facet.localName === 'minLength') counts.minItems = Math.max(value, Number(counts.minItems ?? 0))
-    if (facet.localName === 'length' || facet.localName === 'maxLength') counts.maxItems = Math.min(value, Number(counts.maxItems ?? Infinity))
+    if (facet.localName === 'length' || facet.localName === 'minLength') {
+      counts.minItems = Math.max(value, Number(counts.minItems ?? 0))
+    }
+    if (facet.localName === 'length' || facet.localName === 'maxLength') {
+      counts.maxItems = Math.min(value, Number(counts.maxItems ?? Infinity))
+    }
   }
   return counts
 }
 
-/** What reading a simple type needs of the schemas: QNames resolved where written, and named simple types' declarations. */
+/**
+ * What reading a simple type needs of the schemas: QNames resolved where
+ * written, and named simple types' declarations.
+ */
 export interface SimpleTypes<C> {
   qname: (node: DomElement, value: string, context: C) => readonly [namespace: string, localName: string]
-  declaration: (name: readonly [namespace: string, localName: string], where: string) => { node: DomElement, context: C }
+  declaration: (
+    name: readonly [namespace: string, localName: string], where: string
+  ) => { node: DomElement, context: C }
   /** How deep (lib/contract/bounds.ts) the element or attribute whose type it is lies. */
   depth: () => number
 }
@@ -184,8 +213,18 @@ function xsChildren (node: DomElement, localName: string): DomElement[] {
  * `within` holds the simple types being read around it: one defined by
  * itself, directly or not, is refused (XML Schema Part 2 §4.1.6).
  */
-export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement | undefined, context: C, where: string, within: ReadonlySet<DomElement> = new Set()): Simple {
-  if (node === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, 'an xs:restriction, xs:list or xs:union that names no type and holds none')
+export function simpleTypeOf<C> (
+  types: SimpleTypes<C>,
+  node: DomElement | undefined,
+  context: C,
+  where: string,
+  within: ReadonlySet<DomElement> = new Set()
+): Simple {
+  if (node === undefined) {
+    throw new SOAP_ERR_CONTRACT_INVALID(
+      where, 'an xs:restriction, xs:list or xs:union that names no type and holds none'
+    )
+  }
   if (within.has(node)) throw new SOAP_ERR_CONTRACT_INVALID(where, 'a simple type defined by itself')
   const inside = new Set(within).add(node)
   const deep = `simple types nested in elements, groups, bases and simple types more than ${MAX_DEPTH} deep`
@@ -207,8 +246,14 @@ export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement | undef
   const list = xsChildren(node, 'list')[0]
   if (list !== undefined) {
     const itemName = attr(list, 'itemType')
-    const item = itemName !== undefined ? byName(types.qname(list, itemName, context)) : simpleTypeOf(types, xsChildren(list, 'simpleType')[0], context, where, inside)
-    if (item.list) throw new SOAP_ERR_CONTRACT_INVALID(where, 'a list whose items are lists (XML Schema Part 2 §4.1.3: a list\'s item type is atomic or a union)')
+    const item = itemName !== undefined
+      ? byName(types.qname(list, itemName, context))
+      : simpleTypeOf(types, xsChildren(list, 'simpleType')[0], context, where, inside)
+    if (item.list) {
+      throw new SOAP_ERR_CONTRACT_INVALID(
+        where, 'a list whose items are lists (XML Schema Part 2 §4.1.3: a list\'s item type is atomic or a union)'
+      )
+    }
     // The items are split at white space: none is left in one to normalise.
     const items = { ...item.schema }
     delete items.xml
@@ -217,14 +262,22 @@ export function simpleTypeOf<C> (types: SimpleTypes<C>, node: DomElement | undef
   // A union is read as its lexical form: a string, or the enumerations of its members when they all are,
   // its white space normalised as every member's is (a list's, a number's: collapse).
   const union = xsChildren(node, 'union')[0]
-  if (union === undefined) throw new SOAP_ERR_CONTRACT_INVALID(where, 'an xs:simpleType with no xs:restriction, xs:list or xs:union')
+  if (union === undefined) {
+    throw new SOAP_ERR_CONTRACT_INVALID(where, 'an xs:simpleType with no xs:restriction, xs:list or xs:union')
+  }
   const members: Simple[] = []
-  for (const name of (attr(union, 'memberTypes') ?? '').split(/\s+/).filter((n) => n !== '')) members.push(byName(types.qname(union, name, context)))
-  for (const inline of xsChildren(union, 'simpleType')) members.push(simpleTypeOf(types, inline, context, where, inside))
+  for (const name of (attr(union, 'memberTypes') ?? '').split(/\s+/).filter((n) => n !== '')) {
+    members.push(byName(types.qname(union, name, context)))
+  }
+  for (const inline of xsChildren(union, 'simpleType')) {
+    members.push(simpleTypeOf(types, inline, context, where, inside))
+  }
   if (members.length === 0) throw new SOAP_ERR_CONTRACT_INVALID(where, 'an xs:union of no member type')
-  const whiteSpace = members.map((m) => m.list ? 'collapse' : whiteSpaceOf(m.schema)).reduce<WhiteSpace>((a, b) => STRENGTH[a] < STRENGTH[b] ? a : b, 'collapse')
+  const whiteSpace = members.map((m) => m.list ? 'collapse' : whiteSpaceOf(m.schema))
+    .reduce<WhiteSpace>((a, b) => STRENGTH[a] < STRENGTH[b] ? a : b, 'collapse')
   if (members.every((m) => !m.list && m.schema.type === 'string' && Array.isArray(m.schema.enum))) {
-    return { schema: spaced({ type: 'string', enum: [...new Set(members.flatMap((m) => m.schema.enum as string[]))] }, whiteSpace), list: false }
+    const values = [...new Set(members.flatMap((m) => m.schema.enum as string[]))]
+    return { schema: spaced({ type: 'string', enum: values }, whiteSpace), list: false }
   }
   // Otherwise a value has the lexical form of one of its members, when each has one a pattern says.
   const forms = members.map(lexicalForm)

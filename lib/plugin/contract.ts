@@ -3,7 +3,8 @@
  * (contract/read.ts), then served as a declared service is.
  */
 import type { FastifyInstance } from 'fastify'
-import { bindContract, checkDefinition, readContract, unimplementedOf, type ContractDefinition } from '../contract/read'
+import { bindContract, checkDefinition, unimplementedOf, type ContractDefinition } from '../contract/bind'
+import { readContract } from '../contract/read'
 import { endpoint } from './endpoint'
 import { describeSecurity } from '../ws/security/security-policy'
 
