@@ -25,6 +25,7 @@ import { addressingOf, operationSecurity, statedAction, type OperationSubjects }
 import type { PolicySubject } from '../ws/ws-policy'
 import { contractSecurity, type OperationSecurityPolicy } from '../ws/security/security-policy'
 import { sampleHandler } from './mock'
+import { checkName, checkSignatures } from './signatures'
 
 type Schema = Record<string, unknown>
 
@@ -369,6 +370,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   for (const op of children(portType, WSDL_NS, 'operation')) {
     const name = attr(op, 'name') as string
     const at = `operation ${name}`
+    checkName(name, 'operation', at)
     if (Object.hasOwn(operations, name)) throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the overloaded operation ${name} (two operations of one name)`, at)
     const input = children(op, WSDL_NS, 'input')[0]
     const output = children(op, WSDL_NS, 'output')[0]
@@ -385,6 +387,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     const faultActions: Record<string, string> = {}
     for (const fault of children(op, WSDL_NS, 'fault')) {
       const faultName = required(fault, 'name', at)
+      checkName(faultName, 'fault', at)
       faultActions[faultName] = statedAction(fault) ?? patternAction(tns, main.portType[1], name, 'Fault', faultName)
       const parts = [...partsOf(model, schemas.qnameOf(fault, 'message'), at).values()]
       const element = parts.length === 1 ? attr(parts[0], 'element') : undefined
@@ -413,6 +416,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     }
   }
 
+  checkSignatures(operations)
   shareDefs(Object.values(operations).flatMap((op) => [op.input, op.output, op.headers, op.outputHeaders, ...Object.values(op.faults ?? {})] as Array<Record<string, unknown> | undefined>))
   // The served ports' addresses become the live one.
   const addresses: Array<{ node: DomElement, attribute: string }> = []
@@ -423,8 +427,10 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       if ((address.namespaceURI === WSDL_SOAP11_NS || address.namespaceURI === WSDL_SOAP12_NS) && address.localName === 'address') addresses.push({ node: address, attribute: 'location' })
     }
   }
+  const name = service === undefined ? main.name[1] : attr(service, 'name') as string
+  checkName(name, 'service', service === undefined ? `binding ${key(main.name)}` : `service ${name}`)
   return {
-    name: service === undefined ? main.name[1] : attr(service, 'name') as string,
+    name,
     namespace: tns,
     bindings: bindings.map((b) => ({ name: key(b.name), version: b.version })),
     operations,
