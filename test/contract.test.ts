@@ -14,6 +14,7 @@ import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import soap, { readContract, type ContractSource } from '../lib/index'
 import { bindContract } from '../lib/contract/bind'
+import { main as typesMain } from '../lib/contract/cli'
 import { CONTRACT_NS, CONTRACT_NS_U, contractWsdl, envelope, MEDIA, OP_TYPES, post, requireXmllint, SOAP11_ENV, sharedFixture } from './helper'
 
 const K = CONTRACT_NS
@@ -963,7 +964,8 @@ test('docs/contract-first.md "The mapping": an attribute that states no type is 
   t.assert.deepStrictEqual((contract.operations.Op.input as { properties: unknown }).properties, { note: { type: 'string', xml: { attribute: true } } })
 })
 
-test('docs/protocol.md "Dispatch": a contract\'s operations that share one input element are told apart by their soapActions (as WCF contracts do); one action for both is SOAP_ERR_SERVICE_DUPLICATE', async (t: TestContext) => {
+test('docs/protocol.md "Dispatch": a contract\'s operations that share one input element are told apart by their ' +
+  'soapActions (as WCF contracts do); one action for both is SOAP_ERR_CONTRACT_UNSUPPORTED', async (t: TestContext) => {
   const document = (second: string): string => contractWsdl({
     messages: `<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message>
   <wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>`,
@@ -994,7 +996,72 @@ test('docs/protocol.md "Dispatch": a contract\'s operations that share one input
   t.after(() => same.close())
   await same.register(soap)
   same.soap.contract({ path: '/same', document: document('urn:svc/Op'), operations: { Op: async () => ({ b: '' }), OpAgain: async () => ({ b: '' }) } })
-  await t.assert.rejects(async () => { await same.ready() }, { code: 'SOAP_ERR_SERVICE_DUPLICATE', message: /operations Op and OpAgain share the input element \{urn:k\}Op and the action urn:svc\/Op/ })
+  await t.assert.rejects(async () => { await same.ready() }, {
+    code: 'SOAP_ERR_CONTRACT_UNSUPPORTED',
+    message: /operations Op and OpAgain, with the same input element \{urn:k\}Op and the same action urn:svc\/Op /
+  })
+})
+
+/** A two-operation contract, Op and Op2, both bound with the action `urn:a`, their input message `In`. */
+function twoOperations (messages?: string): string {
+  const operation = (name: string): string => `<wsdl:operation name="${name}"><wsdl:input message="tns:In"/>` +
+    '<wsdl:output message="tns:Out"/></wsdl:operation>'
+  const bound = (name: string): string => `<wsdl:operation name="${name}"><soap:operation soapAction="urn:a"/>` +
+    '<wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output>' +
+    '</wsdl:operation>'
+  return contractWsdl({
+    messages,
+    portType: `<wsdl:portType name="PT">${operation('Op')}${operation('Op2')}</wsdl:portType>`,
+    binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" ' +
+      `transport="http://schemas.xmlsoap.org/soap/http"/>${bound('Op')}${bound('Op2')}</wsdl:binding>`
+  })
+}
+
+test('docs/contract-first.md "What is refused": readContract(), fastify-soap types and ready() refuse a contract ' +
+  'whose operations share a signature (WS-I BP R2710), or that names a service, operation or fault with no NCName, ' +
+  'with the same code and message', async (t: TestContext) => {
+  const OUT = '<wsdl:message name="Out"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>'
+  const opNamed = (name: string): string => contractWsdl({
+    portType: `<wsdl:portType name="PT"><wsdl:operation name="${name}"><wsdl:input message="tns:In"/>` +
+      '<wsdl:output message="tns:Out"/></wsdl:operation></wsdl:portType>',
+    binding: '<wsdl:binding name="B" type="tns:PT"><soap:binding style="document" ' +
+      `transport="http://schemas.xmlsoap.org/soap/http"/><wsdl:operation name="${name}">` +
+      '<wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output>' +
+      '</wsdl:operation></wsdl:binding>'
+  })
+  const cases: Array<[string, string, RegExp]> = [
+    [twoOperations(), 'SOAP_ERR_CONTRACT_UNSUPPORTED',
+      new RegExp('the operations Op and Op2, with the same input element \\{urn:k\\}Op and the same action urn:a ' +
+        '\\(WS-I BP R2710: operation signatures must be unique\\), which cannot be served \\(at operation Op2\\)')],
+    [twoOperations(`<wsdl:message name="In"/>${OUT}`), 'SOAP_ERR_CONTRACT_UNSUPPORTED',
+      /the operations Op and Op2, with no Body element and the same action urn:a \(WS-I BP R2710/],
+    [opNamed('O p'), 'SOAP_ERR_CONTRACT_INVALID',
+      /contract operation O p: the operation name "O p" is not an XML NCName/],
+    [contractWsdl({
+      messages: `<wsdl:message name="In"><wsdl:part name="p" element="k:Op"/></wsdl:message>${OUT}` +
+        '<wsdl:message name="F"><wsdl:part name="p" element="k:OpResponse"/></wsdl:message>',
+      portType: '<wsdl:portType name="PT"><wsdl:operation name="Op"><wsdl:input message="tns:In"/>' +
+        '<wsdl:output message="tns:Out"/><wsdl:fault name="f f" message="tns:F"/></wsdl:operation></wsdl:portType>'
+    }), 'SOAP_ERR_CONTRACT_INVALID', /contract operation Op: the fault name "f f" is not an XML NCName/],
+    [contractWsdl({ service: '<wsdl:service name="S S"><wsdl:port name="P" binding="tns:B"/></wsdl:service>' }),
+      'SOAP_ERR_CONTRACT_INVALID', /contract service S S: the service name "S S" is not an XML NCName/]
+  ]
+  const dir = await mkdtemp(join(tmpdir(), 'fastify-soap-r2710-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  for (const [i, [document, code, message]] of cases.entries()) {
+    await t.assert.rejects(readContract({ document }), (err: Error & { code?: string }) => {
+      t.assert.strictEqual(err.code, code, err.message)
+      t.assert.match(err.message, message)
+      return true
+    })
+    const file = join(dir, `c${i}.wsdl`)
+    await writeFile(file, document)
+    let err = ''
+    const status = await typesMain(['types', file], () => {}, (text) => { err += text })
+    t.assert.strictEqual(status, 1, err)
+    t.assert.match(err, message)
+    await refused(t, { document }, code, message, { Op: async () => ({}) })
+  }
 })
 
 test('docs/contract-first.md "The mapping": a substitution group member whose name is taken (here by an unqualified local element) is its own property, numbered', async (t: TestContext) => {

@@ -346,3 +346,38 @@ export function contractWsdl (parts: { types?: string, messages?: string, portTy
   ${parts.service ?? '<wsdl:service name="S"><wsdl:port name="P" binding="tns:B"><soap:address location="http://example.invalid/old"/></wsdl:port></wsdl:service>'}
 </wsdl:definitions>`
 }
+
+/**
+ * A contract of one operation `Post(event: Event)` (docs/contract-first.md "Derived types"): `Event` has 16 optional
+ * elements (`key`, `f1`…`f15`) and `n` types extend it, `Event1`…`Event<n>`, each with one element of its own
+ * (`extra1`…`extra<n>`). `Post` answers with an empty `PostResponse`.
+ */
+export function derivedContract (n: number): string {
+  const fields = ['key', ...Array.from({ length: 15 }, (_, i) => `f${i + 1}`)]
+    .map((name) => `<xs:element name="${name}" type="xs:string" minOccurs="0"/>`).join('')
+  let derived = ''
+  for (let i = 1; i <= n; i++) {
+    derived += `<xs:complexType name="Event${i}"><xs:complexContent><xs:extension base="k:Event">` +
+      `<xs:sequence><xs:element name="extra${i}" type="xs:string"/></xs:sequence>` +
+      '</xs:extension></xs:complexContent></xs:complexType>'
+  }
+  const types = `<xs:schema targetNamespace="${CONTRACT_NS}" elementFormDefault="qualified">
+    <xs:complexType name="Event"><xs:sequence>${fields}</xs:sequence></xs:complexType>${derived}
+    <xs:element name="Post"><xs:complexType><xs:sequence>
+      <xs:element name="event" type="k:Event"/>
+    </xs:sequence></xs:complexType></xs:element>
+    <xs:element name="PostResponse"><xs:complexType><xs:sequence/></xs:complexType></xs:element>
+  </xs:schema>`
+  return contractWsdl({
+    types,
+    messages: '<wsdl:message name="In"><wsdl:part name="p" element="k:Post"/></wsdl:message>' +
+      '<wsdl:message name="Out"><wsdl:part name="p" element="k:PostResponse"/></wsdl:message>',
+    portType: '<wsdl:portType name="PT"><wsdl:operation name="Post"><wsdl:input message="tns:In"/>' +
+      '<wsdl:output message="tns:Out"/></wsdl:operation></wsdl:portType>',
+    binding: '<wsdl:binding name="B" type="tns:PT">' +
+      '<soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>' +
+      '<wsdl:operation name="Post"><soap:operation soapAction="urn:svc/Post"/>' +
+      '<wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output>' +
+      '</wsdl:operation></wsdl:binding>'
+  })
+}

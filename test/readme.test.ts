@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import Fastify from 'fastify'
-import soap, { SoapFault, escapeXml, textContent } from '../lib/index'
+import soap, { SoapFault, errorCodes, escapeXml, textContent } from '../lib/index'
 import { envelope, post } from './helper'
 
 const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8')
@@ -37,4 +37,14 @@ test('README: the options table lists every option with the default in force', a
     if (name !== 'maxTextLength') t.assert.strictEqual(rows.get(name), String(value), name)
   }
   for (const name of ['routes', 'prefix', 'roles', 'understoodHeaders', 'namespaces']) t.assert.ok(rows.has(name), name)
+})
+
+test('README "Contract first: an existing WSDL": it names every SOAP_ERR_CONTRACT_* code of lib/errors.ts, ' +
+  'and no other', (t: TestContext) => {
+  const start = readme.indexOf('### Contract first: an existing WSDL')
+  const section = readme.slice(start, readme.indexOf('\n#', start + 1))
+  const named = new Set(section.match(/SOAP_ERR_CONTRACT_[A-Z_]+/g))
+  const codes = Object.keys(errorCodes).filter((code) => code.startsWith('SOAP_ERR_CONTRACT_'))
+  t.assert.ok(codes.length > 0)
+  t.assert.deepStrictEqual([...named].sort(), codes.sort())
 })

@@ -15,6 +15,7 @@ import { isSpace } from '../xml/chars'
 import { linearEngine, linearRegExp, URL_PATTERN } from './patterns'
 import { TYPE_PROPERTY } from './shapes'
 import type { XmlKeyword } from './xml-keyword'
+import { XSI_TYPES, xsiTypes } from './xsi-types'
 
 /** At most this many problems are listed in a fault's Detail. */
 export const MAX_PROBLEMS = 20
@@ -31,8 +32,6 @@ export function createAjv (): Ajv {
     // Error messages go into faults; the schema itself does not.
     messages: true,
     verbose: false,
-    // A "oneOf" of types is validated as the type its `$type` names (forAjv()).
-    discriminator: true,
     // A named schema is compiled once and called wherever it is used, not copied into each (a contract's types).
     inlineRefs: false,
     // Patterns run in linear time (docs/protocol.md "Limits", linear cost): never on a backtracking engine.
@@ -44,6 +43,8 @@ export function createAjv (): Ajv {
   ajv.addFormat('url', { type: 'string', validate: (text: string) => url.test(text) })
   // `xml` says the XML form, which the codec reads; of it Ajv checks the octet counts, and only where a schema states them.
   ajv.addKeyword({ keyword: 'xml', schemaType: 'object', code: octetLimits, error: OCTETS_ERROR })
+  // A "oneOf" of types is validated as the type its `$type` names, found by it (forAjv()).
+  ajv.addKeyword(xsiTypes)
   return ajv
 }
 
@@ -268,7 +269,7 @@ function namedOnce (ajv: Ajv, schema: Record<string, unknown>, where: string): o
 /**
  * The schema as Ajv is given it: a "oneOf" of types (lib/codec/shapes.ts,
  * `alternatives`) becomes an object validated as the one its `$type` names
- * (OpenAPI's discriminator), so that a value's problems are those of its own
+ * (lib/codec/xsi-types.ts), so that a value's problems are those of its own
  * type; `{ type: 'null' }` among them becomes a type of null. The codec has
  * already made every value an object or null. `ref` gives the id a `$ref`
  * to a named schema becomes.
@@ -284,8 +285,9 @@ function forAjv (schema: unknown, ref?: (name: string) => string): unknown {
   const branches = out.oneOf
   if (!Array.isArray(branches) || out.type !== undefined || !branches.some((b) => typeof b === 'object' && b !== null && (b.$ref !== undefined || b.type !== undefined))) return out
   const types = branches.filter((b) => !(b.type === 'null' && Object.keys(b).length === 1))
-  const { nullable, ...rest } = out
-  return { ...rest, type: types.length < branches.length || nullable === true ? ['object', 'null'] : 'object', oneOf: types, discriminator: { propertyName: TYPE_PROPERTY } }
+  const { nullable, oneOf, ...rest } = out
+  const type = types.length < branches.length || nullable === true ? ['object', 'null'] : 'object'
+  return { ...rest, type, [XSI_TYPES]: types }
 }
 
 /** The keywords that only say which properties are present together (an XSD choice: lib/codec/shapes.ts). */
@@ -307,7 +309,7 @@ export function problemsOf (errors: readonly ErrorObject[] | null | undefined, b
     if (inRule && !PRESENCE.has(error.keyword)) continue
     if (PRESENCE.has(error.keyword) && problems.some((p) => p.message === PRESENCE_MESSAGE && p.path === base + error.instancePath)) continue
     let path = base + error.instancePath
-    if (error.keyword === 'discriminator') {
+    if (error.keyword === XSI_TYPES) {
       problems.push({ path: `${path}/${TYPE_PROPERTY}`, message: 'must name the element\'s type or one derived from it' })
       continue
     }

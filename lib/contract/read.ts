@@ -19,6 +19,7 @@ import { defaultAction } from '../service/declaration'
 import { addressingOf, operationSecurity, statedAction, type OperationSubjects } from './policy-read'
 import type { PolicySubject } from '../ws/ws-policy'
 import type { OperationSecurityPolicy } from '../ws/security/security-policy'
+import { checkName, checkSignatures } from './signatures'
 
 type Schema = Record<string, unknown>
 
@@ -476,6 +477,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   for (const op of children(portType, WSDL_NS, 'operation')) {
     const name = attr(op, 'name') as string
     const at = `operation ${name}`
+    checkName(name, 'operation', at)
     if (Object.hasOwn(operations, name)) {
       throw new SOAP_ERR_CONTRACT_UNSUPPORTED(`the overloaded operation ${name} (two operations of one name)`, at)
     }
@@ -507,6 +509,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     const faultActions: Record<string, string> = {}
     for (const fault of children(op, WSDL_NS, 'fault')) {
       const faultName = required(fault, 'name', at)
+      checkName(faultName, 'fault', at)
       faultActions[faultName] = statedAction(fault) ?? patternAction(tns, main.portType[1], name, 'Fault', faultName)
       const parts = [...partsOf(model, schemas.qnameOf(fault, 'message'), at).values()]
       const element = parts.length === 1 ? attr(parts[0], 'element') : undefined
@@ -549,6 +552,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     }
   }
 
+  checkSignatures(operations)
   shareDefs(Object.values(operations).flatMap((op) => [
     op.input, op.output, op.headers, op.outputHeaders, ...Object.values(op.faults ?? {})
   ] as Array<Record<string, unknown> | undefined>))
@@ -564,8 +568,10 @@ export async function readContract (source: ContractSource): Promise<Contract> {
       ) addresses.push({ node: address, attribute: 'location' })
     }
   }
+  const name = service === undefined ? main.name[1] : attr(service, 'name') as string
+  checkName(name, 'service', service === undefined ? `binding ${key(main.name)}` : `service ${name}`)
   return {
-    name: service === undefined ? main.name[1] : attr(service, 'name') as string,
+    name,
     namespace: tns,
     bindings: bindings.map((b) => ({ name: key(b.name), version: b.version })),
     operations,
