@@ -22,15 +22,24 @@ export function dispatch (service: Service, soap: SoapContext, routed?: string):
   if (bodyNodes.length === 0) {
     const op = action === undefined ? undefined : service.byAction.get(action)
     if (op === undefined) {
-      throw senderFault(`The Body is empty and ${action === undefined ? 'no action was given' : `no operation of ${service.name} has the action ${action}`}`)
+      const why = action === undefined
+        ? 'no action was given'
+        : `no operation of ${service.name} has the action ${action}`
+      throw senderFault(`The Body is empty and ${why}`)
     }
-    if (op.info.element !== undefined) throw senderFault(`Operation ${op.info.name} expects the element ${op.info.element}; the Body is empty`)
+    if (op.info.element !== undefined) {
+      throw senderFault(`Operation ${op.info.name} expects the element ${op.info.element}; the Body is empty`)
+    }
     return op
   }
   const first = tree.name(bodyNodes[0])
   let op = service.byElement.get(first.namespace)?.get(first.localName)
-  if (op === undefined) throw senderFault(`No operation of ${service.name} takes the element {${first.namespace}}${first.localName}`)
-  if (bodyNodes.length > 1) throw senderFault(`The Body holds ${bodyNodes.length} elements; operation ${op.info.name} takes one`)
+  if (op === undefined) {
+    throw senderFault(`No operation of ${service.name} takes the element {${first.namespace}}${first.localName}`)
+  }
+  if (bodyNodes.length > 1) {
+    throw senderFault(`The Body holds ${bodyNodes.length} elements; operation ${op.info.name} takes one`)
+  }
   const group = service.sharing.get(op)
   if (group !== undefined) {
     // Operations that share the element: the action breaks the tie.
@@ -44,7 +53,9 @@ export function dispatch (service: Service, soap: SoapContext, routed?: string):
     }
   }
   if ((service.strictAction || routed !== undefined) && action !== undefined && action !== op.info.action) {
-    throw senderFault(`The action ${action} does not match operation ${op.info.name}, whose action is ${op.info.action}`)
+    throw senderFault(
+      `The action ${action} does not match operation ${op.info.name}, whose action is ${op.info.action}`
+    )
   }
   return op
 }
