@@ -504,6 +504,16 @@ test('docs/addressing.md "Options": outputAction and faultActions name the reply
   t.assert.ok(wsdl.includes('wsam:Action="urn:divided"') && wsdl.includes('wsam:Action="urn:by-zero"'))
 })
 
+test('docs/addressing.md "Asynchronous replies": an allow-list entry neither a URL nor a RegExp is refused at ready()', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service(calc({ asyncReplies: { allow: ['http://127.0.0.1/replies', 42 as never] } }))
+  const err = await app.ready().then(() => undefined, (e: Error & { code?: string }) => e)
+  t.assert.strictEqual(err?.code, 'SOAP_ERR_SERVICE_INVALID')
+  t.assert.match(String(err?.message), /\.asyncReplies\.allow lists URLs and regular expressions/)
+})
+
 test('docs/addressing.md "Options": a bad outputAction or faultActions is SOAP_ERR_SERVICE_INVALID at ready()', async (t: TestContext) => {
   const definition = calc(true)
   for (const [divide, message] of [
