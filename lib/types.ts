@@ -16,15 +16,25 @@ export type { XmlAttribute, XmlElement } from './xml/element'
 /** The SOAP hooks, in the order they run (docs/hooks.md). */
 export type SoapHookName = 'onEnvelope' | 'onOperation' | 'preValidation' | 'preHandler' | 'onResult' | 'onFault'
 
-/** A hook of every stage but `onFault`. End the request with `reply.send()` / `reply.soap()`, or by throwing (a `SoapFault` is sent as it is). */
+/**
+ * A hook of every stage but `onFault`. End the request with `reply.send()` / `reply.soap()`, or by throwing (a
+ * `SoapFault` is sent as it is).
+ */
 export type SoapHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown
 
-/** An `onFault` hook: it sees the fault about to be sent; it may answer otherwise with `reply`, or throw another fault. */
-export type SoapFaultHook = (request: FastifyRequest, reply: FastifyReply, fault: SoapFault) => Promise<unknown> | unknown
+/**
+ * An `onFault` hook: it sees the fault about to be sent; it may answer otherwise with `reply`, or throw another fault.
+ */
+export type SoapFaultHook = (
+  request: FastifyRequest, reply: FastifyReply, fault: SoapFault
+) => Promise<unknown> | unknown
 
 export type SoapHookFunction<Name extends SoapHookName> = Name extends 'onFault' ? SoapFaultHook : SoapHook
 
-/** Hooks given with an operation's declaration: a function or a list, per stage (onEnvelope and onFault belong to the scope). */
+/**
+ * Hooks given with an operation's declaration: a function or a list, per stage (onEnvelope and onFault belong to the
+ * scope).
+ */
 export type SoapOperationHooks = {
   readonly [Name in Exclude<SoapHookName, 'onEnvelope' | 'onFault'>]?: SoapHook | readonly SoapHook[]
 }
@@ -42,7 +52,10 @@ export interface SoapOperationInfo {
   readonly oneWay: boolean
 }
 
-/** A handler's second argument: the request, the reply, the decoded headers, a signal, and a maker of the operation's declared faults. */
+/**
+ * A handler's second argument: the request, the reply, the decoded headers, a signal, and a maker of the operation's
+ * declared faults.
+ */
 export interface SoapCall {
   readonly request: FastifyRequest
   readonly reply: FastifyReply
@@ -72,9 +85,15 @@ export interface SoapCall {
 
 /** The `wsdl` key of a service declaration (docs/wsdl.md). */
 export interface SoapWsdlOptions {
-  /** The endpoint URL written in the ports; by default taken from each request (Host; X-Forwarded-Proto and -Host under trustProxy). */
+  /**
+   * The endpoint URL written in the ports; by default taken from each request (Host; X-Forwarded-Proto and -Host under
+   * trustProxy).
+   */
   readonly address?: string
-  /** Serve each namespace's schema at `?xsd=<prefix>`, imported by the WSDL, instead of inline in `wsdl:types`. Default false. */
+  /**
+   * Serve each namespace's schema at `?xsd=<prefix>`, imported by the WSDL, instead of inline in `wsdl:types`. Default
+   * false.
+   */
   readonly splitSchemas?: boolean
   /** A hand-written WSDL, served as given instead of the generated one. */
   readonly document?: string
@@ -88,7 +107,10 @@ export interface SoapWsdlOptions {
 export interface SoapEndpointReference {
   /** `wsa:Address`, white space trimmed. */
   readonly address: string
-  /** The children of `wsa:ReferenceParameters` (and, in 2004/08, of `wsa:ReferenceProperties`): a message sent to this endpoint carries each as a header block. */
+  /**
+   * The children of `wsa:ReferenceParameters` (and, in 2004/08, of `wsa:ReferenceProperties`): a message sent to this
+   * endpoint carries each as a header block.
+   */
   readonly referenceParameters: readonly XmlElement[]
   /** The whole element (`wsa:ReplyTo`, `wsa:FaultTo`, `wsa:From`), metadata included. */
   readonly element: XmlElement
@@ -96,7 +118,10 @@ export interface SoapEndpointReference {
 
 /** The message addressing properties of a request (docs/addressing.md "What is read"). */
 export interface SoapAddressing {
-  /** `'1.0'` (`http://www.w3.org/2005/08/addressing`) or `'2004/08'` (`http://schemas.xmlsoap.org/ws/2004/08/addressing`): the version the request used, and the reply uses. */
+  /**
+   * `'1.0'` (`http://www.w3.org/2005/08/addressing`) or `'2004/08'`
+   * (`http://schemas.xmlsoap.org/ws/2004/08/addressing`): the version the request used, and the reply uses.
+   */
   readonly version: '1.0' | '2004/08'
   /** The namespace of that version. */
   readonly namespace: string
@@ -111,11 +136,17 @@ export interface SoapAddressing {
   readonly replyTo: SoapEndpointReference | undefined
   readonly faultTo: SoapEndpointReference | undefined
   readonly from: SoapEndpointReference | undefined
-  /** WS-Addressing 1.0: the header blocks marked `wsa:IsReferenceParameter="true"`, the reference parameters of the endpoint this request was sent to. */
+  /**
+   * WS-Addressing 1.0: the header blocks marked `wsa:IsReferenceParameter="true"`, the reference parameters of the
+   * endpoint this request was sent to.
+   */
   readonly referenceParameters: readonly XmlElement[]
 }
 
-/** Where a reply may go when a request's ReplyTo or FaultTo is not the anonymous address (docs/addressing.md "Asynchronous replies"). */
+/**
+ * Where a reply may go when a request's ReplyTo or FaultTo is not the anonymous address (docs/addressing.md
+ * "Asynchronous replies").
+ */
 export interface SoapAsyncReplyOptions {
   /**
    * The destinations replies may be sent to: URLs, each allowing its origin
@@ -143,9 +174,15 @@ export interface SoapAsyncReplyOptions {
 
 /** The `addressing` key of a service or contract (docs/addressing.md "Options"). */
 export interface SoapAddressingOptions {
-  /** Refuse a request without WS-Addressing headers (MessageAddressingHeaderRequired). Default false: such a request is served as plain SOAP. */
+  /**
+   * Refuse a request without WS-Addressing headers (MessageAddressingHeaderRequired). Default false: such a request is
+   * served as plain SOAP.
+   */
   readonly required?: boolean
-  /** Send replies to a non-anonymous ReplyTo (and faults to FaultTo) on the allow-list; off by default, when such a request is refused with OnlyAnonymousAddressSupported. */
+  /**
+   * Send replies to a non-anonymous ReplyTo (and faults to FaultTo) on the allow-list; off by default, when such a
+   * request is refused with OnlyAnonymousAddressSupported.
+   */
   readonly asyncReplies?: SoapAsyncReplyOptions
 }
 
@@ -169,7 +206,9 @@ export type SoapExactResult<R, O> = O extends SoapSchema
 type HeadersOf<H> = H extends SoapSchema ? Infer<H> : undefined
 /** What `call.replyHeaders()` takes: the output header blocks' values; never for an operation that declares none. */
 type ReplyHeadersOf<H> = H extends SoapSchema ? Readable<Infer<H>> : never
-type FaultsOf<F> = F extends Readonly<Record<string, SoapSchema>> ? { [K in keyof F]: Infer<F[K]> } : Record<never, never>
+type FaultsOf<F> = F extends Readonly<Record<string, SoapSchema>>
+  ? { [K in keyof F]: Infer<F[K]> }
+  : Record<never, never>
 
 /** V checked against the schema S, when there is one: see `Exact`. */
 type ExactFor<V, S> = S extends SoapSchema ? Exact<V, S> : V
@@ -216,13 +255,19 @@ export interface SoapOperation<
   readonly output?: Output
   /** An object schema whose properties are the header blocks the operation reads. */
   readonly headers?: Headers
-  /** An object schema whose properties are the header blocks the reply carries, given by `call.replyHeaders()`. With no `output`, the reply's Body is empty (not a one-way operation). */
+  /**
+   * An object schema whose properties are the header blocks the reply carries, given by `call.replyHeaders()`. With no
+   * `output`, the reply's Body is empty (not a one-way operation).
+   */
   readonly outputHeaders?: OutputHeaders
   /** Fault detail schemas by fault name, for `call.fault()`. */
   readonly faults?: Faults
   /** The action URI; default `<namespace>/<operation>`. */
   readonly action?: string
-  /** The action of the reply (WS-Addressing `wsa:Action`, the WSDL's `wsam:Action`); default the action followed by `Response`. */
+  /**
+   * The action of the reply (WS-Addressing `wsa:Action`, the WSDL's `wsam:Action`); default the action followed by
+   * `Response`.
+   */
   readonly outputAction?: string
   /** The action of each declared fault; default `<action>/Fault/<name>`. */
   readonly faultActions?: { readonly [Name in keyof Faults]?: string }
@@ -261,7 +306,9 @@ export interface SoapServiceDefinition {
   readonly addressing?: boolean | SoapAddressingOptions
   /** The status of the service's faults: the plugin's `faultStatus` unless set (docs/faults.md). */
   readonly faultStatus?: 'spec' | 500
-  /** WS-Security: the UsernameToken and Timestamp the service's requests must carry (docs/security.md "WS-Security"). */
+  /**
+   * WS-Security: the UsernameToken and Timestamp the service's requests must carry (docs/security.md "WS-Security").
+   */
   readonly security?: SoapSecurityOptions
 }
 
@@ -278,7 +325,13 @@ export type ContractSchemas = {
   }
 }
 
-type HandlerOf<O> = O extends { readonly input?: infer I, readonly output?: infer Out, readonly headers?: infer H, readonly outputHeaders?: infer OH, readonly faults?: infer F }
+type HandlerOf<O> = O extends {
+  readonly input?: infer I,
+  readonly output?: infer Out,
+  readonly headers?: infer H,
+  readonly outputHeaders?: infer OH,
+  readonly faults?: infer F
+}
   ? SoapOperation<
     I extends SoapSchema ? I : undefined,
     Out extends SoapSchema ? Out : undefined,
@@ -288,9 +341,13 @@ type HandlerOf<O> = O extends { readonly input?: infer I, readonly output?: infe
   >['handler']
   : never
 
-/** The handlers of a contract's operations, typed from the schemas `fastify-soap types` writes (docs/contract-first.md). */
+/**
+ * The handlers of a contract's operations, typed from the schemas `fastify-soap types` writes (docs/contract-first.md).
+ */
 export type ContractOperations<S extends ContractSchemas> = {
-  readonly [K in keyof S]: HandlerOf<S[K]> | { readonly handler: HandlerOf<S[K]>, readonly hooks?: SoapOperationHooks, readonly timeout?: number }
+  readonly [K in keyof S]: HandlerOf<S[K]> | {
+    readonly handler: HandlerOf<S[K]>, readonly hooks?: SoapOperationHooks, readonly timeout?: number
+  }
 }
 
 /** An operation's output schema; undefined for a one-way operation. */
@@ -351,7 +408,9 @@ export interface SoapContractOptions {
   readonly timeout?: number
   /** As for a service: the plugin's `faultStatus` unless set. */
   readonly faultStatus?: 'spec' | 500
-  /** WS-Addressing; by default on when the WSDL says the binding uses it, required when it says so (docs/addressing.md). */
+  /**
+   * WS-Addressing; by default on when the WSDL says the binding uses it, required when it says so (docs/addressing.md).
+   */
   readonly addressing?: boolean | SoapAddressingOptions
   /**
    * WS-Security (docs/security.md "WS-Security"). A WSDL whose policy asks
