@@ -50,8 +50,13 @@ export interface SoapDecorator {
   understand (...qnames: string[]): SoapDecorator
   /** Declares a service in this context, under its prefix (docs/services.md). Checked and compiled at `ready()`. */
   service (definition: SoapServiceDefinition): FastifyInstance & PromiseLike<undefined>
-  /** Serves the operations of an existing WSDL with your handlers (docs/contract-first.md). Read, checked and compiled before `ready()` resolves. */
-  contract<Operations extends Record<string, unknown> = Record<string, ContractHandler>> (definition: SoapContractDefinition<Operations>): FastifyInstance & PromiseLike<undefined>
+  /**
+   * Serves the operations of an existing WSDL with your handlers (docs/contract-first.md). Read, checked and compiled
+   * before `ready()` resolves.
+   */
+  contract<Operations extends Record<string, unknown> = Record<string, ContractHandler>> (
+    definition: SoapContractDefinition<Operations>
+  ): FastifyInstance & PromiseLike<undefined>
 }
 
 declare module 'fastify' {
@@ -97,7 +102,10 @@ function decoratorFor (instance: FastifyInstance): SoapDecorator {
   return decorator
 }
 
-const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoap (fastify: FastifyInstance, options: FastifySoapOptions) {
+const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoap (
+  fastify: FastifyInstance,
+  options: FastifySoapOptions
+) {
   const soap = normalizeOptions(options, fastify.initialConfig.bodyLimit)
   // Registered again (another scope, other options), the plugin adds its
   // routes and its options, not decorators: what is declared in this scope
@@ -149,7 +157,8 @@ export function defineOperation<
   const Output extends SoapSchema | undefined = undefined,
   const Headers extends SoapSchema | undefined = undefined,
   const Faults extends Readonly<Record<string, SoapSchema>> | undefined = undefined,
-  const Result extends SoapResult<Output> | Promise<SoapResult<Output>> = SoapResult<Output> | Promise<SoapResult<Output>>,
+  const Result extends SoapResult<Output> | Promise<SoapResult<Output>> =
+    SoapResult<Output> | Promise<SoapResult<Output>>,
   const OutputHeaders extends SoapSchema | undefined = undefined
 > (
   operation: SoapOperation<Input, Output, Headers, Faults, OutputHeaders> & {
@@ -186,7 +195,14 @@ export { soapClientErrorHandler } from './plugin/client-error'
 export { SoapContext } from './service/context'
 export { textContent } from './xml/element'
 export { errorCodes } from './errors'
-export { FAULT_NS, SoapFault, type FaultCode, type FaultSubcode, type FaultText, type SoapFaultOptions } from './soap/fault'
+export {
+  FAULT_NS,
+  SoapFault,
+  type FaultCode,
+  type FaultSubcode,
+  type FaultText,
+  type SoapFaultOptions
+} from './soap/fault'
 export type { SoapHeaderBlock } from './soap/headers'
 export {
   SOAP11_ENV,

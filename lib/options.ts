@@ -9,7 +9,9 @@ import { isQNameKey, qnameKey, WSSE_NAMESPACES } from './namespaces'
 export type { SoapLimits }
 
 export interface FastifySoapOptions extends Partial<SoapLimits> {
-  /** Largest request body in bytes; a larger one is answered 413. Defaults to Fastify's `bodyLimit` (1 MiB unless set). */
+  /**
+   * Largest request body in bytes; a larger one is answered 413. Defaults to Fastify's `bodyLimit` (1 MiB unless set).
+   */
   bodyLimit?: number
   /** Roles (SOAP 1.2) or actors (SOAP 1.1) this node plays besides `next` and the ultimate receiver. */
   roles?: readonly string[]
@@ -23,7 +25,10 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   routes?: FastifyPluginAsync
   /** Prefix for the routes of `routes`. */
   prefix?: string
-  /** Called with every fault before it is sent (its `cause` holds the error behind a generic one); returns the fault to send. */
+  /**
+   * Called with every fault before it is sent (its `cause` holds the error behind a generic one); returns the fault to
+   * send.
+   */
   faultFormatter?: FaultFormatter
   /** Level of the line logged for each answered request (docs/security.md "Logging"); `'silent'` for none. */
   logLevel?: SoapLogLevel
@@ -147,7 +152,10 @@ function stringList (name: string, value: unknown, qnames = false): string[] {
 }
 
 /** `serverBodyLimit` is the Fastify instance's own `bodyLimit`, the default for the plugin's. */
-export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLimit: number = DEFAULTS.bodyLimit): ResolvedOptions {
+export function normalizeOptions (
+  options: FastifySoapOptions = {},
+  serverBodyLimit: number = DEFAULTS.bodyLimit
+): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
     throw new SOAP_ERR_OPT_INVALID('options', 'an object')
   }
@@ -162,10 +170,18 @@ export function normalizeOptions (options: FastifySoapOptions = {}, serverBodyLi
     maxTextLength: positiveInteger('maxTextLength', options.maxTextLength, bodyLimit),
     maxNameLength: positiveInteger('maxNameLength', options.maxNameLength, DEFAULTS.maxNameLength),
     maxNamespaceLength: positiveInteger('maxNamespaceLength', options.maxNamespaceLength, DEFAULTS.maxNamespaceLength),
-    maxNamespaceDeclarations: positiveInteger('maxNamespaceDeclarations', options.maxNamespaceDeclarations, DEFAULTS.maxNamespaceDeclarations)
+    maxNamespaceDeclarations: positiveInteger(
+      'maxNamespaceDeclarations',
+      options.maxNamespaceDeclarations,
+      DEFAULTS.maxNamespaceDeclarations
+    )
   }
   const namespaces = options.namespaces === undefined ? {} : options.namespaces
-  if (namespaces === null || typeof namespaces !== 'object' || !Object.values(namespaces).every((v) => typeof v === 'string')) {
+  if (
+    namespaces === null ||
+    typeof namespaces !== 'object' ||
+    !Object.values(namespaces).every((v) => typeof v === 'string')
+  ) {
     throw new SOAP_ERR_OPT_INVALID('namespaces', 'an object mapping prefixes to namespace URIs')
   }
   if (options.routes !== undefined && typeof options.routes !== 'function') {

@@ -4,7 +4,15 @@
  * SOAP routes, so that routes outside it keep their own (as mercurius does).
  */
 import type Ajv from 'ajv'
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify'
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  RouteOptions
+} from 'fastify'
 import { parseContentType, versionOfMediaType } from '../soap/content-type'
 import { SOAP_ERR_DECODE_EMPTY, SOAP_ERR_SERVICE_INVALID } from '../errors'
 import { SoapFault, renderFault, toSoapFault } from '../soap/fault'
@@ -20,7 +28,10 @@ import type { ServiceDeclaration } from '../service/declaration'
 import { describeRoute } from '../wsdl/wsdl'
 import { faultHeaders, type ProtocolModule, type ProtocolRoute } from '../service/protocol'
 
-/** On each Fastify instance that registers the plugin or is registered under it: its SOAP scope (hooks, understood headers), linked to its parent's. */
+/**
+ * On each Fastify instance that registers the plugin or is registered under it: its SOAP scope (hooks, understood
+ * headers), linked to its parent's.
+ */
 export const kSoapScope: unique symbol = Symbol('fastify-soap.scope')
 
 declare module 'fastify' {
@@ -180,7 +191,9 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     if (!collecting) return
     collect(route.url, route)
     // A '/' route under a prefix is served with and without the trailing slash.
-    if (route.routePath === '' && route.prefixTrailingSlash !== 'no-slash' && route.url !== '/') collect(route.url + '/', route)
+    if (route.routePath === '' && route.prefixTrailingSlash !== 'no-slash' && route.url !== '/') {
+      collect(route.url + '/', route)
+    }
   })
 
   if (routes !== undefined) {
@@ -218,7 +231,9 @@ function serviceRoutes (
   understood: Set<string>, protocols: readonly ProtocolModule[]
 ): void {
   const own: unknown = declaration?.path
-  if (typeof own !== 'string' || !own.startsWith('/')) throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
+  if (typeof own !== 'string' || !own.startsWith('/')) {
+    throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
+  }
   // Under the plugin's own prefix, as its `routes` are.
   const path = (soap.prefix ?? '') + own
   type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
@@ -235,7 +250,9 @@ function serviceRoutes (
     for (const key of service.understood) understood.add(key)
     post = serviceHandler(service)
     compiled = service
-    for (const op of service.operations) if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
+    for (const op of service.operations) {
+      if (op.queryFields !== undefined) gets.set(op.info.name, getHandler(service, op, context))
+    }
   })
   const handler: Handler = (request, reply) => (post as Handler)(request, reply)
   if (onSend.length === 0) instance.post(path, handler)
@@ -248,6 +265,8 @@ function serviceRoutes (
   const operations: unknown = declaration.operations
   if (typeof operations !== 'object' || operations === null) return
   for (const [name, op] of Object.entries(operations)) {
-    if ((op as { get?: unknown } | null)?.get === true) instance.get(`${path}/${name}`, (request, reply) => (gets.get(name) as Handler)(request, reply))
+    if ((op as { get?: unknown } | null)?.get === true) {
+      instance.get(`${path}/${name}`, (request, reply) => (gets.get(name) as Handler)(request, reply))
+    }
   }
 }
