@@ -75,7 +75,10 @@ export interface Service {
    * not one keyed by `{namespace}localName`: no key is built for each request.
    */
   readonly byElement: ReadonlyMap<string, ReadonlyMap<string, Operation>>
-  /** By action URI: of the operations that share one, the one without a Body element if any (it takes an empty Body), else the first. */
+  /**
+   * By action URI: of the operations that share one, the one without a Body element if any (it takes an empty Body),
+   * else the first.
+   */
   readonly byAction: ReadonlyMap<string, Operation>
   /** Operations that share their input element, by action, under the one `byElement` holds (docs/protocol.md). */
   readonly sharing: ReadonlyMap<Operation, ReadonlyMap<string, Operation>>
@@ -104,19 +107,24 @@ function objectShape (schema: unknown, where: string, namespace: string, shapes:
 }
 
 /** The writer of a top-level element and its validator. */
-function writer (ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string, shapes: NamedShapes): { write: (value: unknown) => string, validate: ValidateFunction, element: ElementDescription } {
+function writer (
+  ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string, shapes: NamedShapes
+): { write: (value: unknown) => string, validate: ValidateFunction, element: ElementDescription } {
   const xml = xmlOf(schema, where)
   const namespace = xml.namespace ?? tns
   const shape = objectShape(schema, where, namespace, shapes)
   const validate = compile(ajv, schema, where)
   const element = { name: xml.name ?? name, namespace, shape, schema }
-  const write = compileElement(shape, element.name, namespace, prefixesFor(shape, namespace, schema, where), usesXsi(shape))
+  const prefixes = prefixesFor(shape, namespace, schema, where)
+  const write = compileElement(shape, element.name, namespace, prefixes, usesXsi(shape))
   return { write, validate, element }
 }
 
 function milliseconds (value: unknown, fallback: number, name: string, what: string): number {
   if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new SOAP_ERR_SERVICE_INVALID(name, `${what} must be a non-negative integer of milliseconds`)
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new SOAP_ERR_SERVICE_INVALID(name, `${what} must be a non-negative integer of milliseconds`)
+  }
   return value
 }
 
@@ -128,7 +136,10 @@ export interface ServiceOptions {
   readonly protocols: readonly ProtocolModule[]
 }
 
-function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number, validateOutputs: boolean, redact: ReadonlySet<string>, shapes: NamedShapes): Operation {
+function compileOperation (
+  ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number,
+  validateOutputs: boolean, redact: ReadonlySet<string>, shapes: NamedShapes
+): Operation {
   const service = declaration.name
   const tns = declaration.namespace
   const raw: unknown = declaration.operations[name]
@@ -136,18 +147,31 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   if (!isNCName(name)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation name "${name}" is not an XML NCName`)
   if (!isObject(raw)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name} must be an object`)
   const unknown = OPERATION_KEYS.unknownIn(raw)
-  if (unknown !== undefined) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: unknown key "${unknown}" (one of ${OPERATION_KEYS.list})`)
+  if (unknown !== undefined) {
+    throw new SOAP_ERR_SERVICE_INVALID(
+      service,
+      `operation ${name}: unknown key "${unknown}" (one of ${OPERATION_KEYS.list})`
+    )
+  }
   const op = raw as unknown as OperationDeclaration
   if (typeof op.handler !== 'function') throw new SOAP_ERR_SERVICE_HANDLER(service, name)
   if (op.hooks !== undefined) {
     if (!isObject(op.hooks)) throw new SOAP_ERR_HOOK_INVALID(`${where}: "hooks" must be an object`)
     for (const key of Object.keys(op.hooks)) {
       if (key === 'onEnvelope' || key === 'onFault' || !(HOOK_NAMES as readonly string[]).includes(key)) {
-        throw new SOAP_ERR_HOOK_INVALID(`${where}: "${key}" is not an operation hook: use onOperation, preValidation, preHandler or onResult (onEnvelope and onFault belong to the scope)`)
+        throw new SOAP_ERR_HOOK_INVALID(
+          `${where}: "${key}" is not an operation hook: use onOperation, preValidation, preHandler or onResult ` +
+          '(onEnvelope and onFault belong to the scope)'
+        )
       }
     }
   }
-  if (op.action !== undefined && (typeof op.action !== 'string' || op.action === '' || !isXmlText(op.action))) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "action" must be a non-empty string of characters XML can carry`)
+  if (op.action !== undefined && (typeof op.action !== 'string' || op.action === '' || !isXmlText(op.action))) {
+    throw new SOAP_ERR_SERVICE_INVALID(
+      service,
+      `operation ${name}: "action" must be a non-empty string of characters XML can carry`
+    )
+  }
   const action = op.action ?? defaultAction(tns, name)
 
   let input: ObjectShape | undefined
@@ -176,20 +200,32 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
   let validateHeaders: ValidateFunction | undefined
   if (op.headers !== undefined) {
     headers = objectShape(op.headers, `${where}.headers`, tns, shapes)
-    if (headers.attributes.length !== 0) fail(`${where}.headers`, 'header blocks are elements: no property may be an attribute')
+    if (headers.attributes.length !== 0) {
+      fail(`${where}.headers`, 'header blocks are elements: no property may be an attribute')
+    }
     validateHeaders = compile(ajv, op.headers, `${where}.headers`)
   }
 
   const replyHeaders = op.outputHeaders === undefined
     ? undefined
-    : compileReplyHeaders(ajv, op.outputHeaders, objectShape(op.outputHeaders, `${where}.outputHeaders`, tns, shapes), validateOutputs, `${where}.outputHeaders`)
+    : compileReplyHeaders(
+      ajv,
+      op.outputHeaders,
+      objectShape(op.outputHeaders, `${where}.outputHeaders`, tns, shapes),
+      validateOutputs,
+      `${where}.outputHeaders`
+    )
 
   const faults = new Map<string, FaultWriter>()
   const faultElements = new Map<string, ElementDescription>()
   if (op.faults !== undefined) {
-    if (!isObject(op.faults)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faults" must map fault names to schemas`)
+    if (!isObject(op.faults)) {
+      throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faults" must map fault names to schemas`)
+    }
     for (const fault of Object.keys(op.faults)) {
-      if (!isNCName(fault)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: fault name "${fault}" is not an XML NCName`)
+      if (!isNCName(fault)) {
+        throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: fault name "${fault}" is not an XML NCName`)
+      }
       const { write, validate, element } = writer(ajv, op.faults[fault], fault, tns, `${where}.faults.${fault}`, shapes)
       faults.set(fault, { write, validate })
       faultElements.set(fault, element)
@@ -198,18 +234,35 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
 
   const actionOf = (value: unknown, what: string, fallback: string): string => {
     if (value === undefined) return fallback
-    if (typeof value !== 'string' || value === '' || !isXmlText(value)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: ${what} must be a non-empty string of characters XML can carry`)
+    if (typeof value !== 'string' || value === '' || !isXmlText(value)) {
+      throw new SOAP_ERR_SERVICE_INVALID(
+        service,
+        `operation ${name}: ${what} must be a non-empty string of characters XML can carry`
+      )
+    }
     return value
   }
   const outputAction = actionOf(op.outputAction, '"outputAction"', `${action}Response`)
   const faultActions = new Map<string, string>()
-  if (op.faultActions !== undefined && !isObject(op.faultActions)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faultActions" must map fault names to actions`)
-  for (const fault of Object.keys(op.faultActions ?? {})) {
-    if (!faults.has(fault)) throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faultActions" names ${fault}, which is not one of its faults`)
+  if (op.faultActions !== undefined && !isObject(op.faultActions)) {
+    throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "faultActions" must map fault names to actions`)
   }
-  for (const fault of faults.keys()) faultActions.set(fault, actionOf(op.faultActions?.[fault], `the action of fault ${fault}`, `${action}/Fault/${fault}`))
+  for (const fault of Object.keys(op.faultActions ?? {})) {
+    if (!faults.has(fault)) {
+      throw new SOAP_ERR_SERVICE_INVALID(
+        service,
+        `operation ${name}: "faultActions" names ${fault}, which is not one of its faults`
+      )
+    }
+  }
+  for (const fault of faults.keys()) {
+    const given = op.faultActions?.[fault]
+    faultActions.set(fault, actionOf(given, `the action of fault ${fault}`, `${action}/Fault/${fault}`))
+  }
 
-  if (op.get !== undefined && typeof op.get !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "get" must be a boolean`)
+  if (op.get !== undefined && typeof op.get !== 'boolean') {
+    throw new SOAP_ERR_SERVICE_INVALID(service, `operation ${name}: "get" must be a boolean`)
+  }
 
   const oneWay = writeOutput === undefined && replyHeaders === undefined
   const element = localName === undefined ? undefined : qnameKey(namespace, localName)
@@ -259,24 +312,37 @@ function compileOperation (ajv: Ajv, declaration: ServiceDeclaration, name: stri
 function queryFieldsOf (input: ObjectShape | undefined, where: string): ReadonlyMap<string, Field> {
   const fields = new Map<string, Field>()
   for (const field of input?.elements ?? []) {
-    if (field.shape.kind !== 'scalar' || field.wrapped || (field.array && field.list)) fail(`${where}.input/properties/${field.property}`, 'an operation invoked by GET takes scalar (or repeated scalar) values only')
+    if (field.shape.kind !== 'scalar' || field.wrapped || (field.array && field.list)) {
+      fail(
+        `${where}.input/properties/${field.property}`,
+        'an operation invoked by GET takes scalar (or repeated scalar) values only'
+      )
+    }
     fields.set(field.name, field)
   }
   for (const field of input?.attributes ?? []) if (!fields.has(field.name)) fields.set(field.name, field)
   return fields
 }
 
-export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope: SoapScope, options: ServiceOptions): Service {
+export function compileService (
+  ajv: Ajv, declaration: ServiceDeclaration, scope: SoapScope, options: ServiceOptions
+): Service {
   // The endpoint has checked that the declaration is an object with a path (lib/plugin/endpoint.ts).
   const name = typeof declaration.name === 'string' && isNCName(declaration.name) ? declaration.name : undefined
   if (name === undefined) throw new SOAP_ERR_SERVICE_INVALID(String(declaration.name), '"name" must be an XML NCName')
   const keys = new KnownKeys([...Object.keys(SERVICE_KEYS), ...options.protocols.map((module) => module.key)])
   const unknown = keys.unknownIn(declaration)
   if (unknown !== undefined) throw new SOAP_ERR_SERVICE_INVALID(name, `unknown key "${unknown}" (one of ${keys.list})`)
-  if (typeof declaration.namespace !== 'string' || declaration.namespace === '' || !isXmlText(declaration.namespace)) throw new SOAP_ERR_SERVICE_INVALID(name, '"namespace" must be a non-empty URI')
-  if (!isObject(declaration.operations) || Object.keys(declaration.operations).length === 0) throw new SOAP_ERR_SERVICE_INVALID(name, '"operations" must name at least one operation')
+  if (typeof declaration.namespace !== 'string' || declaration.namespace === '' || !isXmlText(declaration.namespace)) {
+    throw new SOAP_ERR_SERVICE_INVALID(name, '"namespace" must be a non-empty URI')
+  }
+  if (!isObject(declaration.operations) || Object.keys(declaration.operations).length === 0) {
+    throw new SOAP_ERR_SERVICE_INVALID(name, '"operations" must name at least one operation')
+  }
   for (const flag of ['strictAction', 'validateOutput'] as const) {
-    if (declaration[flag] !== undefined && typeof declaration[flag] !== 'boolean') throw new SOAP_ERR_SERVICE_INVALID(name, `"${flag}" must be a boolean`)
+    if (declaration[flag] !== undefined && typeof declaration[flag] !== 'boolean') {
+      throw new SOAP_ERR_SERVICE_INVALID(name, `"${flag}" must be a boolean`)
+    }
   }
   if (declaration.faultStatus !== undefined && declaration.faultStatus !== 'spec' && declaration.faultStatus !== 500) {
     throw new SOAP_ERR_SERVICE_INVALID(name, '"faultStatus" must be \'spec\' or 500')
@@ -329,7 +395,11 @@ export function compileService (ajv: Ajv, declaration: ServiceDeclaration, scope
     // Operations may share an action when their Body elements tell them apart; the action routes an empty Body (R2710).
     const other = byAction.get(op.info.action)
     if (other !== undefined && other.info.element === undefined && op.info.element === undefined) {
-      throw new SOAP_ERR_SERVICE_DUPLICATE(name, `${other.info.name} and ${operationName}`, `the action ${op.info.action}, and neither takes a Body element`)
+      throw new SOAP_ERR_SERVICE_DUPLICATE(
+        name,
+        `${other.info.name} and ${operationName}`,
+        `the action ${op.info.action}, and neither takes a Body element`
+      )
     }
     if (other === undefined || op.info.element === undefined) byAction.set(op.info.action, op)
     for (const field of op.headers?.elements ?? []) understood.add(qnameKey(field.namespace, field.name))

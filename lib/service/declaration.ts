@@ -94,17 +94,27 @@ export function wsdlOptions (service: string, value: unknown): SoapWsdlOptions |
   if (options.address !== undefined) {
     let url: URL | undefined
     try { url = new URL(String(options.address)) } catch {}
-    if (typeof options.address !== 'string' || url === undefined || !['http:', 'https:'].includes(url.protocol)) bad('.address must be an absolute http or https URL')
+    if (typeof options.address !== 'string' || url === undefined || !['http:', 'https:'].includes(url.protocol)) {
+      bad('.address must be an absolute http or https URL')
+    }
     // Written as the URL parser serialises it: no white space or control character survives.
     address = (url as URL).href
   }
-  if (options.splitSchemas !== undefined && typeof options.splitSchemas !== 'boolean') bad('.splitSchemas must be a boolean')
-  if (options.document !== undefined && (typeof options.document !== 'string' || options.document === '')) bad('.document must be a non-empty string')
+  if (options.splitSchemas !== undefined && typeof options.splitSchemas !== 'boolean') {
+    bad('.splitSchemas must be a boolean')
+  }
+  if (options.document !== undefined && (typeof options.document !== 'string' || options.document === '')) {
+    bad('.document must be a non-empty string')
+  }
   if (options.schemas !== undefined) {
     if (options.document === undefined) bad('.schemas goes with .document (a generated WSDL has its own)')
-    if (typeof options.schemas !== 'object' || options.schemas === null) bad('.schemas must map names to XML Schema documents')
+    if (typeof options.schemas !== 'object' || options.schemas === null) {
+      bad('.schemas must map names to XML Schema documents')
+    }
     for (const [name, text] of Object.entries(options.schemas as object)) {
-      if (!XSD_NAME.test(name) || typeof text !== 'string') bad(`.schemas: "${name}" must be a name of letters, digits, ".", "_" or "-" mapped to a string`)
+      if (!XSD_NAME.test(name) || typeof text !== 'string') {
+        bad(`.schemas: "${name}" must be a name of letters, digits, ".", "_" or "-" mapped to a string`)
+      }
     }
   }
   return (address === undefined ? options : { ...options, address }) as SoapWsdlOptions

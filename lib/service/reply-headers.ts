@@ -18,7 +18,10 @@ export interface ReplyHeaders {
   /** An object shape whose element properties are the blocks. */
   readonly shape: ObjectShape
   readonly schema: JsonSchema
-  /** The values' validator; undefined when the service does not validate what handlers give (`validateOutput: false`). */
+  /**
+   * The values' validator; undefined when the service does not validate what handlers give
+   * (`validateOutput: false`).
+   */
   readonly validate: ValidateFunction | undefined
   /** The blocks of the values given, each declaring the namespaces it uses, in schema order. */
   readonly write: (values: unknown) => string

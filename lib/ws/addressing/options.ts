@@ -41,7 +41,9 @@ function allowOne (entry: string | RegExp, bad: (problem: string) => never): (ur
   }
   let base: URL | undefined
   try { base = new URL(entry) } catch {}
-  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) bad(`.asyncReplies.allow: "${entry}" is not an http or https URL`)
+  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
+    bad(`.asyncReplies.allow: "${entry}" is not an http or https URL`)
+  }
   const { origin, pathname } = base as URL
   const under = pathname.endsWith('/') ? pathname : pathname + '/'
   return (url) => url.origin === origin && (url.pathname === pathname || url.pathname.startsWith(under))
@@ -59,7 +61,9 @@ function asyncReplies (value: unknown, bad: (problem: string) => never): AsyncRe
     allows = (url) => (allow as (url: URL) => unknown)(url) === true
   } else if (Array.isArray(allow)) {
     const tests = allow.map((entry: unknown) => {
-      if (typeof entry !== 'string' && !(entry instanceof RegExp)) bad('.asyncReplies.allow lists URLs and regular expressions')
+      if (typeof entry !== 'string' && !(entry instanceof RegExp)) {
+        bad('.asyncReplies.allow lists URLs and regular expressions')
+      }
       return allowOne(entry as string | RegExp, bad)
     })
     allows = (url) => tests.some((test) => test(url))
@@ -69,7 +73,9 @@ function asyncReplies (value: unknown, bad: (problem: string) => never): AsyncRe
   const integer = (name: string, fallback: number, min: number, max: number): number => {
     const v = options[name]
     if (v === undefined) return fallback
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) bad(`.asyncReplies.${name} must be an integer from ${min} to ${max}`)
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) {
+      bad(`.asyncReplies.${name} must be an integer from ${min} to ${max}`)
+    }
     return v as number
   }
   if (options.postSecurityFaults !== undefined && typeof options.postSecurityFaults !== 'boolean') {
@@ -107,5 +113,6 @@ export function addressingPolicy (service: string, value: unknown): AddressingPo
  * one the WSDL's policy binds.
  */
 export function addressingAssertion (policy: AddressingPolicy): string {
-  return `<wsam:Addressing xmlns:wsam="${WSAM_NS}"${policy.required ? '' : ' wsp:Optional="true"'}><wsp:Policy/></wsam:Addressing>`
+  const optional = policy.required ? '' : ' wsp:Optional="true"'
+  return `<wsam:Addressing xmlns:wsam="${WSAM_NS}"${optional}><wsp:Policy/></wsam:Addressing>`
 }

@@ -63,10 +63,15 @@ export function compileSecurity (
     unknownKey(token, TOKEN_KEYS, '.usernameToken')
     if (typeof token.lookup !== 'function') bad('.usernameToken.lookup must be a function (username) => secret')
     const password = token.password ?? 'any'
-    if (password !== 'text' && password !== 'digest' && password !== 'any') bad('.usernameToken.password must be "text", "digest" or "any"')
+    if (password !== 'text' && password !== 'digest' && password !== 'any') {
+      bad('.usernameToken.password must be "text", "digest" or "any"')
+    }
     const requireNonce = token.requireNonce ?? 'digest'
-    if (requireNonce !== 'digest' && requireNonce !== 'always' && requireNonce !== 'never') bad('.usernameToken.requireNonce must be "digest", "always" or "never"')
-    usernameToken = { lookup: token.lookup as SoapUsernameTokenOptions['lookup'], password, requireNonce } as ServiceSecurity['usernameToken']
+    if (requireNonce !== 'digest' && requireNonce !== 'always' && requireNonce !== 'never') {
+      bad('.usernameToken.requireNonce must be "digest", "always" or "never"')
+    }
+    const lookup = token.lookup as SoapUsernameTokenOptions['lookup']
+    usernameToken = { lookup, password, requireNonce } as ServiceSecurity['usernameToken']
   }
 
   const timestamp = options.timestamp as unknown
@@ -79,12 +84,16 @@ export function compileSecurity (
     }
   }
   const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true
-  if (usernameToken === undefined && !timestampRequired) bad(' asks for nothing: give usernameToken, or timestamp: { required: true }')
+  if (usernameToken === undefined && !timestampRequired) {
+    bad(' asks for nothing: give usernameToken, or timestamp: { required: true }')
+  }
 
   const ms = (key: 'maxAge' | 'clockSkew', fallback: number): number => {
     const given = options[key]
     if (given === undefined) return fallback
-    if (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0) bad(`.${key} must be a non-negative integer of milliseconds`)
+    if (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0) {
+      bad(`.${key} must be a non-negative integer of milliseconds`)
+    }
     return given as number
   }
   const freshness = { maxAge: ms('maxAge', DEFAULT_MAX_AGE), clockSkew: ms('clockSkew', DEFAULT_CLOCK_SKEW) }
@@ -92,13 +101,19 @@ export function compileSecurity (
   let replay: SoapReplayStore | undefined
   if (options.replay === undefined) replay = defaultStore
   else if (options.replay !== false) {
-    if (typeof (options.replay as { claim?: unknown } | null)?.claim !== 'function') bad('.replay must be a store with claim(key, ttlMs), or false')
+    if (typeof (options.replay as { claim?: unknown } | null)?.claim !== 'function') {
+      bad('.replay must be a store with claim(key, ttlMs), or false')
+    }
     replay = options.replay
   }
 
   const except = options.except ?? []
-  if (!Array.isArray(except) || !except.every((name) => typeof name === 'string')) return bad('.except must be an array of operation names')
-  for (const name of except) if (!operations.includes(name)) bad(`.except names ${String(name)}, which is no operation of the service`)
+  if (!Array.isArray(except) || !except.every((name) => typeof name === 'string')) {
+    return bad('.except must be an array of operation names')
+  }
+  for (const name of except) {
+    if (!operations.includes(name)) bad(`.except names ${String(name)}, which is no operation of the service`)
+  }
 
   return {
     usernameToken,

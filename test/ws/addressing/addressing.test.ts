@@ -504,6 +504,34 @@ test('docs/addressing.md "Options": outputAction and faultActions name the reply
   t.assert.ok(wsdl.includes('wsam:Action="urn:divided"') && wsdl.includes('wsam:Action="urn:by-zero"'))
 })
 
+test('docs/addressing.md "Asynchronous replies": an allow-list entry neither a URL nor a RegExp is refused at ready()', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service(calc({ asyncReplies: { allow: ['http://127.0.0.1/replies', 42 as never] } }))
+  const err = await app.ready().then(() => undefined, (e: Error & { code?: string }) => e)
+  t.assert.strictEqual(err?.code, 'SOAP_ERR_SERVICE_INVALID')
+  t.assert.match(String(err?.message), /\.asyncReplies\.allow lists URLs and regular expressions/)
+})
+
+test('docs/addressing.md "Options": a bad outputAction or faultActions is SOAP_ERR_SERVICE_INVALID at ready()', async (t: TestContext) => {
+  const definition = calc(true)
+  for (const [divide, message] of [
+    [{ outputAction: 'urn:x\u0001' }, /operation Divide: "outputAction" must be a non-empty string of characters XML can carry/],
+    [{ faultActions: { DivideByZero: '' } }, /operation Divide: the action of fault DivideByZero must be a non-empty string/],
+    [{ faultActions: 'urn:by-zero' }, /operation Divide: "faultActions" must map fault names to actions/],
+    [{ faultActions: { Overflow: 'urn:overflow' } }, /operation Divide: "faultActions" names Overflow, which is not one of its faults/]
+  ] as const) {
+    const app = Fastify()
+    t.after(() => app.close())
+    await app.register(soap)
+    app.soap.service({ ...definition, operations: { ...definition.operations, Divide: { ...definition.operations.Divide, ...divide } } } as SoapServiceDefinition)
+    const err = await app.ready().then(() => undefined, (e: Error & { code?: string }) => e)
+    t.assert.strictEqual(err?.code, 'SOAP_ERR_SERVICE_INVALID')
+    t.assert.match(String(err?.message), message)
+  }
+})
+
 test('WS-Addressing 1.0 Core §3.2: each wsa:RelatesTo is read with its relationship type, the reply type when none is given', async (t: TestContext) => {
   seen.length = 0
   const app = await calcApp(t)
