@@ -41,7 +41,8 @@ export function createAjv (): Ajv {
   // ajv-formats' `url` backtracks (quadratic time): the same language, in linear time. Its other formats are linear.
   const url = linearRegExp(URL_PATTERN)
   ajv.addFormat('url', { type: 'string', validate: (text: string) => url.test(text) })
-  // `xml` says the XML form, which the codec reads; of it Ajv checks the octet counts, and only where a schema states them.
+  // `xml` says the XML form, which the codec reads; of it Ajv checks the octet counts, and only where a
+  // schema states them.
   ajv.addKeyword({ keyword: 'xml', schemaType: 'object', code: octetLimits, error: OCTETS_ERROR })
   // A "oneOf" of types is validated as the type its `$type` names, found by it (forAjv()).
   ajv.addKeyword(xsiTypes)
@@ -81,7 +82,10 @@ function octets (text: string, encoding: string): number {
   return Math.floor((length - spaces) * 3 / 4) - padding
 }
 
-/** Whether a binary string encodes more than `limit` octets: counted only when its length says it may (a large upload below its limit is not walked). */
+/**
+ * Whether a binary string encodes more than `limit` octets: counted only when its length says it may (a large upload
+ * below its limit is not walked).
+ */
 function moreOctets (text: string, encoding: string, limit: number): boolean {
   const most = encoding === 'base16' ? Math.floor(text.length / 2) : Math.floor(text.length * 3 / 4)
   return most > limit && octets(text, encoding) > limit
@@ -96,7 +100,9 @@ function fewerOctets (text: string, encoding: string, limit: number): boolean {
 function octetLimits (cxt: KeywordCxt): void {
   const { minOctets, maxOctets } = cxt.schema as XmlKeyword
   const encoding = String(cxt.parentSchema.contentEncoding)
-  const limits: Array<[number | undefined, 'more' | 'fewer', typeof moreOctets]> = [[maxOctets, 'more', moreOctets], [minOctets, 'fewer', fewerOctets]]
+  const limits: Array<[number | undefined, 'more' | 'fewer', typeof moreOctets]> = [
+    [maxOctets, 'more', moreOctets], [minOctets, 'fewer', fewerOctets]
+  ]
   for (const [limit, comparison, beyond] of limits) {
     if (limit === undefined) continue
     const check = cxt.gen.scopeValue('func', { ref: beyond })
@@ -280,10 +286,16 @@ function forAjv (schema: unknown, ref?: (name: string) => string): unknown {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(schema)) {
     const match = key === '$ref' && ref !== undefined && typeof value === 'string' ? REF.exec(value) : null
-    out[key] = match !== null ? ref?.(match[1]) : key === 'const' || key === 'enum' || key === 'default' || key === 'examples' ? value : forAjv(value, ref)
+    out[key] = match !== null ? ref?.(match[1]) : DATA_KEYWORDS.has(key) ? value : forAjv(value, ref)
   }
   const branches = out.oneOf
-  if (!Array.isArray(branches) || out.type !== undefined || !branches.some((b) => typeof b === 'object' && b !== null && (b.$ref !== undefined || b.type !== undefined))) return out
+  if (
+    !Array.isArray(branches) ||
+    out.type !== undefined ||
+    !branches.some((b) => typeof b === 'object' && b !== null && (b.$ref !== undefined || b.type !== undefined))
+  ) {
+    return out
+  }
   const types = branches.filter((b) => !(b.type === 'null' && Object.keys(b).length === 1))
   const { nullable, oneOf, ...rest } = out
   const type = types.length < branches.length || nullable === true ? ['object', 'null'] : 'object'
@@ -292,7 +304,8 @@ function forAjv (schema: unknown, ref?: (name: string) => string): unknown {
 
 /** The keywords that only say which properties are present together (an XSD choice: lib/codec/shapes.ts). */
 const PRESENCE: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'not'])
-const PRESENCE_MESSAGE = 'the elements present do not fit the content model: an xs:choice takes one branch, with its required elements'
+const PRESENCE_MESSAGE = 'the elements present do not fit the content model: an xs:choice takes one branch, with ' +
+  'its required elements'
 
 /**
  * Ajv's errors as problems: the failing path (a missing or unexpected
@@ -307,13 +320,25 @@ export function problemsOf (errors: readonly ErrorObject[] | null | undefined, b
     if (problems.length === MAX_PROBLEMS) break
     const inRule = /\/(anyOf|oneOf|not)(\/|$)/.test(error.schemaPath) && presence.has(error.instancePath)
     if (inRule && !PRESENCE.has(error.keyword)) continue
-    if (PRESENCE.has(error.keyword) && problems.some((p) => p.message === PRESENCE_MESSAGE && p.path === base + error.instancePath)) continue
-    let path = base + error.instancePath
-    if (error.keyword === XSI_TYPES) {
-      problems.push({ path: `${path}/${TYPE_PROPERTY}`, message: 'must name the element\'s type or one derived from it' })
+    if (
+      PRESENCE.has(error.keyword) &&
+      problems.some((p) => p.message === PRESENCE_MESSAGE && p.path === base + error.instancePath)
+    ) {
       continue
     }
-    const property = error.keyword === 'required' ? error.params.missingProperty : error.keyword === 'additionalProperties' ? error.params.additionalProperty : undefined
+    let path = base + error.instancePath
+    if (error.keyword === XSI_TYPES) {
+      problems.push({
+        path: `${path}/${TYPE_PROPERTY}`,
+        message: 'must name the element\'s type or one derived from it'
+      })
+      continue
+    }
+    const property = error.keyword === 'required'
+      ? error.params.missingProperty
+      : error.keyword === 'additionalProperties'
+        ? error.params.additionalProperty
+        : undefined
     if (property !== undefined) path += '/' + String(property).replace(/~/g, '~0').replace(/\//g, '~1')
     problems.push({ path, message: PRESENCE.has(error.keyword) ? PRESENCE_MESSAGE : String(error.message) })
   }
