@@ -28,6 +28,9 @@ const object = (properties: Schema, extra: Schema = {}): Schema => ({ type: 'obj
 const int = { type: 'integer' }
 const str = { type: 'string' }
 const attr = (type: string, xml: Schema = {}): Schema => ({ type, xml: { attribute: true, ...xml } })
+/** An object of type `name`: an alternative of a "oneOf" of types (its `$type` required). */
+const typed = (name: string, extra: Schema = {}): Schema =>
+  ({ type: 'object', properties: { $type: { const: name } }, required: ['$type'], ...extra })
 
 function shapeFor (schema: Schema): ObjectShape {
   const shape = shapeOf(schema, '#', TNS)
@@ -728,6 +731,14 @@ test('schema: a property named "__proto__" is refused (SOAP_ERR_SERVICE_SCHEMA);
   const properties: Schema = {}
   Object.defineProperty(properties, '__proto__', { value: int, enumerable: true })
   assertSchemaRefusal(t, { type: 'object', properties }, '#/properties/__proto__', /a property cannot be named "__proto__"/)
+  // Named so, a property holding a named schema or a "oneOf" of types is refused too.
+  const named: Schema = {}
+  Object.defineProperty(named, '__proto__', { value: { $ref: '#/$defs/N' }, enumerable: true })
+  assertSchemaRefusal(t, { type: 'object', properties: named, $defs: { N: object({ n: int }) } }, '#/properties/__proto__',
+    /a property cannot be named "__proto__"/)
+  const types: Schema = {}
+  Object.defineProperty(types, '__proto__', { value: { oneOf: [typed('A'), typed('B')] }, enumerable: true })
+  assertSchemaRefusal(t, { type: 'object', properties: types }, '#/properties/__proto__', /a property cannot be named "__proto__"/)
   const schema = object({ proto: { type: 'integer', xml: { name: '__proto__' } } })
   const xml = writerOf(schema)({ proto: 1 })
   t.assert.strictEqual(xml, `<tns:R xmlns:tns="${TNS}"><tns:__proto__>1</tns:__proto__></tns:R>`)
@@ -748,6 +759,11 @@ test('schema: other constructs outside the supported set are refused (SOAP_ERR_S
     [object({ a: { type: 'string', xml: { namespace: '', prefix: 'p' } } }), '#/properties/a', /"xml.prefix" cannot go with no namespace/],
     [object({ a: { type: 'string', xml: { name: 'p:a' } } }), '#/properties/a', /"xml.name" must be an XML NCName/],
     [object({ 'a b': str }), '#/properties/a b', /property "a b" is not an XML name: give it "xml.name"/],
+    [object({ a: { type: 'string', xml: { typeName: 'a b' } } }), '#/properties/a', /"xml.typeName" must be an XML NCName/],
+    [object({ a: { type: 'string', xml: { typeNamespace: 7 } } }), '#/properties/a',
+      /"xml.typeNamespace" must be a URI, or "" for no namespace/],
+    [object({ a: typed('A', { xml: { namespace: '' } }) }), '#/properties/a',
+      /the type of an element in no namespace needs "xml.typeNamespace"/],
     [object({ a: str }, { type: 'array', items: int }), '#', /an array must be the value of a property/]
   ]
   for (const [schema, where, message] of cases) assertSchemaRefusal(t, schema, where, message)
