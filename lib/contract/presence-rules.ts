@@ -80,9 +80,29 @@ export interface Reach {
   readonly emptiable: boolean
   /** How many times each element particle among `props` appears when taken, when known (not under a repeated group). */
   readonly counts?: Count[]
+  /**
+   * Its flat alternatives, when known (no repeated group, at most FLAT_MOST): each the counts of the element particles
+   * it allows (those it does not name are absent). Computed when a choice asks.
+   */
+  readonly flat?: () => Flat | undefined
 }
 
-export const NOTHING: Reach = { props: [], required: [], some: [], emptiable: true }
+/** Flat alternatives: in each, every element particle's count (a property may be there twice). */
+type Flat = ReadonlyArray<readonly Count[]>
+
+/** The most flat alternatives a particle is taken apart into; beyond, its choices state no `branches` rule. */
+export const FLAT_MOST = 64
+
+export const NOTHING: Reach = { props: [], required: [], some: [], emptiable: true, flat: () => [[]] }
+
+/** An optional group's flat alternatives: its own, and none of its elements. */
+export function optionalFlat (reach: Reach): Reach['flat'] {
+  const inner = reach.flat
+  return inner && (() => {
+    const alternatives = inner()
+    return alternatives && [...alternatives, []]
+  })
+}
 
 /**
  * What an element particle of `min` to `max` occurrences reaches; its counts
@@ -90,12 +110,13 @@ export const NOTHING: Reach = { props: [], required: [], some: [], emptiable: tr
  */
 export function elementReach (property: string, min: string, max: string, repeated: boolean): Reach {
   const counts: Count[] = repeated ? [] : [[property, Number(min), max === 'unbounded' ? Infinity : Number(max)]]
-  return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0', counts }
+  const flat = repeated ? undefined : () => [counts]
+  return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0', counts, flat }
 }
 
 /** What the particles of a sequence (or all) reach together, in their order. */
 export function together (reaches: readonly Reach[]): Reach {
-  const out: Reach & { emptiable: boolean, counts: Count[] } = {
+  const out: Reach & { emptiable: boolean, counts: Count[], flat?: Reach['flat'] } = {
     props: [], required: [], some: [], emptiable: true, counts: []
   }
   for (const reach of reaches) {
@@ -105,6 +126,19 @@ export function together (reaches: readonly Reach[]): Reach {
     for (const set of reach.some) out.some.push(set)
     for (const count of reach.counts ?? []) out.counts.push(count)
     if (!reach.emptiable) out.emptiable = false
+  }
+  const flats = reaches.map((r) => r.flat)
+  if (flats.every((f) => f !== undefined)) out.flat = () => product(flats)
+  return out
+}
+
+/** The flat alternatives of particles taken one after another: one of each, as long as there are few enough. */
+function product (flats: ReadonlyArray<() => Flat | undefined>): Flat | undefined {
+  let out: Flat = [[]]
+  for (const flat of flats) {
+    const alternatives = flat()
+    if (alternatives === undefined || out.length * alternatives.length > FLAT_MOST) return undefined
+    out = out.flatMap((a) => alternatives.map((b) => [...a, ...b]))
   }
   return out
 }
@@ -155,7 +189,7 @@ export function presenceOf (
     }
     case 'branches': {
       const taken = rule.branches.map((b) => and([
-        counted(b.counts),
+        counted(b.counts, array),
         ...(b.present.length === 0 ? [] : [all(b.present)]),
         ...b.some.map(some),
         ...(b.absent.length === 0 ? [] : [{ not: some(b.absent) }])
@@ -167,12 +201,12 @@ export function presenceOf (
   }
 }
 
-/** Each array property with as many items as its count says (absent, when it may have none). */
-function counted (counts: readonly Count[]): Schema {
+/** Each array property with as many items as its count says (absent, when it may have none); another, if required. */
+function counted (counts: readonly Count[], array: (p: string) => boolean): Schema {
   const properties: Schema = {}
   for (const [p, min, max] of counts) {
     const most = max < Infinity ? { maxItems: max } : {}
-    properties[p] = { type: 'array', ...(min > 0 ? { minItems: min } : {}), ...most }
+    properties[p] = array(p) ? { type: 'array', ...(min > 0 ? { minItems: min } : {}), ...most } : true
   }
   const required = counts.filter(([, min]) => min > 0).map(([p]) => p)
   return required.length === 0 ? { properties } : { properties, required }
@@ -211,6 +245,48 @@ function branchesRule (
 }
 
 /**
+ * The `branches` rule of a choice whose branches share elements in a nested
+ * choice or an optional group: each flat alternative of each branch (its
+ * elements, each as many times as it allows, and none other of the choice)
+ * is a branch of the rule. Undefined when one is not known, or beyond
+ * FLAT_MOST.
+ */
+function flatRule (branches: readonly Reach[], props: readonly string[]): BranchesRule | undefined {
+  const alternatives: Count[][] = []
+  for (const b of branches) {
+    const flat = b.flat?.()
+    if (flat === undefined || alternatives.length + flat.length > FLAT_MOST) return undefined
+    for (const a of flat) {
+      const sum = new Map<string, [number, number]>()
+      for (const [p, min, max] of a) sum.set(p, [(sum.get(p)?.[0] ?? 0) + min, (sum.get(p)?.[1] ?? 0) + max])
+      alternatives.push([...sum].map(([p, [min, max]]) => [p, min, max]))
+    }
+  }
+  return {
+    kind: 'branches',
+    props,
+    branches: alternatives.map((counts) => ({
+      counts, present: [], some: [], absent: props.filter((p) => !counts.some(([q]) => q === p))
+    })),
+    elements: tally(branches.map((b) => b.props))
+  }
+}
+
+/** The flat alternatives of a choice taken once: its branches'; unknown when one's are. */
+function choiceFlat (branches: readonly Reach[], repeated: boolean): Reach['flat'] {
+  if (repeated || branches.length === 0 || branches.some((b) => b.flat === undefined)) return undefined
+  return () => {
+    const out: Array<readonly Count[]> = []
+    for (const b of branches) {
+      const flat = (b.flat as () => Flat | undefined)()
+      if (flat === undefined || out.length + flat.length > FLAT_MOST) return undefined
+      out.push(...flat)
+    }
+    return out
+  }
+}
+
+/**
  * A choice (XML Schema 1.0 Part 1 §3.8): its branches' elements are all
  * optional properties, and rules say the rest. Taken once, a choice takes
  * one branch: the properties of two branches never appear together, a
@@ -220,7 +296,7 @@ function branchesRule (
  * holds.
  */
 export function choice (
-  alternatives: ReadonlyArray<() => Reach>, properties: ReadonlyMap<string, unknown>, rules: Rule[], repeated: boolean,
+  alternatives: ReadonlyArray<() => Reach>, properties: Map<string, unknown>, rules: Rule[], repeated: boolean,
   cost: (pairs: number) => void
 ): Reach {
   const before = new Set(properties.keys())
@@ -249,11 +325,47 @@ export function choice (
   const shared = props.filter((p) => !own(p) || twice(p))
   const stated = repeated || shared.length === 0 || shared.some((p) => before.has(p))
     ? undefined
-    : branchesRule(branches, shared, own)
+    : branchesRule(branches, shared, own) ?? flatRule(branches, props)
   if (stated !== undefined) {
-    cost(branches.length * shared.length)
+    cost(stated.branches.length * stated.props.length)
     rules.push(stated)
   }
   const loose = !repeated && props.some((p) => !own(p)) && stated === undefined
-  return { props, required: [], some: emptiable || loose ? [] : [props], emptiable }
+  const flat = choiceFlat(branches, repeated)
+  const taken = flat?.()
+  if (taken !== undefined) ordered(properties, before, taken)
+  return { props, required: [], some: emptiable || loose ? [] : [props], emptiable, flat }
+}
+
+/**
+ * Puts the properties a choice added (the last ones) in an order that each of its flat alternatives keeps, as the
+ * writer writes in property order: the order met, where no alternative says otherwise; left as met when none keeps
+ * them all.
+ */
+function ordered (properties: Map<string, unknown>, before: ReadonlySet<string>, flat: Flat): void {
+  const added = [...properties.keys()].filter((p) => !before.has(p))
+  const next = new Map(added.map((p) => [p, new Set<string>()]))
+  const waits = new Map(added.map((p) => [p, 0]))
+  for (const alternative of flat) {
+    for (let i = 1; i < alternative.length; i++) {
+      const [p, q] = [alternative[i - 1][0], alternative[i][0]]
+      if (p === q || !waits.has(q) || next.get(p)?.has(q) !== false) continue
+      next.get(p)?.add(q)
+      waits.set(q, (waits.get(q) as number) + 1)
+    }
+  }
+  const order: string[] = []
+  const left = [...added]
+  while (left.length > 0) {
+    const at = left.findIndex((p) => waits.get(p) === 0)
+    if (at === -1) return
+    const [p] = left.splice(at, 1)
+    order.push(p)
+    for (const q of next.get(p) as Set<string>) waits.set(q, (waits.get(q) as number) - 1)
+  }
+  for (const p of order) {
+    const value = properties.get(p)
+    properties.delete(p)
+    properties.set(p, value)
+  }
 }

@@ -10,7 +10,7 @@ import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { XSD_NS } from '../namespaces'
 import { attr, childElements } from './dom'
-import { addImplies, choice, elementReach, NOTHING, together, type Reach } from './presence-rules'
+import { addImplies, choice, elementReach, NOTHING, optionalFlat, together, type Reach } from './presence-rules'
 import { namedAgain, withoutXml, type Content } from './content'
 import { named, occurrences } from './checks'
 import { key, type Component, type QName, type SchemaContext } from './xsd-components'
@@ -98,7 +98,7 @@ function particleIn (
   // An optional group: taken when any of it appears, and then whole. (A repeated one is arrays: only its own
   // occurrences say more.)
   if (!isRepeated) addImplies(content.rules, reach.props, reach.required, reach.some)
-  return { props: reach.props, required: [], some: [], emptiable: true }
+  return { props: reach.props, required: [], some: [], emptiable: true, flat: optionalFlat(reach) }
 }
 
 /** A sequence or all: its particles' reach together. */
