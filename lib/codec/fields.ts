@@ -7,7 +7,7 @@
 import { isNCName } from '../xml/chars'
 import { fail, isObject, xmlOf, type XmlKeyword } from './xml-keyword'
 import {
-  scalar, TYPE_PROPERTY, type Field, type ScalarType, type ShapeReader, type XsiTypeName
+  elementField, scalar, TYPE_PROPERTY, type Field, type ScalarType, type ShapeReader, type XsiTypeName
 } from './shape-types'
 
 /** Keywords that change the XML the codec must read or write, and which it does not support. */
@@ -244,18 +244,7 @@ export function fieldOf (
   const namespace = xml.namespace ?? inherited
   if (type !== 'array') {
     if (xml.wrapped !== undefined) fail(where, '"xml.wrapped" applies to arrays only')
-    return {
-      property,
-      name,
-      namespace,
-      attribute: false,
-      array: false,
-      wrapped: false,
-      itemName: name,
-      itemNamespace: namespace,
-      list: false,
-      shape: builder.shape(schema, where, namespace)
-    }
+    return elementField(property, name, namespace, builder.shape(schema, where, namespace))
   }
   if (nullable) fail(where, 'an array cannot be null (send no element, or an empty wrapper)')
   const items = schema.items
@@ -269,21 +258,13 @@ export function fieldOf (
     fail(`${where}/items`, '"xml.name" and "xml.namespace" on items apply to wrapped arrays only: set them on the ' +
       'property instead')
   }
+  // The field's own part; its shape (and alternatives) follow.
+  const repeated = {
+    property, name, namespace, attribute: false, array: true, wrapped, itemName, itemNamespace, list: false
+  }
   const alternatives = builder.typesOf(items, `${where}/items`, itemNamespace)
   if (alternatives !== undefined) {
-    return {
-      property,
-      name,
-      namespace,
-      attribute: false,
-      array: true,
-      wrapped,
-      itemName,
-      itemNamespace,
-      list: false,
-      shape: alternatives.declared,
-      alternatives
-    }
+    return { ...repeated, shape: alternatives.declared, alternatives }
   }
   const itemType = typeOf(builder.target(items, `${where}/items`)?.schema ?? items, `${where}/items`).type
   if (itemType === 'array') {
@@ -295,16 +276,5 @@ export function fieldOf (
     const list = fieldOf(builder, property, items, `${where}/items`, namespace)
     return { ...list, name, namespace, itemNamespace: namespace, array: true }
   }
-  return {
-    property,
-    name,
-    namespace,
-    attribute: false,
-    array: true,
-    wrapped,
-    itemName,
-    itemNamespace,
-    list: false,
-    shape: builder.shape(items, `${where}/items`, itemNamespace)
-  }
+  return { ...repeated, shape: builder.shape(items, `${where}/items`, itemNamespace) }
 }

@@ -140,6 +140,25 @@ export interface ShapeReader {
   typesOf: (schema: Record<string, unknown>, where: string, namespace: string) => Alternatives | undefined
 }
 
+/** The field of an element property, not repeated: `name` in `namespace`, of `shape` (and its derived types). */
+export function elementField (
+  property: string, name: string, namespace: string, shape: Shape, alternatives?: Alternatives
+): Field {
+  const field: Field = {
+    property,
+    name,
+    namespace,
+    attribute: false,
+    array: false,
+    wrapped: false,
+    itemName: name,
+    itemNamespace: namespace,
+    list: false,
+    shape
+  }
+  return alternatives === undefined ? field : { ...field, alternatives }
+}
+
 /** The shapes a field's elements may have: its own, or each of its alternatives. */
 export function typesOf (field: Field): Iterable<Shape> {
   return field.alternatives === undefined ? [field.shape] : field.alternatives.byTag.values()

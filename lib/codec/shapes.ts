@@ -8,7 +8,7 @@ import { isNCName } from '../xml/chars'
 import { fail, isObject, xmlOf, type XmlKeyword } from './xml-keyword'
 import { checkKeywords, fieldOf, typeNameOf, typeOf, SCALARS } from './fields'
 import {
-  scalar, TYPE_PROPERTY,
+  elementField, scalar, TYPE_PROPERTY,
   type Alternatives, type AskedPrefix, type Field, type ObjectShape, type ScalarShape, type ScalarType,
   type Shape, type ShapeReader
 } from './shape-types'
@@ -268,39 +268,24 @@ class ShapeBuilder implements ShapeReader {
       (isObject(schema.xml) && typeof schema.xml.namespace === 'string') ? schema.xml.namespace : inherited
     )
     if (alternatives !== undefined) {
-      const xml = xmlOf(schema, where)
-      const name = xml.name ?? property
-      if (property === '__proto__') {
-        fail(where, 'a property cannot be named "__proto__": name it otherwise, with "xml": { "name": "__proto__" }')
-      }
-      if (!isNCName(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)
-      if (
-        xml.attribute === true ||
-        xml.text === true ||
-        xml.any === true ||
-        xml.list === true ||
-        xml.wrapped === true
-      ) {
-        fail(where, 'a "oneOf" of types is an element: its "xml" gives its name, namespace and prefix only')
-      }
-      const namespace = xml.namespace ?? inherited
-      return {
-        property,
-        name,
-        namespace,
-        attribute: false,
-        array: false,
-        wrapped: false,
-        itemName: name,
-        itemNamespace: namespace,
-        list: false,
-        shape: alternatives.declared,
-        alternatives
-      }
+      const { name, namespace } = this.elementName(property, schema, where, inherited, 'a "oneOf" of types')
+      return elementField(property, name, namespace, alternatives.declared, alternatives)
     }
     const ref = this.target(schema, where)
     if (ref === undefined) return fieldOf(this, property, schema, where, inherited)
     // A named schema in a property: the property's own `xml` names the element, the named schema gives its content.
+    const { name, namespace } = this.elementName(property, schema, where, inherited, 'a "$ref" property')
+    if (typeOf(ref.schema, `#/$defs/${ref.name}`).type === 'array') {
+      fail(where, `"$ref" names ${ref.name}, an array: name an object or scalar schema, and make the property the ` +
+        'array')
+    }
+    return elementField(property, name, namespace, this.shape(schema, where, namespace))
+  }
+
+  /** The name and namespace of an element property whose `xml` only names it (`what`: a "oneOf" of types, a "$ref"). */
+  private elementName (
+    property: string, schema: Schema, where: string, inherited: string, what: string
+  ): { name: string, namespace: string } {
     const xml = xmlOf(schema, where)
     const name = xml.name ?? property
     if (property === '__proto__') {
@@ -308,24 +293,8 @@ class ShapeBuilder implements ShapeReader {
     }
     if (!isNCName(name)) fail(where, `property "${property}" is not an XML name: give it "xml.name"`)
     if (xml.attribute === true || xml.text === true || xml.any === true || xml.list === true || xml.wrapped === true) {
-      fail(where, 'a "$ref" property is an element: its "xml" gives its name, namespace and prefix only')
+      fail(where, `${what} is an element: its "xml" gives its name, namespace and prefix only`)
     }
-    if (typeOf(ref.schema, `#/$defs/${ref.name}`).type === 'array') {
-      fail(where, `"$ref" names ${ref.name}, an array: name an object or scalar schema, and make the property the ` +
-        'array')
-    }
-    const namespace = xml.namespace ?? inherited
-    return {
-      property,
-      name,
-      namespace,
-      attribute: false,
-      array: false,
-      wrapped: false,
-      itemName: name,
-      itemNamespace: namespace,
-      list: false,
-      shape: this.shape(schema, where, namespace)
-    }
+    return { name, namespace: xml.namespace ?? inherited }
   }
 }
