@@ -7,15 +7,13 @@
  * file asserts it, and what the server saw. The classes are generated and
  * compiled once for the file, in a temporary folder.
  */
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, test, type TestContext } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { buildDemo, calculator } from './demo/app'
-import { CLIENTS, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
+import { CLIENTS, buildStep, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
 
 /** The JAX-WS runtime (its manifest names every jar it needs), and WSS4J 1.6 with what it needs (libwss4j-java's dependencies). */
 const RUNTIME = ['jaxws-rt', 'wss4j', 'xmlsec', 'commons-logging', 'commons-codec', 'slf4j-api'].map((jar) => `/usr/share/java/${jar}.jar`).join(':')
@@ -36,14 +34,6 @@ after(async () => {
 })
 
 /**
- * Runs one build step (at most 120 s), without blocking the loop the demo
- * answers `?wsdl` on; rejects with its output when it fails.
- */
-async function step (command: string, args: readonly string[]): Promise<void> {
-  await promisify(execFile)(command, args, { encoding: 'utf8', timeout: 120_000 })
-}
-
-/**
  * The demo (and its Calculator with WS-Addressing on, at
  * /addressed/calculator) on a loopback port, and the client built from its
  * WSDLs: once for the file.
@@ -60,10 +50,10 @@ async function build (): Promise<Setup> {
   mkdirSync(classes)
   // -extension: wsimport reads SOAP 1.2 bindings only with it; -XadditionalHeaders: header parts become parameters
   for (const [pkg, path] of [['calc', '/calculator'], ['orders', '/orders'], ['addressed', '/addressed/calculator']]) {
-    await step('wsimport', ['-quiet', '-extension', '-XadditionalHeaders', '-Xnocompile', '-s', sources, '-d', classes, '-p', pkg, `${url}${path}?wsdl`])
+    await buildStep('wsimport', ['-quiet', '-extension', '-XadditionalHeaders', '-Xnocompile', '-s', sources, '-d', classes, '-p', pkg, `${url}${path}?wsdl`])
   }
   const generated = ['calc', 'orders', 'addressed'].map((pkg) => join(sources, pkg, '*.java')).join(' ')
-  await step('sh', ['-c', `javac -nowarn -encoding UTF-8 -cp ${RUNTIME} -d ${classes} ${generated} ${join(CLIENTS, 'java', 'DemoClient.java')}`])
+  await buildStep('sh', ['-c', `javac -nowarn -encoding UTF-8 -cp ${RUNTIME} -d ${classes} ${generated} ${join(CLIENTS, 'java', 'DemoClient.java')}`])
   return { url, exchanges, classes }
 }
 

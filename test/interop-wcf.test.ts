@@ -7,15 +7,13 @@
  * for the file into a temporary folder, calls the demo's Calculator and
  * prints what it got; this file asserts it, and what the server saw.
  */
-import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { after, test, type TestContext } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { buildDemo, calculator } from './demo/app'
-import { CLIENTS, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
+import { CLIENTS, buildStep, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
 
 const ECHO = 'héllo ✓ <&> 𝄞'
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/'
@@ -33,11 +31,6 @@ after(async () => {
   if (folder !== undefined) rmSync(folder, { recursive: true, force: true })
 })
 
-/** Runs one build step (at most 120 s) without blocking the demo's loop; rejects with its output when it fails. */
-async function step (command: string, args: readonly string[], cwd?: string): Promise<void> {
-  await promisify(execFile)(command, args, { encoding: 'utf8', timeout: 120_000, cwd })
-}
-
 /**
  * The demo, with its Calculator again at /addressed/calculator (addressing
  * on), on a loopback port; the client compiled: once for the file.
@@ -52,7 +45,7 @@ async function build (): Promise<Setup> {
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   folder = mkdtempSync(join(tmpdir(), 'fastify-soap-wcf-'))
   const dotnet = join(CLIENTS, 'dotnet')
-  await step('mcs', ['-nologo', `-out:${join(folder, 'WcfClient.exe')}`, '-r:System.ServiceModel.dll', join(dotnet, 'WcfClient.cs'), join(dotnet, 'Json.cs')])
+  await buildStep('mcs', ['-nologo', `-out:${join(folder, 'WcfClient.exe')}`, '-r:System.ServiceModel.dll', join(dotnet, 'WcfClient.cs'), join(dotnet, 'Json.cs')])
   return { url, exchanges, folder }
 }
 
@@ -112,11 +105,11 @@ test('docs/wsdl.md "Tested clients": Mono\'s svcutil imports the Calculator\'s l
   setup ??= build()
   const { url, folder } = await setup
   const generated = join(folder, 'Calculator.cs')
-  await step('svcutil', ['--noLogo', '--noConfig', `-o:${generated}`, `${url}/calculator?wsdl`], folder)
+  await buildStep('svcutil', ['--noLogo', '--noConfig', `-o:${generated}`, `${url}/calculator?wsdl`], folder)
   const code = readFileSync(generated, 'utf8')
   for (const method of ['long Add(long a, long b);', 'string Echo(string text);', 'long Divide(long a, long b);']) {
     t.assert.ok(code.includes(method), `svcutil wrote ${method}: ${code}`)
   }
   const dotnet = join(CLIENTS, 'dotnet')
-  await step('mcs', ['-nologo', `-out:${join(folder, 'SvcutilClient.exe')}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', generated, join(dotnet, 'SvcutilClient.cs'), join(dotnet, 'Json.cs')])
+  await buildStep('mcs', ['-nologo', `-out:${join(folder, 'SvcutilClient.exe')}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', generated, join(dotnet, 'SvcutilClient.cs'), join(dotnet, 'Json.cs')])
 })

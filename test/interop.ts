@@ -6,8 +6,9 @@
  * A client that is not installed fails the test in CI (CI=true) and skips it,
  * with the reason printed, elsewhere. `.ci/run` installs them all.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { execFile, spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import type { TestContext } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import type { SoapVersion } from '../lib/index'
@@ -107,4 +108,13 @@ export async function runClient (command: string, args: readonly string[]): Prom
       }
     })
   })
+}
+
+/**
+ * Runs one build step of a client (wsimport, javac, mcs, svcutil: at most
+ * 120 s), without blocking the loop the demo answers `?wsdl` on; rejects
+ * with its output when it fails.
+ */
+export async function buildStep (command: string, args: readonly string[], cwd?: string): Promise<void> {
+  await promisify(execFile)(command, args, { encoding: 'utf8', timeout: 120_000, cwd })
 }

@@ -41,7 +41,8 @@ function methodName (operation: string): string {
 }
 
 /**
- * The reason a stub's SoapFault gives, as the text of a single-quoted string:
+ * The reason the SoapFault of a generated handler skeleton (`--stubs`) gives,
+ * as the text of a single-quoted string:
  * backslashes, quotes and line breaks written as \u escapes.
  */
 function notImplemented (operation: string): string {
