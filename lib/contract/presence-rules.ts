@@ -66,6 +66,8 @@ export interface BranchesRule {
     readonly absent: readonly string[]
   }>
   readonly elements: Elements
+  /** A type's whole content: always there, so one branch holds even when nothing of it appears. */
+  readonly whole?: boolean
 }
 
 /**
@@ -194,7 +196,7 @@ export function presenceOf (
         ...b.some.map(some),
         ...(b.absent.length === 0 ? [] : [{ not: some(b.absent) }])
       ]))
-      return { anyOf: [{ not: some(rule.props) }, ...taken] }
+      return { anyOf: rule.whole === true ? taken : [{ not: some(rule.props) }, ...taken] }
     }
     default:
       return and(rule.sets.map(some))
@@ -270,6 +272,36 @@ function flatRule (branches: readonly Reach[], props: readonly string[]): Branch
     })),
     elements: tally(branches.map((b) => b.props))
   }
+}
+
+/**
+ * The `branches` rule of a type's whole content (the group `reach` is of), when the group names an element more than
+ * once and no rule of a choice counts it (XML Schema 1.0 Part 1 §3.8.4: the content model as a whole decides): an
+ * element named before or after a choice that names it too, or twice in a sequence. Each flat alternative of the
+ * content is a branch, over the elements named twice and those whose counts differ from one alternative to another
+ * (the others' own schemas say all there is of them). Undefined when none is needed, or the alternatives are not
+ * known (a repeated group) or are more than FLAT_MOST. `named` says how many element particles of each property the
+ * group has.
+ */
+export function contentRule (
+  reach: Reach, named: ReadonlyMap<string, number>, rules: readonly Rule[]
+): BranchesRule | undefined {
+  const counted = (p: string): boolean => rules.some((r) => r.kind === 'branches' && r.props.includes(p) &&
+    r.elements.some(([q, n]) => q === p && n === named.get(p)))
+  if (![...named].some(([p, n]) => n > 1 && !counted(p))) return undefined
+  const all = flatRule([reach], [...named.keys()])
+  if (all === undefined) return undefined
+  const range = (counts: readonly Count[], p: string): string => String(counts.find(([q]) => q === p)?.slice(1))
+  const first = all.branches[0].counts
+  const varies = (p: string): boolean => all.branches.some((b) => range(b.counts, p) !== range(first, p))
+  const props = all.props.filter((p) => (named.get(p) as number) > 1 || varies(p))
+  const branches = new Map<string, BranchesRule['branches'][number]>()
+  for (const b of all.branches) {
+    const counts = b.counts.filter(([p]) => props.includes(p))
+    branches.set(JSON.stringify(counts), { ...b, counts, absent: b.absent.filter((p) => props.includes(p)) })
+  }
+  const elements = props.map((p): [string, number] => [p, named.get(p) as number])
+  return { ...all, props, branches: [...branches.values()], elements, whole: true }
 }
 
 /** The flat alternatives of a choice taken once: its branches'; unknown when one's are. */

@@ -10,6 +10,7 @@ import { SOAP_ENCODING_NAMESPACES, XSD_NS } from '../namespaces'
 import { attr, childElements } from './dom'
 import { restrict } from './simple-types'
 import { Content, objectSchema } from './content'
+import { contentRule } from './presence-rules'
 import { key, xs, type QName, type SchemaContext } from './xsd-components'
 import type { Schema, Translator } from './xsd-translation'
 
@@ -36,8 +37,17 @@ export function complexContent (
     switch (child.localName) {
       case 'sequence': case 'all': case 'choice': case 'group': {
         // The type's content is always there: what it requires of choices holds as it is.
+        const before = new Map(content.met)
         const reach = t.particle(child, context, content, false, false, where)
         if (reach.some.length > 0) content.rules.push({ kind: 'some', sets: reach.some })
+        // An element the group names twice, outside any one choice: the whole content's alternatives count it.
+        const named = new Map([...content.met].map(([p, n]) => [p, n - (before.get(p) ?? 0)] as const))
+        for (const [p, n] of named) if (n === 0) named.delete(p)
+        const whole = contentRule(reach, named, content.rules)
+        if (whole !== undefined) {
+          t.state.bounds.spend('the content model', where, whole.branches.length * whole.props.length)
+          content.rules.push(whole)
+        }
         break
       }
       case 'attribute': case 'attributeGroup': case 'anyAttribute':
