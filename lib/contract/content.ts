@@ -55,6 +55,13 @@ export class Content {
   /** How many times each property's XML name was met: an element named twice is an array of both. */
   readonly met = new Map<string, number>()
 
+  /** How many element particles of each property were met since `before` (a copy of `met`) was taken. */
+  metSince (before: ReadonlyMap<string, number>): Map<string, number> {
+    const named = new Map<string, number>()
+    for (const [p, n] of this.met) if (n > (before.get(p) ?? 0)) named.set(p, n - (before.get(p) ?? 0))
+    return named
+  }
+
   /** The property of an XML name, or a new one: the local name, numbered when taken by another name. */
   property (xmlKey: string, localName: string): { property: string, known: boolean } {
     const found = this.find(xmlKey)

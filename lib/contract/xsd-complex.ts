@@ -41,9 +41,7 @@ export function complexContent (
         const reach = t.particle(child, context, content, false, false, where)
         if (reach.some.length > 0) content.rules.push({ kind: 'some', sets: reach.some })
         // An element the group names twice, outside any one choice: the whole content's alternatives count it.
-        const named = new Map([...content.met].map(([p, n]) => [p, n - (before.get(p) ?? 0)] as const))
-        for (const [p, n] of named) if (n === 0) named.delete(p)
-        const whole = contentRule(reach, named, content.rules)
+        const whole = contentRule(reach, content.metSince(before), content.rules)
         if (whole !== undefined) {
           t.state.bounds.spend('the content model', where, whole.branches.length * whole.props.length)
           content.rules.push(whole)
