@@ -4,9 +4,10 @@
  * sample has the required content only; a rich one has optional elements
  * and attributes too, one item per array, a derived type (`$type`) where an
  * element may carry one, a branch of each choice. A wildcard (`xml.any`)
- * gets the raw elements it requires only: the schema does not say whether
- * it is strict, and a strict one refuses an element the contract does not
- * declare. Strings follow patterns, enumerations, lengths
+ * gets its first `examples` (a contract's strict wildcards have some:
+ * lib/contract/wildcard-examples.ts), else a placeholder for each raw
+ * element it requires and no more: a strict one refuses an element the
+ * contract does not declare. Strings follow patterns, enumerations, lengths
  * (octets of binary ones), formats; numbers their ranges; recursion stops at
  * a depth, below which only required content is made.
  */
@@ -152,9 +153,13 @@ class Sampler {
     const min = typeof schema.minItems === 'number' ? schema.minItems : 0
     const max = typeof schema.maxItems === 'number' ? schema.maxItems : Infinity
     const xml = isObject(schema.xml) ? schema.xml : {}
-    // A wildcard's raw elements only as many as it requires: one the contract declares no element for is refused
-    // by a strict xs:any.
-    if (xml.any === true) return Array.from({ length: min }, () => this.raw(xml))
+    // A wildcard's raw elements: its first example (a contract gives a strict xs:any's, elements it declares),
+    // else only as many as it requires: one the contract declares no element for is refused by a strict xs:any.
+    if (xml.any === true) {
+      return Array.isArray(schema.examples) && Array.isArray(schema.examples[0])
+        ? structuredClone(schema.examples[0])
+        : Array.from({ length: min }, () => this.raw(xml))
+    }
     const count = Math.min(max, Math.max(min, present || (this.rich && depth < RICH_DEPTH) ? 1 : 0))
     return Array.from({ length: count }, () => this.value(schema.items, depth + 1))
   }

@@ -25,7 +25,12 @@ export function complexType (t: Translator, node: DomElement, context: SchemaCon
   const complex = xs(node, 'complexContent')[0]
   content.mixed = attr(node, 'mixed') === 'true' || (complex !== undefined && attr(complex, 'mixed') === 'true')
   t.complexContent(node, context, content, where)
-  return objectSchema(content)
+  const schema = objectSchema(content)
+  // A strict wildcard requires an element the contract declares: lib/contract/wildcard-examples.ts finds one.
+  if (content.needs.some((need) => need.strict)) {
+    t.state.wildcards.set((schema.properties as Schema).$any as Schema, content.needs)
+  }
+  return schema
 }
 
 /** A complex type's (or a derivation step's) content, gathered into `content`. */
