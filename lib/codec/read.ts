@@ -131,8 +131,9 @@ export function readScalarOf (shape: ScalarShape, text: string): string | number
 /**
  * The bytes of a binary value, from its text: the one place the codec reads
  * them (a message whose parts carry them, MTOM, gives the bytes instead of
- * the text). The text is checked in one scan, then decoded as it is, its
- * white space passed over by Buffer.from, never copied.
+ * the text). The text is checked in linear time (one native test for the
+ * usual text on one line, else one scan), then decoded as it is, its white
+ * space passed over by Buffer.from, never copied.
  */
 export function readBinary (encoding: BinaryEncoding, text: string): Buffer {
   return encoding === 'base64' ? readBase64(text) : readHex(text)
@@ -148,6 +149,11 @@ function notBinary (type: string, why: string): InputProblem {
   return new InputProblem(`not ${type}: ${why}`)
 }
 
+/** Base64 on one line, as most clients send it: checked by this, native, faster than a scan. */
+const COMPACT_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+/** Hex with no white space around it. */
+const COMPACT_HEX = /^[0-9A-Fa-f]*$/
+
 /**
  * xs:base64Binary (XML Schema Part 2 §3.2.16): base64 (RFC 2045), white
  * space anywhere (its whiteSpace is collapse, and its lexical space allows
@@ -157,6 +163,11 @@ function notBinary (type: string, why: string): InputProblem {
  */
 function readBase64 (text: string): Buffer {
   const length = text.length
+  if (COMPACT_BASE64.test(text)) {
+    const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0
+    const last = length > padding ? BASE64_VALUES[text.charCodeAt(length - padding - 1)] - 1 : 0
+    return decodeBase64(text, length, padding, last)
+  }
   let count = 0
   let padding = 0
   let last = 0
@@ -174,6 +185,11 @@ function readBase64 (text: string): Buffer {
     last = value - 1
   }
   if (padding > 2) throw notBinary('xs:base64Binary', '"=" pads its end only, at most twice')
+  return decodeBase64(text, count, padding, last)
+}
+
+/** Base64 text of `count` characters besides white space, `padding` of them `=`, after a character of value `last`. */
+function decodeBase64 (text: string, count: number, padding: number, last: number): Buffer {
   if (count % 4 !== 0) {
     throw notBinary('xs:base64Binary', `its ${count} characters (white space aside) are not a multiple of 4`)
   }
@@ -190,12 +206,14 @@ function readBase64 (text: string): Buffer {
 function readHex (text: string): Buffer {
   let from = 0
   let to = text.length
-  while (from < to && isSpace(text.charCodeAt(from))) from++
-  while (to > from && isSpace(text.charCodeAt(to - 1))) to--
-  for (let i = from; i < to; i++) {
-    const code = text.charCodeAt(i)
-    if (!((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66))) {
-      throw notBinary('xs:hexBinary', `character ${i + 1} is not a hexadecimal digit`)
+  if (!COMPACT_HEX.test(text)) {
+    while (from < to && isSpace(text.charCodeAt(from))) from++
+    while (to > from && isSpace(text.charCodeAt(to - 1))) to--
+    for (let i = from; i < to; i++) {
+      const code = text.charCodeAt(i)
+      if (!((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66))) {
+        throw notBinary('xs:hexBinary', `character ${i + 1} is not a hexadecimal digit`)
+      }
     }
   }
   if ((to - from) % 2 !== 0) throw notBinary('xs:hexBinary', `it has an odd number of digits (${to - from})`)
