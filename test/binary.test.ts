@@ -12,7 +12,8 @@ import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { defineOperation, errorCodes, readContract, type SoapServiceDefinition } from '../lib/index'
 import { main } from '../lib/contract/cli'
-import { CONTRACT_NS, contractWsdl, envelope, MEDIA, post } from './helper'
+import { CONTRACT_NS, contractWsdl, envelope, listen, MEDIA, post } from './helper'
+import { CLIENTS, requireClient, runClient } from './interop'
 
 const NS = 'urn:test:binary'
 const ALL = Buffer.from(Array.from({ length: 256 }, (_, i) => i))
@@ -259,4 +260,33 @@ export const wrong: Operations['Op'] = async () => ({ blob: 'YQ==' })
   }))
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8', timeout: 120_000 })
   t.assert.strictEqual(tsc.status, 0, tsc.stdout + tsc.stderr)
+})
+
+test('docs/binary.md "Values", zeep (python3-zeep): the bytes zeep sends as xs:base64Binary, and the hex text it sends as xs:hexBinary, reach the handler as Buffers; the Buffer and Uint8Array answered reach zeep as the same bytes and hex', async (t: TestContext) => {
+  const python = '/usr/bin/python3'
+  if (!requireClient(t, 'zeep (python3-zeep)', python, ['-c', 'import zeep'])) return
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const seen: unknown[] = []
+  app.soap.contract({
+    path: '/k',
+    document: binaryContract('1.1'),
+    operations: {
+      Op: async (input: { blob: Buffer, pair: Buffer }) => {
+        seen.push(input)
+        return { blob: input.blob, pair: new Uint8Array(input.pair) }
+      }
+    }
+  })
+  const port = await listen(app)
+  // zeep's $bytes marker is the UTF-8 of a text: characters of one, two, three and four octets, and a NUL. zeep takes
+  // and gives an xs:hexBinary as its hex text.
+  const text = 'bytes \u0000\u00e9\u4e2d\u{1f600} ~'
+  const hex = Buffer.from(text).toString('hex')
+  const spec = { wsdl: `http://127.0.0.1:${port}/k?wsdl`, service: 'S', port: 'P', operation: 'Op', args: { blob: { $bytes: text }, pair: hex } }
+  const outcome = await runClient(python, [join(CLIENTS, 'contract_zeep.py'), JSON.stringify(spec)])
+  t.assert.strictEqual(outcome.error, undefined, JSON.stringify(outcome))
+  t.assert.deepStrictEqual(seen, [{ blob: Buffer.from(text), pair: Buffer.from(text) }])
+  t.assert.deepStrictEqual(outcome.result, { blob: { $bytes: text }, pair: hex.toUpperCase(), code: null })
 })
