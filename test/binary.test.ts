@@ -12,6 +12,7 @@ import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { defineOperation, errorCodes, readContract, type SoapServiceDefinition } from '../lib/index'
 import { main } from '../lib/contract/cli'
+import { sampleValue } from '../lib/codec/sample'
 import { CONTRACT_NS, contractWsdl, envelope, listen, MEDIA, post } from './helper'
 import { CLIENTS, requireClient, runClient } from './interop'
 
@@ -289,4 +290,35 @@ test('docs/binary.md "Values", zeep (python3-zeep): the bytes zeep sends as xs:b
   t.assert.strictEqual(outcome.error, undefined, JSON.stringify(outcome))
   t.assert.deepStrictEqual(seen, [{ blob: Buffer.from(text), pair: Buffer.from(text) }])
   t.assert.deepStrictEqual(outcome.result, { blob: { $bytes: text }, pair: hex.toUpperCase(), code: null })
+})
+
+test('docs/mock.md "Sample values", docs/binary.md "Values": a sample of a binary string is a Buffer of its octet bounds, or of one of its enumeration\'s values; a mock answers it as base64 or upper-case hex', async (t: TestContext) => {
+  const schema = {
+    type: 'object',
+    properties: {
+      blob: { ...blob, xml: { minOctets: 3, maxOctets: 3 } },
+      free: hex,
+      code: { type: ['string', 'null'], contentEncoding: 'base16', enum: ['0a0b', 'ff', null] },
+      fixed: { ...blob, const: 'AAEC' }
+    },
+    required: ['blob', 'free', 'code', 'fixed']
+  } as const
+  for (const rich of [false, true]) {
+    for (const seed of [1, 2, 3]) {
+      const value = sampleValue(schema, { rich, seed }) as Record<string, Buffer>
+      t.assert.ok(Object.values(value).every((v) => Buffer.isBuffer(v)), JSON.stringify(value))
+      t.assert.strictEqual(value.blob.length, 3)
+      t.assert.strictEqual(value.free.length, 6, 'about 6 octets when unbounded')
+      t.assert.ok(value.code.equals(Buffer.from([10, 11])) || value.code.equals(Buffer.from([255])), value.code.toString('hex'))
+      t.assert.deepStrictEqual(value.fixed, Buffer.from([0, 1, 2]))
+    }
+  }
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/k', document: binaryContract('1.1'), operations: {}, unimplemented: 'sample' })
+  await app.ready()
+  const res = await app.inject({ method: 'POST', url: '/k', headers: { 'content-type': MEDIA['1.1'] }, payload: envelope('1.1', `<k:Op xmlns:k="${CONTRACT_NS}"/>`) })
+  t.assert.strictEqual(res.statusCode, 200, res.body)
+  t.assert.match(res.body, /<tns:blob>[A-Za-z0-9+/]{8}<\/tns:blob><tns:pair>[0-9A-F]{12}<\/tns:pair><tns:code>(0A0B|FF)<\/tns:code>/)
 })
