@@ -95,17 +95,18 @@ for (const version of ['1.1', '1.2'] as const) {
       path: '/k',
       document: binaryContract(version),
       operations: {
-        Op: async (input: { blob: Buffer, pair: Buffer }) => {
+        Op: async (input: { blob: Buffer, pair: Buffer, doc: { $value: Buffer, contentType: string } }) => {
           seen.push(input)
-          return { blob: input.blob, pair: new Uint8Array(input.pair) }
+          return { blob: input.blob, pair: new Uint8Array(input.pair), doc: { $value: input.doc.$value.subarray(1), contentType: input.doc.contentType } }
         }
       }
     })
     await app.ready()
-    const body = `<k:Op xmlns:k="${CONTRACT_NS}"><k:blob>${ALL.toString('base64')}</k:blob><k:pair>${ALL.toString('hex')}</k:pair></k:Op>`
+    const body = `<k:Op xmlns:k="${CONTRACT_NS}"><k:blob>${ALL.toString('base64')}</k:blob><k:pair>${ALL.toString('hex')}</k:pair><k:doc contentType="text/plain">QUJD</k:doc></k:Op>`
     const res = await post(app, version, envelope(version, body), { url: '/k' })
     t.assert.strictEqual(res.statusCode, 200, res.body)
-    t.assert.deepStrictEqual(seen, [{ blob: ALL, pair: ALL }])
+    t.assert.deepStrictEqual(seen, [{ blob: ALL, pair: ALL, doc: { $value: Buffer.from('ABC'), contentType: 'text/plain' } }])
+    t.assert.match(res.body, /<tns:doc contentType="text\/plain">QkM=<\/tns:doc>/, 'simple content: the text of an element with attributes')
     t.assert.ok(Buffer.isBuffer((seen[0] as { blob: unknown }).blob))
     t.assert.strictEqual(textOf(res.body, 'blob'), ALL.toString('base64'))
     t.assert.strictEqual(textOf(res.body, 'pair'), ALL.toString('hex').toUpperCase())
@@ -144,13 +145,17 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
-/** A contract of Op: k:blob (xs:base64Binary) and k:pair (xs:hexBinary) in and out, bound to SOAP `version`. */
+/**
+ * A contract of Op: k:blob (xs:base64Binary), k:pair (xs:hexBinary), k:code (an enumeration of hexBinary) and k:doc
+ * (base64Binary simple content with an attribute) in and out, bound to SOAP `version`.
+ */
 function binaryContract (version: '1.1' | '1.2', types = ''): string {
   const soapNs = version === '1.1' ? 'soap' : 'soap12'
   const values = '<xs:sequence><xs:element name="blob" type="xs:base64Binary" minOccurs="0"/><xs:element name="pair" type="xs:hexBinary" minOccurs="0"/>' +
-    '<xs:element name="code" type="k:Code" minOccurs="0"/></xs:sequence>'
+    '<xs:element name="code" type="k:Code" minOccurs="0"/><xs:element name="doc" type="k:Doc" minOccurs="0"/></xs:sequence>'
   return contractWsdl({
     types: `<xs:schema targetNamespace="${CONTRACT_NS}" xmlns:k="${CONTRACT_NS}" elementFormDefault="qualified">
+      <xs:complexType name="Doc"><xs:simpleContent><xs:extension base="xs:base64Binary"><xs:attribute name="contentType" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType>
       <xs:simpleType name="Code"><xs:restriction base="xs:hexBinary"><xs:enumeration value="0a0b"/><xs:enumeration value="FF"/><xs:pattern value="[0-9a-f]*"/></xs:restriction></xs:simpleType>
       ${types}
       <xs:element name="Op"><xs:complexType>${values}</xs:complexType></xs:element>
@@ -289,7 +294,7 @@ test('docs/binary.md "Values", zeep (python3-zeep): the bytes zeep sends as xs:b
   const outcome = await runClient(python, [join(CLIENTS, 'contract_zeep.py'), JSON.stringify(spec)])
   t.assert.strictEqual(outcome.error, undefined, JSON.stringify(outcome))
   t.assert.deepStrictEqual(seen, [{ blob: Buffer.from(text), pair: Buffer.from(text) }])
-  t.assert.deepStrictEqual(outcome.result, { blob: { $bytes: text }, pair: hex.toUpperCase(), code: null })
+  t.assert.deepStrictEqual(outcome.result, { blob: { $bytes: text }, pair: hex.toUpperCase(), code: null, doc: null })
 })
 
 test('docs/mock.md "Sample values", docs/binary.md "Values": a sample of a binary string is a Buffer of its octet bounds, or of one of its enumeration\'s values; a mock answers it as base64 or upper-case hex', async (t: TestContext) => {
