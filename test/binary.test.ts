@@ -209,7 +209,7 @@ test('docs/binary.md "Answers": a handler answering a string for a binary elemen
   }
 })
 
-test('docs/services.md "What is refused": minLength, maxLength, pattern or format beside a binary contentEncoding is SOAP_ERR_SERVICE_SCHEMA (a binary value is bytes: its lengths are xml.minOctets and xml.maxOctets)', async (t: TestContext) => {
+test('docs/services.md "What is refused", "The mapping": minLength, maxLength, pattern or format beside a binary contentEncoding, or a binary text of mixed content, is SOAP_ERR_SERVICE_SCHEMA (a binary value is bytes: its lengths are xml.minOctets and xml.maxOctets)', async (t: TestContext) => {
   for (const keyword of [{ minLength: 1 }, { maxLength: 4 }, { pattern: '^A' }, { format: 'uri' }]) {
     const app = Fastify()
     t.after(() => app.close())
@@ -220,6 +220,14 @@ test('docs/services.md "What is refused": minLength, maxLength, pattern or forma
     t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA, JSON.stringify(keyword))
     t.assert.match(err.message, new RegExp(`/properties/data.*"${Object.keys(keyword)[0]}" does not apply to bytes \\(contentEncoding "base16"\\): their lengths are "xml.minOctets" and "xml.maxOctets"`))
   }
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const mixed = { type: 'object', xml: { mixed: true }, properties: { $value: { ...blob, xml: { text: true } }, b: { type: 'string' } } } as const
+  app.soap.service({ path: '/bin', namespace: NS, name: 'Bin', operations: { Echo: { input: mixed, async handler () {} } } })
+  const err = await app.ready().then(() => undefined, (e: Error) => e)
+  t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_SCHEMA)
+  t.assert.match(err.message, /"xml.mixed" needs a property of type string with "xml.text"/, 'mixed text is characters, not bytes (docs/services.md "The mapping")')
 })
 
 test('docs/binary.md "Values", XML Schema Part 2 §4.3.5 enumeration: an enumeration of xs:hexBinary holds octets, matched whatever the case of the digits; its pattern is not checked (docs/contract-first.md "The mapping")', async (t: TestContext) => {
