@@ -108,13 +108,15 @@ test('docs/contract-first.md "The mapping": an xs:choice whose branches name the
   await sameAsXmllint(t, app, PGP_DATA, 'PGPData', cases)
   // A result the XSD refuses is never written: two packets, or none.
   const request = envelope('1.1', `<k:Op xmlns:k="${K}"><k:PGPData><k:PGPKeyID>AQ==</k:PGPKeyID></k:PGPData></k:Op>`)
-  for (const PGPData of [{ PGPKeyPacket: ['Ag==', 'Aw=='] }, { PGPKeyID: 'AQ==', PGPKeyPacket: ['Ag==', 'Aw=='] }, { PGPKeyPacket: [] }]) {
+  // xs:base64Binary values are bytes (docs/binary.md): AQ==, Ag==, Aw==.
+  const [one, two, three] = [Buffer.from([1]), Buffer.from([2]), Buffer.from([3])]
+  for (const PGPData of [{ PGPKeyPacket: [two, three] }, { PGPKeyID: one, PGPKeyPacket: [two, three] }, { PGPKeyPacket: [] }]) {
     answer.reply = { PGPData }
     const refused = await post(app, '1.1', request, { url: '/c' })
     t.assert.strictEqual(refused.statusCode, 500, JSON.stringify(PGPData))
     t.assert.match(refused.body, /<faultcode>soap:Server<\/faultcode><faultstring>The server could not process the request<\/faultstring>/)
   }
-  answer.reply = { PGPData: { PGPKeyID: 'AQ==', PGPKeyPacket: ['Ag=='] } }
+  answer.reply = { PGPData: { PGPKeyID: one, PGPKeyPacket: [two] } }
   const written = await post(app, '1.1', request, { url: '/c' })
   t.assert.strictEqual(written.statusCode, 200, written.body)
   t.assert.match(written.body, /<tns:PGPData><tns:PGPKeyID>AQ==<\/tns:PGPKeyID><tns:PGPKeyPacket>Ag==<\/tns:PGPKeyPacket><\/tns:PGPData>/)
