@@ -105,13 +105,14 @@ export class ReplyDesk {
       log.warn({ replyTo, outcome: why }, 'fastify-soap: reply not delivered')
     }
     return {
-      deliver: async (job: SoapReplyJob): Promise<boolean> => {
+      // Not async: the delivery under way holds the envelope's bytes, not the job and its string as well.
+      deliver: (job: SoapReplyJob): Promise<boolean> => {
         const checked = this.check(job)
         if (typeof checked === 'string') {
           refuse(job, checked)
-          return false
+          return Promise.resolve(false)
         }
-        return await deliver({ ...checked.delivery, signal }, checked.options, log)
+        return deliver({ ...checked.delivery, signal }, checked.options, log)
       },
       attempt: async (job: SoapReplyJob, { attempt, age }: SoapReplyTry): Promise<SoapReplyOutcome> => {
         const checked = this.check(job)
