@@ -5,7 +5,7 @@
  * killed (SIGKILL) while delivering it leaves it to another instance, which
  * delivers it once; a job read back from Redis is checked again before
  * anything connects; a Redis that cannot be reached is a fault on the
- * connection, never a 202.
+ * connection, never a 202; a reply stored twice is one job.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -134,4 +134,23 @@ test('docs/addressing.md "Durable replies": with Redis out of reach, a request w
   t.assert.ok(logs.some((l) => JSON.parse(l).msg === 'fastify-soap: reply not queued: the reply queue did not store it'))
   await Promise.race([app.close(), new Promise((_resolve, reject) => setTimeout(() => reject(new Error('close did not end in 10 s')), 10_000).unref())])
   t.assert.strictEqual(listener.connections(), 0)
+})
+
+test('docs/addressing.md "Durable replies": a reply stored twice while it waits is one job, under its MessageID', async (t: TestContext) => {
+  const redis = await startRedis(t)
+  if (redis === undefined) return
+  const connection = { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null }
+  const queue = bullmqReplyQueue({ Queue, Worker, connection, name: 'twice', worker: false })
+  const app = Fastify()
+  t.after(() => app.close())
+  await queue.start({ deliver: async () => false, attempt: async () => 'given up', backoff: () => 0, concurrency: 1, signal: new AbortController().signal, log: app.log })
+  t.after(() => queue.close())
+  const job: SoapReplyJob = { id: ID, service: 'Calc', to: 'http://127.0.0.1:1/replies', envelope: '<e/>', version: '1.2', action: 'a' }
+  await queue.add(job, new AbortController().signal)
+  await queue.add({ ...job, envelope: '<other/>' }, new AbortController().signal)
+  const reader = new Queue('twice', { connection })
+  t.after(() => reader.close())
+  t.assert.strictEqual(await reader.count(), 1)
+  const stored = await reader.getJob(ID.replaceAll(':', '_'))
+  t.assert.deepStrictEqual(stored?.data, job, 'the first one stored stays')
 })
