@@ -3,7 +3,8 @@
  * fault whose endpoint is not the anonymous one is POSTed to its address, a
  * new HTTP request, with a time limit on each try, a bounded number of
  * tries, no redirect followed, and one log line for the outcome. The
- * address was checked against the allow-list when the request was read.
+ * address was checked against the allow-list when the request was read, and
+ * again when its job was read back from a reply queue (queue.ts).
  */
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'

@@ -2,9 +2,9 @@
  * WS-Addressing at the edges of a service's route (docs/addressing.md): the
  * place an asynchronous reply takes under the delivery caps once the
  * request's addressing headers are read, the addressing headers of a fault,
- * and the onSend hook that sends a reply to a non-anonymous ReplyTo or
- * FaultTo instead of on the connection, which gets 202 and no body
- * (WS-Addressing 1.0 SOAP Binding §5.2.1).
+ * and the onSend hook that stores a reply to a non-anonymous ReplyTo or
+ * FaultTo in the reply queue instead of sending it on the connection, which
+ * gets 202 and no body once it is stored (WS-Addressing 1.0 SOAP Binding §5.2.1).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { renderFault, type SoapFault } from '../../soap/fault'
