@@ -237,12 +237,13 @@ test('docs/protocol.md "Content codings": a bomb (10 MiB of gzip, 10 GiB inflate
     more()
   })
   const growth = process.memoryUsage().rss - before
+  t.diagnostic(`RSS grew by ${(growth / MiB).toFixed(1)} MiB; the server had read ${read} of ${bomb.length} bytes when it answered`)
   t.assert.strictEqual(answer.status, 413)
   t.assert.strictEqual(answer.headers['content-length'], '0')
   t.assert.strictEqual(answer.headers.connection, 'close')
   t.assert.ok(read > 0 && read < MiB, `the server had read ${read} bytes of ${bomb.length} when it answered`)
   // What Fastify collects of the inflated body (the body limit at most), and the inflater's buffers.
-  t.assert.ok(growth < limit + 2 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`)
+  t.assert.ok(growth < limit + 4 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`)
 })
 
 test('docs/protocol.md "Content codings": a compressed body dripped byte by byte is inflated within requestTimeout, and answered 408 past it', { timeout: 30_000 }, async (t: TestContext) => {
