@@ -1,6 +1,7 @@
 /**
  * The SOAP scope: an encapsulated (not fastify-plugin wrapped) plugin that owns
- * the content-type parsers, the error handler, the 405 answers and the user's
+ * the content-type parsers (behind the preParsing hook that inflates a
+ * compressed body), the error handler, the 405 answers and the user's
  * SOAP routes, so that routes outside it keep their own (as mercurius does).
  */
 import type Ajv from 'ajv'
@@ -77,7 +78,10 @@ function isCodingError (code: string): boolean {
   return code.startsWith('SOAP_ERR_CODING_')
 }
 
-/** The plugin's own decoding and media type errors: raised once the whole body has been read. */
+/**
+ * The plugin's own decoding and media type errors: raised once the whole body has been read
+ * (an unknown content coding, before any of it: Node then discards it).
+ */
 function isOwnUndecodable (code: string): boolean {
   return code.startsWith('SOAP_ERR_DECODE_') || code.startsWith('SOAP_ERR_CT_')
 }
