@@ -45,6 +45,30 @@ export const SOAP_ERR_CT_ENCODING = createError<'SOAP_ERR_CT_ENCODING', 415, [st
   NO_STACK
 )
 
+// --------------------------------------------------------- content coding ---
+// Raised while a compressed body is inflated, before all of it may have been read.
+export const SOAP_ERR_CODING_DATA = createError<'SOAP_ERR_CODING_DATA', 400, [string]>(
+  'SOAP_ERR_CODING_DATA',
+  'fastify-soap: the body is not valid %s data',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_CODING_SIZE = createError<'SOAP_ERR_CODING_SIZE', 413, [number]>(
+  'SOAP_ERR_CODING_SIZE',
+  'fastify-soap: the compressed body, or the body inflated, is over the body limit (%d bytes)',
+  413,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_CODING_RATIO = createError<'SOAP_ERR_CODING_RATIO', 413, [number]>(
+  'SOAP_ERR_CODING_RATIO',
+  'fastify-soap: the body inflates more than %d times its compressed size',
+  413,
+  Error,
+  NO_STACK
+)
+
 // --------------------------------------------------------------- decoding ---
 export const SOAP_ERR_DECODE_EMPTY = createError<'SOAP_ERR_DECODE_EMPTY', 400, []>(
   'SOAP_ERR_DECODE_EMPTY',
@@ -227,6 +251,9 @@ export const errorCodes = {
   SOAP_ERR_CT_CHARSET,
   SOAP_ERR_CT_DUPLICATE,
   SOAP_ERR_CT_ENCODING,
+  SOAP_ERR_CODING_DATA,
+  SOAP_ERR_CODING_SIZE,
+  SOAP_ERR_CODING_RATIO,
   SOAP_ERR_DECODE_EMPTY,
   SOAP_ERR_DECODE_CHARSET,
   SOAP_ERR_DECODE_XML,

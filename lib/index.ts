@@ -217,7 +217,8 @@ export {
 export { HOOK_NAMES } from './service/hooks'
 export type { Infer } from './infer'
 export {
-  DEFAULTS, type FastifySoapOptions, type FaultFormatter, type ResolvedOptions, type SoapFaultStatus, type SoapLimits
+  DEFAULTS, type FastifySoapOptions, type FaultFormatter, type ResolvedOptions, type SoapContentCoding,
+  type SoapFaultStatus, type SoapLimits
 } from './options'
 export type { SoapContent, SoapReplyOptions } from './plugin/reply'
 export { escapeAttribute, escapeXml } from './xml/escape'

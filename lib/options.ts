@@ -62,7 +62,24 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
    * "Clients and fault status codes"). A service or contract may set its own.
    */
   faultStatus?: SoapFaultStatus
+  /**
+   * The content codings a request body may come in, inflated before it is decoded (docs/protocol.md
+   * "Content codings"); another is answered 415. `[]` refuses every compressed body.
+   */
+  contentCodings?: readonly SoapContentCoding[]
+  /** Largest ratio of a compressed body's inflated size to its size as sent; more is answered 413. */
+  maxCompressionRatio?: number
 }
+
+/** A content coding a request body may come in (RFC 9110 §8.4.1; `x-gzip` is `gzip`). */
+export type SoapContentCoding = 'gzip' | 'deflate' | 'br'
+
+/** The content codings the plugin inflates. */
+const CONTENT_CODINGS = new KnownKeys({
+  gzip: true,
+  deflate: true,
+  br: true
+} as const satisfies KeyRecord<Record<SoapContentCoding, true>>)
 
 /** The `faultStatus` option (docs/faults.md "Clients and fault status codes"). */
 export type SoapFaultStatus = 'spec' | 500
@@ -96,6 +113,8 @@ export interface ResolvedOptions {
   readonly replyQueue: SoapReplyQueue | undefined
   readonly servicePage: boolean
   readonly faultStatus: SoapFaultStatus
+  readonly contentCodings: readonly SoapContentCoding[]
+  readonly maxCompressionRatio: number
 }
 
 export const DEFAULTS = Object.freeze({
@@ -113,7 +132,10 @@ export const DEFAULTS = Object.freeze({
   logLevel: 'info' as SoapLogLevel,
   logBody: false,
   servicePage: false,
-  faultStatus: 'spec' as SoapFaultStatus
+  faultStatus: 'spec' as SoapFaultStatus,
+  contentCodings: Object.freeze(['gzip', 'deflate', 'br']) as readonly SoapContentCoding[],
+  // zlib's own ceiling (RFC 1951: 258 bytes from two bits): no gzip or deflate body is refused by it
+  maxCompressionRatio: 1032
 })
 
 /** The keys of the plugin's options. */
@@ -134,6 +156,8 @@ const KNOWN = new KnownKeys({
   replyQueue: true,
   servicePage: true,
   faultStatus: true,
+  contentCodings: true,
+  maxCompressionRatio: true,
   maxDepth: true,
   maxElements: true,
   maxAttributes: true,
@@ -148,6 +172,22 @@ function positiveInteger (name: string, value: unknown, fallback: number): numbe
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
     throw new SOAP_ERR_OPT_INVALID(name, 'a positive integer')
+  }
+  return value
+}
+
+function contentCodings (value: unknown): readonly SoapContentCoding[] {
+  if (value === undefined) return DEFAULTS.contentCodings
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && CONTENT_CODINGS.has(v))) {
+    throw new SOAP_ERR_OPT_INVALID('contentCodings', `an array of ${CONTENT_CODINGS.list}`)
+  }
+  return Object.freeze([...new Set(value as SoapContentCoding[])])
+}
+
+function compressionRatio (value: unknown): number {
+  if (value === undefined) return DEFAULTS.maxCompressionRatio
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) {
+    throw new SOAP_ERR_OPT_INVALID('maxCompressionRatio', 'a finite number of at least 1')
   }
   return value
 }
@@ -230,6 +270,8 @@ export function normalizeOptions (
     maxAsyncReplyBytes: positiveInteger('maxAsyncReplyBytes', options.maxAsyncReplyBytes, DEFAULTS.maxAsyncReplyBytes),
     replyQueue: options.replyQueue,
     servicePage: options.servicePage ?? DEFAULTS.servicePage,
-    faultStatus: options.faultStatus ?? DEFAULTS.faultStatus
+    faultStatus: options.faultStatus ?? DEFAULTS.faultStatus,
+    contentCodings: contentCodings(options.contentCodings),
+    maxCompressionRatio: compressionRatio(options.maxCompressionRatio)
   })
 }

@@ -3,7 +3,7 @@
  * to a live server, its answer checked against docs/protocol.md, and after every
  * case a healthy SOAP 1.2 request on a new connection must still get 200.
  */
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { before, test, type TestContext } from 'node:test'
 import {
   MEDIA,
@@ -52,7 +52,8 @@ const LIMITS = {
   maxTextLength: 1024,
   maxNameLength: 64,
   maxNamespaceLength: 128,
-  maxNamespaceDeclarations: 20
+  maxNamespaceDeclarations: 20,
+  maxCompressionRatio: 10
 }
 
 const E11 = SOAP11_ENV
@@ -550,13 +551,62 @@ add('docs/protocol.md "Other answers": charset other than UTF-8 / UTF-16 (BP R10
   ['text/xml; charset=__proto__', postAs('text/xml; charset=__proto__', envelope('1.1', CALL))]
 ])
 
-add('docs/protocol.md "Other answers": content coding other than identity (RFC 9110 §15.5.16)', EMPTY415, [
-  ['Content-Encoding: gzip, gzipped body', post12(gzipSync(envelope('1.2', CALL)), { 'Content-Encoding': 'gzip' })],
-  ['Content-Encoding: GZIP, plain body', post12(envelope('1.2', CALL), { 'Content-Encoding': 'GZIP' })],
-  ['Content-Encoding: deflate', post12(envelope('1.2', CALL), { 'Content-Encoding': 'deflate' })],
-  ['Content-Encoding: br in SOAP 1.1', post11(envelope('1.1', CALL), { 'Content-Encoding': 'br' })],
-  ['Content-Encoding: gzip, chunked', Buffer.concat([http('POST', '/echo', { 'Content-Type': MEDIA['1.2'], 'Content-Encoding': 'gzip', 'Transfer-Encoding': 'chunked' }), Buffer.from(`${gzipSync(envelope('1.2', CALL)).length.toString(16)}\r\n`), gzipSync(envelope('1.2', CALL)), Buffer.from('\r\n0\r\n\r\n')])]
+/** A 1.2 request whose body is `body` in the content coding `coding`, framed by Content-Length or chunked. */
+function coded (coding: string, body: Buffer, framing: 'length' | 'chunked' = 'length'): Buffer {
+  if (framing === 'length') return post12(body, { 'Content-Encoding': coding })
+  const head = http('POST', '/echo', { 'Content-Type': MEDIA['1.2'], 'Content-Encoding': coding, 'Transfer-Encoding': 'chunked' })
+  return Buffer.concat([head, Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')])
+}
+
+/** A gzip envelope whose ratio, inflated ÷ compressed, is within [low, high): its texts runs of one letter, under maxTextLength. */
+function gzipWithRatio (low: number, high: number): Buffer {
+  for (let n = 0; n < 3500; n++) {
+    const texts = 'a'.repeat(n).replace(/a{1,1000}/g, (run) => `<m:text>${run}</m:text>`)
+    const xml = envelope('1.2', `<m:Echo xmlns:m="urn:example:calc">${texts}</m:Echo>`)
+    const gzip = gzipSync(xml)
+    if (xml.length / gzip.length >= low && xml.length / gzip.length < high) return gzip
+  }
+  throw new Error(`no envelope of ratio ${low} to ${high}`)
+}
+
+const GZIP12 = gzipSync(envelope('1.2', CALL))
+
+add('docs/protocol.md "Content codings": a coding the plugin does not inflate, or two (RFC 9110 §15.5.16)', EMPTY415, [
+  ['Content-Encoding: compress', post12(envelope('1.2', CALL), { 'Content-Encoding': 'compress' })],
+  ['Content-Encoding: zstd in SOAP 1.1', post11(envelope('1.1', CALL), { 'Content-Encoding': 'zstd' })],
+  ['Content-Encoding: gzip, gzip', coded('gzip, gzip', gzipSync(GZIP12))],
+  ['two Content-Encoding lines', http('POST', '/echo', { 'Content-Type': MEDIA['1.2'], 'Content-Encoding': 'gzip', 'content-encoding': 'gzip' }, gzipSync(GZIP12))],
+  ['Content-Encoding: __proto__', post12(envelope('1.2', CALL), { 'Content-Encoding': '__proto__' })]
 ])
+
+add('docs/protocol.md "Content codings": inflated, then decoded', OK, [
+  ['Content-Encoding: gzip', coded('gzip', GZIP12)],
+  ['Content-Encoding: GZIP, chunked', coded('GZIP', GZIP12, 'chunked')],
+  ['Content-Encoding: deflate', coded('deflate', deflateSync(envelope('1.2', CALL)))],
+  ['Content-Encoding: deflate, raw', coded('deflate', deflateRawSync(envelope('1.2', CALL)))],
+  ['Content-Encoding: br', coded('br', brotliCompressSync(Buffer.from(envelope('1.2', CALL))))]
+])
+
+add('docs/protocol.md "Content codings": data that does not inflate', EMPTY400, [
+  ['a truncated gzip body', coded('gzip', GZIP12.subarray(0, GZIP12.length - 10))],
+  ['a truncated gzip body, chunked', coded('gzip', GZIP12.subarray(0, 12), 'chunked')],
+  ['a bad gzip header', coded('gzip', Buffer.concat([Buffer.from([0x1f, 0x8c]), GZIP12.subarray(2)]))],
+  ['a plain body labelled gzip', coded('gzip', Buffer.from(envelope('1.2', CALL)))],
+  ['a plain body labelled deflate', coded('deflate', Buffer.from(envelope('1.2', CALL)))],
+  ['bytes after the gzip member', coded('gzip', Buffer.concat([GZIP12, Buffer.from('<x/>')]))],
+  ['an empty chunked body labelled gzip', http('POST', '/echo', { 'Content-Type': MEDIA['1.2'], 'Content-Encoding': 'gzip', 'Transfer-Encoding': 'chunked' }, '0\r\n\r\n')]
+])
+
+add('docs/protocol.md "Content codings": over the body limit or the compression ratio as it inflates', EMPTY413, [
+  ['a bomb: 1 MiB of spaces from 1 KiB of gzip', coded('gzip', gzipSync(Buffer.alloc(1024 * 1024, 0x20)))],
+  ['a bomb, chunked', coded('gzip', gzipSync(Buffer.alloc(1024 * 1024, 0x20)), 'chunked')],
+  ['a bomb of br', coded('br', brotliCompressSync(Buffer.alloc(1024 * 1024, 0x20)))],
+  ['a ratio just over the cap (10)', coded('gzip', gzipWithRatio(10.05, 10.5))]
+], 'limits')
+
+add('docs/protocol.md "Content codings": under the body limit and the compression ratio', OK, [
+  ['a ratio just under the cap (10)', coded('gzip', gzipWithRatio(9.5, 9.95))]
+], 'limits')
 
 // ------------------------------------------------------------------ methods
 

@@ -116,3 +116,16 @@ for (const v of ['1.1', '1.2'] as const) {
     t.assert.deepStrictEqual(statuses, [200, 200, sender(v).status, 202, sender(v).status])
   })
 }
+
+for (const [coding, v] of [['gzip', '1.1'], ['gzip', '1.2'], ['deflate', '1.2']] as const) {
+  test(`docs/protocol.md "Content codings": zeep ${version}, its transport compressing each request (${coding}), calls Add and Echo over SOAP ${v}`, async (t: TestContext) => {
+    const run = await zeep(t, `${coding}${v.replace('.', '')}`)
+    if (run === undefined) return
+    const { out, exchanges } = run
+    t.assert.strictEqual(out.error, undefined, 'the script ran to its end')
+    t.assert.deepStrictEqual(out.sent, [{ coding, compressed: true }, { coding, compressed: true }], 'both requests left compressed')
+    t.assert.strictEqual(out.add, 5, 'Add(2, 3)')
+    t.assert.strictEqual(out.echo, ECHO, 'Echo, every character intact')
+    t.assert.deepStrictEqual(assertExchanges(t, exchanges, '/calculator', v, ['urn:example:calc/Add', 'urn:example:calc/Echo']), [200, 200])
+  })
+}

@@ -1,4 +1,5 @@
 import { test, type TestContext } from 'node:test'
+import { gzipSync } from 'node:zlib'
 import Fastify from 'fastify'
 import soap from '../lib/index'
 import { assertEmpty, buildApp, echoRoutes, envelope, listen, post, rawExchange } from './helper'
@@ -69,14 +70,15 @@ test('docs/protocol.md "Other answers": Allow lists GET and HEAD when the path s
   t.assert.strictEqual((await app.inject({ method: 'HEAD', url: '/svc' })).statusCode, 200)
 })
 
-test('docs/protocol.md "Other answers": a content coding other than identity → 415 empty with Accept-Encoding (RFC 9110 §15.5.16)', async (t: TestContext) => {
+test('docs/protocol.md "Other answers": a content coding the plugin does not inflate → 415 empty with Accept-Encoding (RFC 9110 §15.5.16)', async (t: TestContext) => {
   const app = await buildApp(t)
-  for (const coding of ['gzip', 'deflate', 'br', 'x-whatever']) {
+  for (const coding of ['compress', 'zstd', 'x-whatever', 'gzip, gzip']) {
     const response = await post(app, '1.2', envelope('1.2', CALL), { headers: { 'content-encoding': coding } })
     assertEmpty(t, response, 415)
-    t.assert.strictEqual(response.headers['accept-encoding'], 'identity')
+    t.assert.strictEqual(response.headers['accept-encoding'], 'gzip, deflate, br, identity')
   }
   t.assert.strictEqual((await post(app, '1.2', envelope('1.2', CALL), { headers: { 'content-encoding': 'Identity' } })).statusCode, 200)
+  t.assert.strictEqual((await post(app, '1.2', gzipSync(envelope('1.2', CALL)), { headers: { 'content-encoding': 'gzip' } })).statusCode, 200)
 })
 
 test('docs/protocol.md "Other answers": the body limit defaults to Fastify\'s own bodyLimit', async (t: TestContext) => {

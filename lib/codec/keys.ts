@@ -25,6 +25,11 @@ export class KnownKeys {
     this.list = listed.join(', ')
   }
 
+  /** Whether `key` is a known one. */
+  has (key: string): boolean {
+    return this.#keys.has(key)
+  }
+
   /** The first own key of `value` that is not a known one, or undefined. */
   unknownIn (value: object): string | undefined {
     for (const key of Object.keys(value)) if (!this.#keys.has(key)) return key

@@ -1,6 +1,7 @@
 /**
  * The SOAP scope: an encapsulated (not fastify-plugin wrapped) plugin that owns
- * the content-type parsers, the error handler, the 405 answers and the user's
+ * the content-type parsers (behind the preParsing hook that inflates a
+ * compressed body), the error handler, the 405 answers and the user's
  * SOAP routes, so that routes outside it keep their own (as mercurius does).
  */
 import type Ajv from 'ajv'
@@ -16,6 +17,7 @@ import type { ResolvedOptions, SoapFaultStatus } from '../options'
 import type { SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser } from './parser'
+import { buildInflate } from './inflate'
 import { getHandler, serviceHandler } from '../service/pipeline'
 import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
@@ -71,7 +73,15 @@ export interface EndpointOptions {
 
 const MEDIA_TYPES = ['application/soap+xml', 'text/xml'] as const
 
-/** The plugin's own decoding and media type errors: raised once the whole body has been read. */
+/** A compressed body that could not be inflated, or inflates too far: the rest of it is left unread. */
+function isCodingError (code: string): boolean {
+  return code.startsWith('SOAP_ERR_CODING_')
+}
+
+/**
+ * The plugin's own decoding and media type errors: raised once the whole body has been read
+ * (an unknown content coding, before any of it: Node then discards it).
+ */
 function isOwnUndecodable (code: string): boolean {
   return code.startsWith('SOAP_ERR_DECODE_') || code.startsWith('SOAP_ERR_CT_')
 }
@@ -85,6 +95,8 @@ function faultVersion (request: FastifyRequest): SoapVersion {
 /** `faultStatus`: the service's or contract's own, else the registration's (docs/faults.md). */
 function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefined) {
   const { faultFormatter } = soap
+  // RFC 9110 §15.5.16, §12.5.3: the codings a request's content may come in.
+  const acceptEncoding = [...soap.contentCodings, 'identity'].join(', ')
   const every500 = (own ?? soap.faultStatus) === 500
   function sendFault (request: FastifyRequest, reply: FastifyReply, fault: SoapFault): FastifyReply {
     if (faultFormatter !== undefined) {
@@ -111,10 +123,10 @@ function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefi
       // not all read; the plugin's own errors come after the whole body was.
       reply.removeHeader('connection')
     }
-    if (isOwnUndecodable(code) || code.startsWith('FST_ERR_CTP_')) {
+    if (isOwnUndecodable(code) || code.startsWith('FST_ERR_CTP_') || isCodingError(code)) {
       request.log.debug({ err: error }, 'fastify-soap: request not decoded')
       noteAnswer(request, { error: code })
-      if (code === 'SOAP_ERR_CT_ENCODING') reply.header('accept-encoding', 'identity')
+      if (code === 'SOAP_ERR_CT_ENCODING') reply.header('accept-encoding', acceptEncoding)
       return reply.code(error.statusCode as number).header('content-length', '0').send()
     }
     return sendFault(request, reply, toSoapFault(thrown, request.log))
@@ -170,6 +182,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
   // An invalid `faultStatus` refuses the service when it is compiled, before any request.
   instance.setErrorHandler(buildErrorHandler(soap, service?.faultStatus as SoapFaultStatus | undefined))
   instance.addHook('onRequest', onSoapRequest)
+  instance.addHook('preParsing', buildInflate(soap))
   const logAnswer = buildAnswerLog(soap)
   if (logAnswer !== undefined) instance.addHook('onResponse', logAnswer)
 

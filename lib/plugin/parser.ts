@@ -12,7 +12,7 @@ import { SoapContext, type DecodedTree } from '../service/context'
 import { DecoderMemory, EnvelopeDecoder } from '../soap/envelope'
 import { SoapFault } from '../soap/fault'
 import { notUnderstood, processHeaders } from '../soap/headers'
-import { SOAP_ERR_CT_DUPLICATE, SOAP_ERR_CT_ENCODING } from '../errors'
+import { SOAP_ERR_CT_DUPLICATE } from '../errors'
 import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from '../namespaces'
 import type { ResolvedOptions } from '../options'
 import { ENVELOPE_PREFIX, UPGRADE_BLOCK } from '../soap/writer'
@@ -73,10 +73,6 @@ export function buildParser (
     // Node keeps the first of several Content-Type lines and drops the rest; a
     // message that says two things about its own type is refused (RFC 9110 §5.3).
     if (contentTypeLines(request.raw.rawHeaders) > 1) throw new SOAP_ERR_CT_DUPLICATE()
-    const coding = request.headers['content-encoding']
-    if (coding !== undefined && coding.toLowerCase() !== 'identity') {
-      throw new SOAP_ERR_CT_ENCODING(JSON.stringify(coding))
-    }
     const media = mediaTypes.read(request.headers['content-type'])
     const { text, encoding } = decodeText(body, media.charset)
     const envelope = media.version.envelope

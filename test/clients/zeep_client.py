@@ -2,9 +2,9 @@
 
     /usr/bin/python3 zeep_client.py BASE_URL SCENARIO
 
-SCENARIO is calc11, calc12, orders11 or orders12. zeep reads BASE_URL/calculator?wsdl
-or BASE_URL/orders?wsdl, binds the SOAP 1.1 or 1.2 port and calls the
-operations; the script prints one JSON line with what zeep got back (it
+SCENARIO is calc11, calc12, orders11, orders12, gzip11, gzip12 or deflate12. zeep reads
+BASE_URL/calculator?wsdl or BASE_URL/orders?wsdl, binds the SOAP 1.1 or 1.2 port and calls the
+operations (gzip and deflate: the calculator's, each request body compressed by the transport); the script prints one JSON line with what zeep got back (it
 asserts nothing: the Node test does). A call zeep could not make is reported
 as {"error": ..., "sent": ..., "received": ...}, the last envelopes from
 zeep's HistoryPlugin. Warnings zeep gives (Python warnings, or its loggers at
@@ -14,10 +14,12 @@ zeep reaches nothing but BASE_URL's origin: the transport refuses any other
 address, ignores proxy variables and .netrc, and has no cache.
 """
 import datetime
+import gzip
 import json
 import logging
 import sys
 import warnings
+import zlib
 from urllib.parse import urlsplit
 
 import zeep
@@ -30,13 +32,29 @@ from zeep_common import LoopbackOnly, Recorder, last, plain
 ECHO = 'h\u00e9llo \u2713 <&> \U0001D11E'
 
 
+class Compressing(LoopbackOnly):
+    """Sends each request body compressed (gzip, or deflate in the zlib format), with its Content-Encoding."""
+
+    def __init__(self, origin, coding):
+        super().__init__(origin)
+        self.coding = coding
+        self.sent = []
+
+    def post(self, address, message, headers):
+        body = gzip.compress(message) if self.coding == 'gzip' else zlib.compress(message)
+        self.sent.append({'coding': self.coding, 'compressed': body != message and len(body) > 0})
+        return super().post(address, body, dict(headers, **{'Content-Encoding': self.coding}))
+
+
 class Client:
-    def __init__(self, base, path, service, port):
+    def __init__(self, base, path, service, port, coding=None):
         self.history = HistoryPlugin(maxlen=1)
         parts = urlsplit(base)
+        origin = (parts.scheme, parts.netloc)
+        self.transport = LoopbackOnly(origin) if coding is None else Compressing(origin, coding)
         self.zeep = zeep.Client(
             '%s/%s?wsdl' % (base.rstrip('/'), path),
-            transport=LoopbackOnly((parts.scheme, parts.netloc)),
+            transport=self.transport,
             plugins=[self.history]
         )
         self.service = self.zeep.bind(service, port)
@@ -92,6 +110,13 @@ def calculator(base, version):
     }
 
 
+def compressed(base, version, coding):
+    client = Client(base, 'calculator', 'Calculator', 'CalculatorSoap' + version, coding)
+    out = {'add': client.call('Add', a=2, b=3), 'echo': client.call('Echo', text=ECHO)}
+    out['sent'] = client.transport.sent
+    return out
+
+
 def orders(base, version):
     client = Client(base, 'orders', 'Orders', 'OrdersSoap' + version)
     not_found = client.zeep.get_element('{urn:example:orders}OrderNotFound')
@@ -131,7 +156,10 @@ def main():
     base, scenario = sys.argv[1], sys.argv[2]
     scenarios = {
         'calc11': (calculator, '11'), 'calc12': (calculator, '12'),
-        'orders11': (orders, '11'), 'orders12': (orders, '12')
+        'orders11': (orders, '11'), 'orders12': (orders, '12'),
+        'gzip11': (lambda base, v: compressed(base, v, 'gzip'), '11'),
+        'gzip12': (lambda base, v: compressed(base, v, 'gzip'), '12'),
+        'deflate12': (lambda base, v: compressed(base, v, 'deflate'), '12')
     }
     run, version = scenarios[scenario]
     seen = []
