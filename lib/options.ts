@@ -4,9 +4,10 @@ import type { SoapFault } from './soap/fault'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 import { KnownKeys, type KeyRecord } from './codec/keys'
 import type { SoapLimits } from './soap/limits'
+import type { SoapMultipartLimits } from './soap/multipart'
 import { isQNameKey, qnameKey, WSSE_NAMESPACES } from './namespaces'
 
-export type { SoapLimits }
+export type { SoapLimits, SoapMultipartLimits }
 
 export interface FastifySoapOptions extends Partial<SoapLimits> {
   /**
@@ -56,6 +57,8 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
    * "Clients and fault status codes"). A service or contract may set its own.
    */
   faultStatus?: SoapFaultStatus
+  /** The bounds of an MTOM request's multipart body (docs/protocol.md "MTOM/XOP"). */
+  multipart?: Partial<SoapMultipartLimits>
 }
 
 /** The `faultStatus` option (docs/faults.md "Clients and fault status codes"). */
@@ -89,6 +92,7 @@ export interface ResolvedOptions {
   readonly maxAsyncReplyBytes: number
   readonly servicePage: boolean
   readonly faultStatus: SoapFaultStatus
+  readonly multipart: Readonly<SoapMultipartLimits>
 }
 
 export const DEFAULTS = Object.freeze({
@@ -106,7 +110,10 @@ export const DEFAULTS = Object.freeze({
   logLevel: 'info' as SoapLogLevel,
   logBody: false,
   servicePage: false,
-  faultStatus: 'spec' as SoapFaultStatus
+  faultStatus: 'spec' as SoapFaultStatus,
+  maxParts: 50,
+  maxPartHeaders: 32,
+  maxPartHeaderBytes: 8192
 })
 
 /** The keys of the plugin's options. */
@@ -126,6 +133,7 @@ const KNOWN = new KnownKeys({
   maxAsyncReplyBytes: true,
   servicePage: true,
   faultStatus: true,
+  multipart: true,
   maxDepth: true,
   maxElements: true,
   maxAttributes: true,
@@ -135,6 +143,28 @@ const KNOWN = new KnownKeys({
   maxNamespaceLength: true,
   maxNamespaceDeclarations: true
 } as const satisfies KeyRecord<FastifySoapOptions>)
+
+/** The keys of the `multipart` option. */
+const MULTIPART = new KnownKeys({
+  maxParts: true,
+  maxPartHeaders: true,
+  maxPartHeaderBytes: true
+} as const satisfies KeyRecord<SoapMultipartLimits>)
+
+function multipartLimits (value: unknown): SoapMultipartLimits {
+  if (value === undefined) value = {}
+  if (value === null || typeof value !== 'object') throw new SOAP_ERR_OPT_INVALID('multipart', 'an object')
+  const unknown = MULTIPART.unknownIn(value)
+  if (unknown !== undefined) throw new SOAP_ERR_OPT_INVALID(`multipart.${unknown}`, `one of ${MULTIPART.list}`)
+  const limits = value as Partial<SoapMultipartLimits>
+  return Object.freeze({
+    maxParts: positiveInteger('multipart.maxParts', limits.maxParts, DEFAULTS.maxParts),
+    maxPartHeaders: positiveInteger('multipart.maxPartHeaders', limits.maxPartHeaders, DEFAULTS.maxPartHeaders),
+    maxPartHeaderBytes: positiveInteger(
+      'multipart.maxPartHeaderBytes', limits.maxPartHeaderBytes, DEFAULTS.maxPartHeaderBytes
+    )
+  })
+}
 
 function positiveInteger (name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
@@ -216,6 +246,7 @@ export function normalizeOptions (
     maxAsyncReplies: positiveInteger('maxAsyncReplies', options.maxAsyncReplies, DEFAULTS.maxAsyncReplies),
     maxAsyncReplyBytes: positiveInteger('maxAsyncReplyBytes', options.maxAsyncReplyBytes, DEFAULTS.maxAsyncReplyBytes),
     servicePage: options.servicePage ?? DEFAULTS.servicePage,
-    faultStatus: options.faultStatus ?? DEFAULTS.faultStatus
+    faultStatus: options.faultStatus ?? DEFAULTS.faultStatus,
+    multipart: multipartLimits(options.multipart)
   })
 }

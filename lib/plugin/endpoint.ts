@@ -8,6 +8,7 @@ import type {
   FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions
 } from 'fastify'
 import { parseContentType, versionOfMediaType } from '../soap/content-type'
+import { MULTIPART_RELATED } from '../soap/xop'
 import { SOAP_ERR_DECODE_EMPTY, SOAP_ERR_SERVICE_INVALID } from '../errors'
 import { SoapFault, renderFault, toSoapFault } from '../soap/fault'
 import type { SoapScope } from '../service/hooks'
@@ -15,7 +16,7 @@ import type { SoapVersion } from '../namespaces'
 import type { ResolvedOptions, SoapFaultStatus } from '../options'
 import type { SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
-import { buildGetContext, buildParser } from './parser'
+import { buildGetContext, buildParser, kPackageVersion } from './parser'
 import { getHandler, serviceHandler } from '../service/pipeline'
 import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
@@ -69,15 +70,17 @@ export interface EndpointOptions {
   readonly service?: ServiceDeclaration
 }
 
-const MEDIA_TYPES = ['application/soap+xml', 'text/xml'] as const
+// multipart/related: an MTOM/XOP package (docs/protocol.md "MTOM/XOP"), its root part one of the other two.
+const MEDIA_TYPES = ['application/soap+xml', 'text/xml', MULTIPART_RELATED] as const
 
 /** The plugin's own decoding and media type errors: raised once the whole body has been read. */
 function isOwnUndecodable (code: string): boolean {
-  return code.startsWith('SOAP_ERR_DECODE_') || code.startsWith('SOAP_ERR_CT_')
+  return code.startsWith('SOAP_ERR_DECODE_') || code.startsWith('SOAP_ERR_CT_') || code.startsWith('SOAP_ERR_MTOM_')
 }
 
 function faultVersion (request: FastifyRequest): SoapVersion {
   if (request.soap !== null) return request.soap.version
+  if (request[kPackageVersion] !== null) return request[kPackageVersion]
   const header = request.headers['content-type']
   return (header === undefined ? undefined : versionOfMediaType(parseContentType(header).mediaType)?.version) ?? '1.2'
 }

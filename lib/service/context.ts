@@ -30,7 +30,7 @@ function childElement (parent: Node, namespace: string, localName: string): Elem
 
 /** What `request.soap` is made of: its public fields (documented on the class), and what it keeps to itself. */
 export interface SoapContextInit
-  extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'decoded'> {
+  extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'decoded' | 'parts'> {
   /** The decoded text, for the Document. */
   readonly source: string
   /** Elements in the message, for the XPath guard. */
@@ -46,6 +46,11 @@ export interface DecodedTree {
   readonly headers: readonly HeaderBlock[]
   /** The nodes of the Body's child elements in `tree`. */
   readonly bodyNodes: readonly number[]
+  /**
+   * An MTOM request's (docs/protocol.md "MTOM/XOP"): the bytes of the part each element's xop:Include names,
+   * by the element's node in `tree`, views of the request's body. Undefined for any other request.
+   */
+  readonly included?: ReadonlyMap<number, Buffer>
 }
 
 export class SoapContext {
@@ -64,6 +69,11 @@ export class SoapContext {
   readonly headers: readonly SoapHeaderBlock[]
   /** The decoded tree the dispatcher and the codec read; its form is internal and may change. */
   readonly decoded: DecodedTree
+  /**
+   * An MTOM request's parts other than the root, by Content-ID without its angle brackets, each a view of
+   * the request's body (docs/protocol.md "MTOM/XOP"); empty for any other request.
+   */
+  readonly parts: ReadonlyMap<string, Buffer>
 
   // Set as a service's pipeline runs (docs/hooks.md); hooks may read and replace them. The
   // protocols add their own fields (`addressing`, `username`) by declaration merging.
@@ -96,6 +106,7 @@ export class SoapContext {
     this.action = init.action
     this.hasHeader = init.hasHeader
     this.decoded = init.decoded
+    this.parts = init.parts
     this.headers = init.decoded.headers
     this.#init = init
   }
