@@ -4,6 +4,8 @@
  * hostile.test.ts).
  */
 import { test, type TestContext } from 'node:test'
+import type { IncomingMessage } from 'node:http'
+import { Readable } from 'node:stream'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import fc from 'fast-check'
 import soap, { type FastifySoapOptions, type SoapVersion, errorCodes } from '../lib/index'
@@ -372,6 +374,59 @@ test('docs/protocol.md "MTOM/XOP": an Include where no binary value is due is a 
   const response = await send(app, message.contentType, message.body, '/files')
   assertSender(t, response, /m:Name/)
   t.assert.match(response.body, /xop:Include/)
+})
+
+// ------------------------------------------------------------------- body
+
+test('docs/protocol.md "MTOM/XOP": an MTOM body over bodyLimit is a 413, by Content-Length or as it streams', async (t: TestContext) => {
+  const app = await build(t, { bodyLimit: 3000 })
+  const message = mtomMessage('1.2', uploadEnvelope('1.2', ['a']), [{ id: 'a', bytes: Buffer.alloc(2000, 0x2d) }])
+  t.assert.strictEqual(message.body.length < 3000, true)
+  t.assert.strictEqual((await send(app, message.contentType, message.body)).statusCode, 200)
+  const over = mtomMessage('1.2', uploadEnvelope('1.2', ['a']), [{ id: 'a', bytes: Buffer.alloc(3000, 0x2d) }])
+  assertEmpty(t, await send(app, over.contentType, over.body), 413)
+  const streamed = await app.inject({
+    method: 'POST', url: '/echo', headers: { 'content-type': over.contentType, 'transfer-encoding': 'chunked' }, payload: Readable.from([over.body.subarray(0, 1000), over.body.subarray(1000)])
+  })
+  assertEmpty(t, streamed, 413)
+  // In pieces, with its Content-Length: each piece lands where it belongs.
+  const pieces = Array.from({ length: Math.ceil(message.body.length / 100) }, (_, i) => message.body.subarray(i * 100, i * 100 + 100))
+  const pieced = await app.inject({
+    method: 'POST', url: '/parts', headers: { 'content-type': message.contentType, 'content-length': String(message.body.length) }, payload: Readable.from(pieces)
+  })
+  t.assert.deepStrictEqual(partsOf(pieced.body).parts, { a: Buffer.alloc(2000, 0x2d).toString('base64') })
+})
+
+test('docs/protocol.md "MTOM/XOP": an MTOM body from a preParsing hook\'s stream is read as it comes, strings and all', async (t: TestContext) => {
+  const ascii = Buffer.from('bytes\r\n--more bytes')
+  const message = mtomMessage('1.2', uploadEnvelope('1.2', ['a']), [{ id: 'a', bytes: ascii }])
+  const text = message.body.toString('latin1')
+  const app = Fastify()
+  await app.register(soap, {
+    bodyLimit: 4096,
+    routes: async (scope) => {
+      scope.addHook('preParsing', async (request) => {
+        const mode = request.headers['x-mode']
+        if (mode === 'strings') return Readable.from([text.slice(0, 100), text.slice(100)], { objectMode: true }) as unknown as IncomingMessage
+        if (mode === 'short') return Readable.from([message.body.subarray(0, 50)]) as unknown as IncomingMessage
+        if (mode === 'long') return Readable.from([message.body, Buffer.alloc(5000)]) as unknown as IncomingMessage
+        if (mode === 'broken') return new Readable({ read () { this.destroy(new Error('the stream broke')) } }) as unknown as IncomingMessage
+      })
+      await routes(scope, {})
+    }
+  })
+  t.after(() => app.close())
+  const answer = (mode: string) => app.inject({ method: 'POST', url: '/parts', headers: { 'content-type': message.contentType, 'x-mode': mode }, payload: message.body })
+  const strings = await answer('strings')
+  t.assert.strictEqual(strings.statusCode, 200, strings.body)
+  t.assert.deepStrictEqual(partsOf(strings.body).parts, { a: ascii.toString('base64') })
+  assertEmpty(t, await answer('short'), 400)
+  assertEmpty(t, await answer('long'), 413)
+  // A stream error is a 4xx error as Fastify's own collection makes it: a Sender fault, its message not sent.
+  const broken = await answer('broken')
+  t.assert.strictEqual(broken.statusCode, 400)
+  t.assert.match(broken.body, /:Sender</)
+  t.assert.doesNotMatch(broken.body, /the stream broke/)
 })
 
 // --------------------------------------------------------------- property

@@ -17,6 +17,7 @@ import type { ResolvedOptions, SoapFaultStatus } from '../options'
 import type { SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser, kPackageVersion } from './parser'
+import { collectBody } from './body'
 import { getHandler, serviceHandler } from '../service/pipeline'
 import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
@@ -70,8 +71,8 @@ export interface EndpointOptions {
   readonly service?: ServiceDeclaration
 }
 
-// multipart/related: an MTOM/XOP package (docs/protocol.md "MTOM/XOP"), its root part one of the other two.
-const MEDIA_TYPES = ['application/soap+xml', 'text/xml', MULTIPART_RELATED] as const
+// And multipart/related: an MTOM/XOP package (docs/protocol.md "MTOM/XOP"), its root part one of these two.
+const MEDIA_TYPES = ['application/soap+xml', 'text/xml'] as const
 
 /** The plugin's own decoding and media type errors: raised once the whole body has been read. */
 function isOwnUndecodable (code: string): boolean {
@@ -156,20 +157,26 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
   const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
   const parse = buildParser(soap, understood)
   instance.removeAllContentTypeParsers()
+  type Done = (err: Error | null, body?: unknown) => void
+  const parseBody = (request: FastifyRequest, body: Buffer, done: Done): void => {
+    let parsed
+    try {
+      parsed = parse(request, body)
+    } catch (err) {
+      done(err as Error, undefined)
+      return
+    }
+    done(null, parsed)
+  }
   instance.addContentTypeParser(
     MEDIA_TYPES as unknown as string[],
     { parseAs: 'buffer', bodyLimit: soap.bodyLimit },
-    (request, body, done) => {
-      let parsed
-      try {
-        parsed = parse(request, body as Buffer)
-      } catch (err) {
-        done(err as Error, undefined)
-        return
-      }
-      done(null, parsed)
-    }
+    (request, body, done) => parseBody(request, body as Buffer, done)
   )
+  // An MTOM body, often large, collected into one Buffer without holding it twice (body.ts).
+  instance.addContentTypeParser(MULTIPART_RELATED, (request, payload, done) => collectBody(
+    request, payload, soap.bodyLimit, (err, body) => err === null ? parseBody(request, body as Buffer, done) : done(err)
+  ))
   // An invalid `faultStatus` refuses the service when it is compiled, before any request.
   instance.setErrorHandler(buildErrorHandler(soap, service?.faultStatus as SoapFaultStatus | undefined))
   instance.addHook('onRequest', onSoapRequest)
