@@ -4,7 +4,8 @@
  * (its type parameters are `const`) or `as const`. A `$ref` to the schema's
  * own `$defs` is the value of the schema it names, so a schema that contains
  * itself is a type that contains itself. A "oneOf" of types is the union of
- * their values.
+ * their values. A binary string (`contentEncoding` base64 or base16) is the
+ * bytes it encodes, a Buffer (docs/binary.md).
  */
 import type { XmlElement } from './xml/element'
 
@@ -33,14 +34,20 @@ type OfTypeName<S, Name, D> =
     : Name extends 'array' ? InferArray<S, D>
       : Scalar<Name>
 
+/** A binary string's value: a Buffer, or null where its type list has `null`. */
+type Bytes<S> = S extends { readonly type: ReadonlyArray<infer Names> }
+  ? ('null' extends Names ? Buffer | null : Buffer)
+  : Buffer
+
 type OfType<S, D> =
   S extends { readonly xml: { readonly any: true } } ? XmlElement[]
-    : S extends { readonly enum: ReadonlyArray<infer E> } ? E
-      : S extends { readonly const: infer C } ? C
-        : S extends { readonly type: ReadonlyArray<infer Names> }
-          ? (Names extends unknown ? OfTypeName<S, Names, D> : never)
-          : S extends { readonly type: infer Name } ? OfTypeName<S, Name, D>
-            : unknown
+    : S extends { readonly contentEncoding: 'base64' | 'base16' } ? Bytes<S>
+      : S extends { readonly enum: ReadonlyArray<infer E> } ? E
+        : S extends { readonly const: infer C } ? C
+          : S extends { readonly type: ReadonlyArray<infer Names> }
+            ? (Names extends unknown ? OfTypeName<S, Names, D> : never)
+            : S extends { readonly type: infer Name } ? OfTypeName<S, Name, D>
+              : unknown
 
 type OfSchema<S, D> = S extends { readonly nullable: true } ? OfType<S, D> | null : OfType<S, D>
 
@@ -73,11 +80,13 @@ export type Infer<S> = Value<S, DefsOf<S>>
 
 /**
  * A value of type T whose arrays may be read-only, as a handler's result may
- * be (the writer only reads them), so that a literal result needs no `as const`.
+ * be (the writer only reads them), so that a literal result needs no `as const`;
+ * bytes (a Buffer read) may be any Uint8Array.
  */
 export type Readable<T> = T extends ReadonlyArray<infer U> ? ReadonlyArray<Readable<U>>
-  : T extends object ? { readonly [K in keyof T]: Readable<T[K]> }
-    : T
+  : T extends Uint8Array ? Uint8Array
+    : T extends object ? { readonly [K in keyof T]: Readable<T[K]> }
+      : T
 
 /** The properties of an object schema; `never` for one it does not name if the schema is closed. */
 type ExactObject<R, S, P, D> = R extends object

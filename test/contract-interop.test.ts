@@ -137,6 +137,8 @@ const ONVIF_TT = 'http://www.onvif.org/ver10/schema'
 const CONCRETE_SET = 'http://www.onvif.org/ver10/tev/topicExpression/ConcreteSet'
 const INVOICE = '<FatturaElettronica versione="FPR12"/>'
 const INVOICE_B64 = Buffer.from(INVOICE).toString('base64')
+/** The handler's value of an xs:base64Binary: its bytes (docs/binary.md). */
+const INVOICE_BYTES = Buffer.from(INVOICE)
 const WSI = 'http://www.ws-i.org/SampleApplications/SupplyChainManagement/2002-08/'
 const SERVICE_URLS = ['LoggingFacility', 'Retailer', 'WarehouseA', 'WarehouseB', 'WarehouseC', 'ManufacturerA', 'ManufacturerB', 'ManufacturerC']
   .map((role) => ({ role, url: `http://127.0.0.1/scm/${role}` }))
@@ -556,20 +558,20 @@ const sdiRiceviFile: Case = {
   id: 'sdi-ricevi-file',
   wsdl: ['sdi-fatturapa', 'SdIRiceviFile', 'SdIRiceviFile_v1.0.wsdl'],
   operation: 'RiceviFile',
-  what: 'document/literal bare with unqualified local elements, xs:base64Binary given to the handler as its text',
+  what: 'document/literal bare with unqualified local elements, xs:base64Binary given to the handler as its bytes (a Buffer)',
   output: { IdentificativoSdI: 123456789, DataOraRicezione: '2030-01-15T09:30:00Z', Errore: 'EI02' },
   zeep: {
     spec: { service: 'SdIRiceviFile_service', port: 'SdIRiceviFile_port', operation: 'RiceviFile', args: { NomeFile: 'IT01234567890_00001.xml', File: { $bytes: INVOICE } } },
     version: '1.1',
     action: 'http://www.fatturapa.it/SdIRiceviFile/RiceviFile',
-    handler: { input: { NomeFile: 'IT01234567890_00001.xml', File: INVOICE_B64 } },
+    handler: { input: { NomeFile: 'IT01234567890_00001.xml', File: INVOICE_BYTES } },
     expect: { result: { IdentificativoSdI: 123456789, DataOraRicezione: '2030-01-15T09:30:00+00:00', Errore: 'EI02' } }
   },
   nodeSoap: {
     spec: { service: 'SdIRiceviFile_service', port: 'SdIRiceviFile_port', operation: 'RiceviFile', args: { NomeFile: 'IT01234567890_00001.xml', File: INVOICE_B64 } },
     version: '1.1',
     action: 'http://www.fatturapa.it/SdIRiceviFile/RiceviFile',
-    handler: { input: { NomeFile: 'IT01234567890_00001.xml', File: INVOICE_B64 } },
+    handler: { input: { NomeFile: 'IT01234567890_00001.xml', File: INVOICE_BYTES } },
     // node-soap converts only the built-in numeric types it knows, not a type derived from xs:integer
     expect: { result: { IdentificativoSdI: '123456789', DataOraRicezione: { Date: '2030-01-15T09:30:00.000Z' }, Errore: 'EI02' } }
   }
@@ -585,14 +587,14 @@ const sdiTrasmissione: Case = {
     spec: { service: 'TrasmissioneFatture_service', port: 'TrasmissioneFatture_port', operation: 'NotificaEsito', args: { ...NOTIFICA, File: { $bytes: INVOICE } } },
     version: '1.1',
     action: 'http://www.fatturapa.it/TrasmissioneFatture/NotificaEsito',
-    handler: { input: NOTIFICA },
+    handler: { input: { ...NOTIFICA, File: INVOICE_BYTES } },
     expect: { result: null }
   },
   nodeSoap: {
     spec: { service: 'TrasmissioneFatture_service', port: 'TrasmissioneFatture_port', operation: 'NotificaEsito', args: NOTIFICA },
     version: '1.1',
     action: 'http://www.fatturapa.it/TrasmissioneFatture/NotificaEsito',
-    handler: { input: NOTIFICA },
+    handler: { input: { ...NOTIFICA, File: INVOICE_BYTES } },
     expect: { result: null }
   }
 }
@@ -609,14 +611,14 @@ const sdiRicezione: Case = {
     spec: { service: 'RicezioneFatture_service', port: 'RicezioneFatture_port', operation: 'RiceviFatture', args: { ...RICEVI_FATTURE, File: { $bytes: INVOICE }, Metadati: { $bytes: METADATA } } },
     version: '1.1',
     action: 'http://www.fatturapa.it/RicezioneFatture/RiceviFattureSdI',
-    handler: { input: RICEVI_FATTURE },
+    handler: { input: { ...RICEVI_FATTURE, File: INVOICE_BYTES, Metadati: Buffer.from(METADATA) } },
     expect: { result: 'ER01' }
   },
   nodeSoap: {
     spec: { service: 'RicezioneFatture_service', port: 'RicezioneFatture_port', operation: 'RiceviFatture', args: RICEVI_FATTURE },
     version: '1.1',
     action: 'http://www.fatturapa.it/RicezioneFatture/RiceviFattureSdI',
-    handler: { input: RICEVI_FATTURE },
+    handler: { input: { ...RICEVI_FATTURE, File: INVOICE_BYTES, Metadati: Buffer.from(METADATA) } },
     expect: { result: { Esito: 'ER01' } }
   }
 }
@@ -631,14 +633,14 @@ const sdiRicezioneOneWay: Case = {
     spec: { service: 'RicezioneFatture_service', port: 'RicezioneFatture_port', operation: 'NotificaDecorrenzaTermini', args: { ...DECORRENZA, File: { $bytes: INVOICE } } },
     version: '1.1',
     action: 'http://www.fatturapa.it/RicezioneFatture/NotificaDecorrenzaTermini',
-    handler: { input: DECORRENZA },
+    handler: { input: { ...DECORRENZA, File: INVOICE_BYTES } },
     expect: { result: null }
   },
   nodeSoap: {
     spec: { service: 'RicezioneFatture_service', port: 'RicezioneFatture_port', operation: 'NotificaDecorrenzaTermini', args: DECORRENZA },
     version: '1.1',
     action: 'http://www.fatturapa.it/RicezioneFatture/NotificaDecorrenzaTermini',
-    handler: { input: DECORRENZA },
+    handler: { input: { ...DECORRENZA, File: INVOICE_BYTES } },
     expect: { result: null }
   }
 }
@@ -1452,6 +1454,12 @@ const AANLEVER_ZEEP = {
   berichtInhoud: { ...AANLEVER_INPUT.berichtInhoud, inhoud: { $bytes: XBRL } },
   berichtBijlagen: { bijlage: [{ ...AANLEVER_INPUT.berichtBijlagen.bijlage[0], inhoud: { $bytes: BIJLAGE } }, { ...AANLEVER_INPUT.berichtBijlagen.bijlage[1], inhoud: { $bytes: 'lees mij' } }] }
 }
+/** What the handler gets: each inhoud's bytes. */
+const AANLEVER_RECEIVED = {
+  ...AANLEVER_INPUT,
+  berichtInhoud: { ...AANLEVER_INPUT.berichtInhoud, inhoud: Buffer.from(XBRL) },
+  berichtBijlagen: { bijlage: [{ ...AANLEVER_INPUT.berichtBijlagen.bijlage[0], inhoud: Buffer.from(BIJLAGE) }, { ...AANLEVER_INPUT.berichtBijlagen.bijlage[1], inhoud: Buffer.from('lees mij') }] }
+}
 const AANLEVER_FAULT = { foutcode: 'ALS100', foutbeschrijving: 'De berichtsoort Omzetbelasting is niet toegestaan voor deze belanghebbende.' }
 /** WS-Addressing headers for node-soap, which sends none by itself: the binding's wsam:Addressing policy requires them. */
 function addressingHeaders (action: string): string[] {
@@ -1475,7 +1483,7 @@ const digipoortAanleveren: Case = {
     spec: { service: 'AanleverService_V1_2', port: 'AanleverService_V1_2', operation: 'aanleveren', args: AANLEVER_ZEEP, addressing: true },
     version: '1.1',
     action: DIGIPOORT_ACTION,
-    handler: { input: AANLEVER_INPUT },
+    handler: { input: AANLEVER_RECEIVED },
     expect: {
       fault: {
         code: 'soap:Client',
@@ -1489,7 +1497,7 @@ const digipoortAanleveren: Case = {
     spec: { service: 'AanleverService_V1_2', port: 'AanleverService_V1_2', operation: 'aanleveren', args: AANLEVER_INPUT, headers: addressingHeaders(DIGIPOORT_ACTION) },
     version: '1.1',
     action: DIGIPOORT_ACTION,
-    handler: { input: AANLEVER_INPUT },
+    handler: { input: AANLEVER_RECEIVED },
     expect: {
       fault: {
         fault: { faultcode: 'soap:Client', faultstring: 'De aanlevering is afgewezen', detail: { aanleverFault: AANLEVER_FAULT } },
@@ -1620,7 +1628,7 @@ const vecozo: Case = {
     spec: { service: 'BerichtuitwisselingServiceV3', port: 'BerichtuitwisselingServiceV3Soap11', operation: 'IndienenBericht', args: { Request: { Bericht: { $type: `{${VECOZO_MESSAGES}}DataBinary`, Data: { $bytes: '<declaratie/>' } } } } },
     version: '1.1',
     action: 'http://schemas.vecozo.nl/berichtuitwisseling/v3/IndienenBericht',
-    handler: { input: { Request: { Bericht: { $type: 'DataBinary', Data: VECOZO_PAYLOAD } } }, headers: {} },
+    handler: { input: { Request: { Bericht: { $type: 'DataBinary', Data: Buffer.from('<declaratie/>') } } }, headers: {} },
     expect: { result: VECOZO_RESULT.IndienenBerichtResult }
   },
   // Given the type's namespace (xmlns), node-soap declares its prefix twice on the element, which is not well-formed (400):
@@ -1629,7 +1637,7 @@ const vecozo: Case = {
     spec: { service: 'BerichtuitwisselingServiceV3', port: 'BerichtuitwisselingServiceV3Soap11', operation: 'IndienenBericht', args: { Request: { Bericht: { attributes: { xsi_type: { type: 'DataBinary', prefix: 'messages' } }, Data: VECOZO_PAYLOAD } } } },
     version: '1.1',
     action: 'http://schemas.vecozo.nl/berichtuitwisseling/v3/IndienenBericht',
-    handler: { input: { Request: { Bericht: { $type: 'DataBinary', Data: VECOZO_PAYLOAD } } }, headers: {} },
+    handler: { input: { Request: { Bericht: { $type: 'DataBinary', Data: Buffer.from('<declaratie/>') } } }, headers: {} },
     expect: { result: VECOZO_RESULT }
   }
 }

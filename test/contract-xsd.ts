@@ -16,8 +16,6 @@ import { requireXmllint } from './helper'
 const XS = 'http://www.w3.org/2001/XMLSchema'
 const WSDL = 'http://schemas.xmlsoap.org/wsdl/'
 const SOAP_BINDINGS = new Set(['http://schemas.xmlsoap.org/wsdl/soap/', 'http://schemas.xmlsoap.org/wsdl/soap12/'])
-/** The namespace of the raw element a sample gives a wildcard (lib/codec/sample.ts). */
-const SAMPLE_NS = 'urn:fastify-soap:sample'
 
 const elements = (parent: DomElement, namespace: string, localName: string): DomElement[] =>
   Array.from(parent.childNodes).filter((c): c is DomElement => c.nodeType === 1 &&
@@ -126,10 +124,7 @@ function rpcWrappers (definitions: readonly DomElement[], uses: Set<string>): Ma
  * The contract's XML Schemas as files xmllint reads: each document it serves
  * (`?xsd=`) and each schema inline in its WSDL (with the namespaces declared
  * around it), their imports pointing at one another; the wrappers of its
- * rpc/literal operations (rpcWrappers()); a declaration of the element a
- * sample gives a wildcard, which a strict wildcard demands (XML Schema 1.0
- * Part 1 §3.10.1 admits it by its xsi:type, which xmllint does not read); and a
- * driver that imports them (one per namespace, including the others of the
+ * rpc/literal operations (rpcWrappers()); and a driver that imports them (one per namespace, including the others of the
  * same namespace). What xmllint refuses to compile in a valid reading of the
  * schemas is written as the reader reads it (xsdEscapes(), unambiguous()).
  * Returns the driver's path.
@@ -163,7 +158,6 @@ export function contractXsd (contract: Contract, dir: string): string {
   }
   const uses = new Set<string>(byNamespace.keys())
   const extra = rpcWrappers(definitions, uses)
-  extra.set(SAMPLE_NS, ['<xs:element name="sample" type="xs:string"/>', ...extra.get(SAMPLE_NS) ?? []])
   for (const [namespace, declarations] of extra) {
     const file = `extra${n++}.xsd`
     const imports = [...uses].filter((ns) => ns !== namespace).map((ns) => `<xs:import namespace="${ns}"/>`).join('')

@@ -53,7 +53,7 @@ async function build (): Promise<Setup> {
     await buildStep('wsimport', ['-quiet', '-extension', '-XadditionalHeaders', '-Xnocompile', '-s', sources, '-d', classes, '-p', pkg, `${url}${path}?wsdl`])
   }
   const generated = ['calc', 'orders', 'addressed'].map((pkg) => join(sources, pkg, '*.java')).join(' ')
-  await buildStep('sh', ['-c', `javac -nowarn -encoding UTF-8 -cp ${RUNTIME} -d ${classes} ${generated} ${join(CLIENTS, 'java', 'DemoClient.java')}`])
+  await buildStep('sh', ['-c', `javac -nowarn -encoding UTF-8 -cp ${RUNTIME} -d ${classes} ${generated} ${join(CLIENTS, 'java', 'DemoClient.java')} ${join(CLIENTS, 'java', 'Report.java')}`])
   return { url, exchanges, classes }
 }
 

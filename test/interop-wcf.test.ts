@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, test, type TestContext } from 'node:test'
 import type { FastifyInstance } from 'fastify'
+import { SoapFault, defineOperation, defineService } from '../lib/index'
 import { buildDemo, calculator } from './demo/app'
 import { CLIENTS, buildStep, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
 
@@ -20,6 +21,31 @@ const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/'
 const SOAP12 = 'http://www.w3.org/2003/05/soap-envelope'
 
 type Binding = 'basic' | 'soap12' | 'soap12wsa'
+
+const long = { type: 'integer' } as const
+const text = { type: 'string' } as const
+const pair = { type: 'object', properties: { a: long, b: long }, required: ['a', 'b'], additionalProperties: false } as const
+const one = <const Name extends string, const T> (name: Name, type: T): { type: 'object', properties: Record<Name, T>, required: [Name], additionalProperties: false } =>
+  ({ type: 'object', properties: { [name]: type } as Record<Name, T>, required: [name], additionalProperties: false })
+
+/** The Calculator with each result named <Operation>Result, as WCF names it (docs/wsdl.md "Client notes"). */
+const resultCalculator = defineService({
+  path: '/svcutil/calculator',
+  namespace: 'urn:example:calc',
+  name: 'Calculator',
+  operations: {
+    Add: defineOperation({ input: pair, output: one('AddResult', long), handler: async ({ a, b }) => ({ AddResult: a + b }) }),
+    Echo: defineOperation({ input: one('text', text), output: one('EchoResult', text), handler: async (input) => ({ EchoResult: input.text }) }),
+    Divide: defineOperation({
+      input: pair,
+      output: one('DivideResult', long),
+      async handler ({ a, b }) {
+        if (b === 0) throw new SoapFault({ code: 'Sender', reason: 'division by zero' })
+        return { DivideResult: Math.trunc(a / b) }
+      }
+    })
+  }
+})
 
 interface Setup { url: string, exchanges: Exchange[], folder: string }
 
@@ -41,6 +67,7 @@ async function build (): Promise<Setup> {
   // docs/faults.md "Clients and fault status codes": every fault 500, as WCF needs
   app.soap.service({ ...calculator, path: '/wcf/calculator', faultStatus: 500 })
   app.soap.service({ ...calculator, path: '/wcf/addressed/calculator', addressing: true, faultStatus: 500 })
+  app.soap.service(resultCalculator)
   const exchanges = recordExchanges(app)
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   folder = mkdtempSync(join(tmpdir(), 'fastify-soap-wcf-'))
@@ -100,16 +127,59 @@ for (const [binding, path, what] of [['soap12', '/wcf/calculator', 'Soap12'], ['
   })
 }
 
-test('docs/wsdl.md "Tested clients": Mono\'s svcutil imports the Calculator\'s live WSDL (every integer xs:long) into a typed contract, which compiles', async (t: TestContext) => {
+/** Mono's svcutil on a live WSDL, into `<name>.cs` of the build folder; the generated code. */
+async function svcutil (url: string, name: string): Promise<{ code: string, generated: string, folder: string }> {
+  setup ??= build()
+  const { folder } = await setup
+  const generated = join(folder, `${name}.cs`)
+  await buildStep('svcutil', ['--noLogo', '--noConfig', `-o:${generated}`, url], folder)
+  return { code: readFileSync(generated, 'utf8'), generated, folder }
+}
+
+/** Compiles the generated code with test/clients/dotnet/SvcutilClient.cs, and runs it against `url`. */
+async function runSvcutilClient (generated: string, folder: string, name: string, url: string): Promise<Record<string, unknown>> {
+  const dotnet = join(CLIENTS, 'dotnet')
+  const exe = join(folder, `${name}.exe`)
+  await buildStep('mcs', ['-nologo', `-out:${exe}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', generated, join(dotnet, 'SvcutilClient.cs'), join(dotnet, 'Json.cs')])
+  return await runClient('mono', [exe, url])
+}
+
+test('docs/wsdl.md "Client notes": Mono\'s svcutil imports the Calculator\'s live WSDL (every integer xs:long) into a typed contract that compiles, but writes no return element name, so its client reads no result (a NullReferenceException)', async (t: TestContext) => {
   if (!requireClient(t, 'Mono (mono-complete)', 'mcs', ['--version'])) return
   setup ??= build()
-  const { url, folder } = await setup
-  const generated = join(folder, 'Calculator.cs')
-  await buildStep('svcutil', ['--noLogo', '--noConfig', `-o:${generated}`, `${url}/calculator?wsdl`], folder)
-  const code = readFileSync(generated, 'utf8')
+  const { url } = await setup
+  const { code, generated, folder } = await svcutil(`${url}/calculator?wsdl`, 'Calculator')
   for (const method of ['long Add(long a, long b);', 'string Echo(string text);', 'long Divide(long a, long b);']) {
     t.assert.ok(code.includes(method), `svcutil wrote ${method}: ${code}`)
   }
-  const dotnet = join(CLIENTS, 'dotnet')
-  await buildStep('mcs', ['-nologo', `-out:${join(folder, 'SvcutilClient.exe')}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', generated, join(dotnet, 'SvcutilClient.cs'), join(dotnet, 'Json.cs')])
+  t.assert.ok(!code.includes('MessageParameter'), 'no [return: MessageParameter(Name = "result")]: the contract expects AddResult')
+  t.assert.match(code, /OperationContractAttribute\(Action="\*", ReplyAction="urn:example:calc\/Add"\)/, 'the input action "*" and the output action the input\'s soapAction')
+  const out = await runSvcutilClient(generated, folder, 'Calculator', `${url}/calculator`)
+  t.assert.deepStrictEqual(out, { error: 'NullReferenceException: Object reference not set to an instance of an object' }, 'Add\'s <result> is not the AddResult the contract reads: null, unboxed to long')
+})
+
+test('docs/wsdl.md "Client notes": with each result named <Operation>Result, the client Mono\'s svcutil generates calls Add, Echo and Divide: typed results, the text round-trips, and Divide\'s Sender fault as a FaultException with its code and reason', async (t: TestContext) => {
+  if (!requireClient(t, 'Mono (mono-complete)', 'mcs', ['--version'])) return
+  setup ??= build()
+  const { url, exchanges } = await setup
+  const { code, generated, folder } = await svcutil(`${url}/svcutil/calculator?wsdl`, 'ResultCalculator')
+  t.assert.ok(code.includes('long Add(long a, long b);'), code)
+  const from = exchanges.length
+  const out = await runSvcutilClient(generated, folder, 'ResultCalculator', `${url}/svcutil/calculator`)
+  t.assert.deepStrictEqual(out, { add: 5, echo: ECHO, divide: { type: 'FaultException', code: `{${SOAP11}}Client`, reason: 'division by zero' } })
+  const posts = exchanges.slice(from).filter((e) => e.method === 'POST')
+  assertRepliesInRequestVersion(t, posts)
+  // the action "*" svcutil wrote is sent as it is: the Body's element names the operation
+  t.assert.deepStrictEqual(posts.map((e) => [e.soapAction, e.status]), [['"*"', 200], ['"*"', 200], ['"*"', 500]])
+})
+
+test('docs/wsdl.md "Client notes": Mono\'s svcutil cannot import Orders: its message importers do not count the operations they skip, so CancelOrder\'s and GetOrder\'s messages land on the operations before them, and the code it writes does not compile', async (t: TestContext) => {
+  if (!requireClient(t, 'Mono (mono-complete)', 'mcs', ['--version'])) return
+  setup ??= build()
+  const { url } = await setup
+  const { code, generated, folder } = await svcutil(`${url}/orders?wsdl`, 'Orders')
+  t.assert.ok(code.includes('GetOrderResponse PlaceOrder(string orderId, GetOrder GetOrder);'), `PlaceOrder gets CancelOrder's and GetOrder's messages: ${code}`)
+  t.assert.ok(code.includes('void GetOrder(CancelOrder CancelOrder);'), 'GetOrder gets CancelOrder\'s')
+  await t.assert.rejects(buildStep('mcs', ['-nologo', '-target:library', `-out:${join(folder, 'Orders.dll')}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', generated]),
+    /error CS0246: The type or namespace name `GetOrderResponse' could not be found/, 'a type named after a wrapper element that nothing declares')
 })

@@ -18,7 +18,7 @@ import { readContract } from '../lib/index'
 import { contractXsd } from './contract-xsd'
 import { sampleEnvelope, sampleValue, sampleWriter, writeSample } from '../lib/codec/sample'
 import { createAjv, compile } from '../lib/codec/validation'
-import { requireXmllint, sharedFixture, SOAP11_ENV, SOAP12_ENV } from './helper'
+import { CONTRACT_NS, CONTRACT_NS_U, contractWsdl, requireXmllint, sharedFixture, SOAP11_ENV, SOAP12_ENV } from './helper'
 
 type Schema = Record<string, unknown>
 
@@ -104,6 +104,91 @@ test('docs/mock.md "Sample values": sample envelopes of an input, in SOAP 1.1 an
     t.assert.match(envelope, /<soap:Body><[^>]*every /)
     t.assert.match(sampleEnvelope(undefined, version), /<soap:Body><\/soap:Body>/)
   }
+})
+
+/** A contract whose messages hold wildcards of every namespace constraint and processContents, each in an element of its own. */
+const WILDCARDS = contractWsdl({
+  types: `<xs:schema targetNamespace="${CONTRACT_NS}" elementFormDefault="qualified">
+      <xs:import namespace="${CONTRACT_NS_U}"/><xs:import namespace="urn:n"/><xs:import/>
+      <xs:element name="Op"><xs:complexType><xs:sequence>
+        <xs:element name="other"><xs:complexType><xs:sequence><xs:any namespace="##other"/></xs:sequence></xs:complexType></xs:element>
+        <xs:element name="local"><xs:complexType><xs:sequence><xs:any namespace="##local"/></xs:sequence></xs:complexType></xs:element>
+        <xs:element name="mine"><xs:complexType><xs:sequence><xs:any namespace="##targetNamespace"/></xs:sequence></xs:complexType></xs:element>
+        <xs:element name="any"><xs:complexType><xs:sequence><xs:any minOccurs="2" maxOccurs="2"/></xs:sequence></xs:complexType></xs:element>
+        <xs:element name="lax"><xs:complexType><xs:sequence><xs:any namespace="##other" processContents="lax"/></xs:sequence></xs:complexType></xs:element>
+        <xs:element name="skip"><xs:complexType><xs:sequence><xs:any namespace="${CONTRACT_NS_U}" processContents="skip"/></xs:sequence></xs:complexType></xs:element>
+        <xs:element name="maybe" minOccurs="0"><xs:complexType><xs:sequence><xs:any namespace="urn:n"/></xs:sequence></xs:complexType></xs:element>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="OpResponse"><xs:complexType><xs:sequence>
+        <xs:element name="nowhere"><xs:complexType><xs:sequence><xs:any namespace="urn:nowhere"/></xs:sequence></xs:complexType></xs:element>
+        <xs:element name="loop"><xs:complexType><xs:sequence><xs:any namespace="${CONTRACT_NS_U}"/></xs:sequence></xs:complexType></xs:element>
+      </xs:sequence></xs:complexType></xs:element>
+      <xs:element name="Code"><xs:simpleType><xs:restriction base="xs:string"><xs:pattern value="[A-Z]{3}-[0-9]{2}"/></xs:restriction></xs:simpleType></xs:element>
+    </xs:schema>
+    <xs:schema targetNamespace="${CONTRACT_NS_U}" elementFormDefault="qualified">
+      <xs:element name="Loop"><xs:complexType><xs:sequence><xs:any namespace="##targetNamespace"/></xs:sequence></xs:complexType></xs:element>
+    </xs:schema>
+    <xs:schema targetNamespace="urn:n" xmlns:n="urn:n" elementFormDefault="qualified">
+      <xs:element name="Head" abstract="true" type="xs:string"/>
+      <xs:complexType name="Shape" abstract="true"><xs:sequence/></xs:complexType><xs:element name="Shaped" type="n:Shape"/>
+      <xs:element name="Broken"><xs:complexType><xs:sequence><xs:element ref="n:Head"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="Note"><xs:complexType><xs:sequence>
+        <xs:element name="text" type="xs:string"/><xs:element name="more" type="xs:string" minOccurs="0"/>
+      </xs:sequence><xs:attribute name="count" type="xs:positiveInteger" use="required"/></xs:complexType></xs:element>
+    </xs:schema>
+    <xs:schema>
+      <xs:element name="record"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="plain" type="Small"/>
+      <xs:simpleType name="Small"><xs:restriction base="xs:int"><xs:maxInclusive value="9"/></xs:restriction></xs:simpleType>
+    </xs:schema>`
+})
+
+/** Each raw element of a sample's wildcards, as `{namespace}localName`, by the element holding the wildcard. */
+function rawNames (value: Record<string, unknown>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(value).map(([name, holder]) =>
+    [name, ((holder as Schema).$any as Array<{ namespace: string, localName: string }>).map((e) => `{${e.namespace}}${e.localName}`)]))
+}
+
+/** Writes each sample as a file of `dir` and validates them all against the contract's XSD alone; the names of those that fail. */
+function refusedByXsd (t: TestContext, contract: Awaited<ReturnType<typeof readContract>>, dir: string, samples: ReadonlyArray<[string, string]>): string[] {
+  samples.forEach(([, xml], i) => writeFileSync(join(dir, `${i}.xml`), xml))
+  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', contractXsd(contract, dir), ...samples.map((_, i) => join(dir, `${i}.xml`))], { encoding: 'utf8', timeout: 60_000 })
+  t.assert.ok(result.status === 0 || (result.status === 3 && / fails to validate/.test(result.stderr)), result.stderr.slice(0, 2000))
+  return result.stderr.split('\n').filter((l) => / fails to validate$/.test(l)).map((l) => samples[Number(/(\d+)\.xml fails/.exec(l)?.[1])][0])
+}
+
+test('docs/mock.md "Wildcards": a strict wildcard gets a global element of the contract it admits (##other, ##local, ##targetNamespace, ##any), of simple content first, not abstract nor of an abstract type, not containing itself, one the contract can read, sampled from its own schema: valid against the contract\'s XSD alone (xmllint); a lax or skip one the placeholder, which its XSD accepts; a strict one that admits none (none in its namespaces, or only one that requires the wildcard again) the placeholder, which its XSD refuses', async (t: TestContext) => {
+  const contract = await readContract({ document: WILDCARDS })
+  const { input, output } = contract.operations.Op
+  const validate = compile(createAjv(), input as Schema, 'Op')
+  const write = sampleWriter(input as Schema)
+  const samples: Array<[string, string]> = []
+  for (const rich of [false, true]) {
+    for (const seed of SEEDS) {
+      const value = sampleValue(input as Schema, { rich, seed }) as Record<string, unknown>
+      t.assert.ok(validate(value), JSON.stringify(validate.errors))
+      t.assert.deepStrictEqual(rawNames(value), {
+        other: ['{urn:n}Note'],
+        local: ['{}plain'],
+        mine: [`{${CONTRACT_NS}}Code`],
+        any: [`{${CONTRACT_NS}}Code`, `{${CONTRACT_NS}}Code`],
+        lax: ['{urn:fastify-soap:sample}sample'],
+        skip: [`{${CONTRACT_NS_U}}sample`]
+      })
+      samples.push([`${rich ? 'rich' : 'minimal'} ${seed}`, write(value)])
+    }
+  }
+  // The element's content is a sample of its own schema: the required child and attribute, a value of its pattern.
+  t.assert.match(samples[0][1], /<ns1:Note xmlns:ns1="urn:n" count="1"><ns1:text>sample<\/ns1:text><\/ns1:Note>/)
+  t.assert.match(samples[0][1], /<ns1:Code xmlns:ns1="urn:k">[A-Z]{3}-[0-9]{2}<\/ns1:Code>/)
+  if (!requireXmllint(t)) return
+  const dir = mkdtempSync(join(tmpdir(), 'wildcards-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  t.assert.deepStrictEqual(refusedByXsd(t, contract, dir, samples), [])
+  const refused = sampleValue(output as Schema) as Record<string, unknown>
+  t.assert.deepStrictEqual(rawNames(refused), { nowhere: ['{urn:nowhere}sample'], loop: [`{${CONTRACT_NS_U}}sample`] })
+  const again = mkdtempSync(join(dir, 'refused-'))
+  t.assert.deepStrictEqual(refusedByXsd(t, contract, again, [['minimal', sampleWriter(output as Schema)(refused)]]), ['minimal'])
 })
 
 // ------------------------------------------------------------ the corpus ---

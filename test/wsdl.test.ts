@@ -1546,7 +1546,7 @@ test('docs/wsdl.md "The mapping", xmllint, XML Schema Part 2 §4.3.6 and §4.3.1
       code: { type: 'string', enum: ['A B', 'C'], xml: { whiteSpace: 'collapse' } },
       name: { type: 'string', maxLength: 5, xml: { whiteSpace: 'collapse' } },
       line: { type: 'string', xml: { whiteSpace: 'replace' } },
-      blob: { type: 'string', contentEncoding: 'base64', maxLength: 40, xml: { minOctets: 1, maxOctets: 4 } },
+      blob: { type: 'string', contentEncoding: 'base64', xml: { minOctets: 1, maxOctets: 4 } },
       hex: { type: 'string', contentEncoding: 'base16', xml: { maxOctets: 2 } },
       tagged: { type: 'object', properties: { $value: { type: 'string', xml: { text: true, whiteSpace: 'collapse' } }, n: { type: 'integer', xml: { attribute: true } } }, required: ['$value'], additionalProperties: false }
     },
@@ -1571,7 +1571,7 @@ test('docs/wsdl.md "The mapping", xmllint, XML Schema Part 2 §4.3.6 and §4.3.1
   t.assert.strictEqual(asked.status, 0, asked.output)
   const response = await post(app, '1.1', request, { url: '/plain' })
   t.assert.strictEqual(response.statusCode, 200, response.body)
-  t.assert.match(response.body, /<tns:code>A B<\/tns:code><tns:name>abc<\/tns:name><tns:line>a b<\/tns:line><tns:blob>\n {4}AAAA\n {4}AA==\n {2}<\/tns:blob><tns:hex> 0a0b <\/tns:hex><tns:tagged n="1">x y<\/tns:tagged>/)
+  t.assert.match(response.body, /<tns:code>A B<\/tns:code><tns:name>abc<\/tns:name><tns:line>a b<\/tns:line><tns:blob>AAAAAA==<\/tns:blob><tns:hex>0A0B<\/tns:hex><tns:tagged n="1">x y<\/tns:tagged>/)
   const answered = validateMessage(driver, dir, response.body, 'pretty-response')
   t.assert.strictEqual(answered.status, 0, `${answered.output}\n${response.body}`)
   for (const [rule, from, to] of [

@@ -5,9 +5,10 @@
  * "The mapping").
  */
 import { isNCName } from '../xml/chars'
-import { fail, isObject, xmlOf, type XmlKeyword } from './xml-keyword'
+import { BINARY_ENCODINGS, fail, isObject, isString, xmlOf, type XmlKeyword } from './xml-keyword'
 import {
-  elementField, scalar, TYPE_PROPERTY, type Field, type ScalarType, type ShapeReader, type XsiTypeName
+  elementField, scalar, TYPE_PROPERTY,
+  type BinaryEncoding, type Field, type ScalarType, type ShapeReader, type XsiTypeName
 } from './shape-types'
 
 /** Keywords that change the XML the codec must read or write, and which it does not support. */
@@ -43,6 +44,24 @@ export function typeOf (schema: Schema, where: string): { type: string, nullable
       'object, array (optionally with "null")')
   }
   return { type: rest[0], nullable }
+}
+
+/** Keywords of a string's characters, which bytes do not have. */
+const CHARACTERS = ['minLength', 'maxLength', 'pattern', 'format']
+
+/**
+ * A binary string's encoding (`contentEncoding` base64 or base16, xs:base64Binary or xs:hexBinary): its value is
+ * bytes, whose lengths are `xml.minOctets` and `xml.maxOctets`. Undefined for any other schema.
+ */
+export function binaryOf (schema: Schema, where: string): BinaryEncoding | undefined {
+  if (!BINARY_ENCODINGS.has(schema.contentEncoding) || !isString(schema)) return undefined
+  const encoding = schema.contentEncoding as BinaryEncoding
+  const keyword = CHARACTERS.find((k) => schema[k] !== undefined)
+  if (keyword !== undefined) {
+    fail(where, `"${keyword}" does not apply to bytes (contentEncoding "${encoding}"): their lengths are ` +
+      '"xml.minOctets" and "xml.maxOctets"')
+  }
+  return encoding
 }
 
 export function checkKeywords (schema: Schema, where: string): void {
@@ -145,7 +164,7 @@ export function fieldOf (
       itemName: name,
       itemNamespace: '',
       list: false,
-      shape: scalar(type as ScalarType, false, xml.whiteSpace)
+      shape: scalar(type as ScalarType, false, xml.whiteSpace, binaryOf(schema, where))
     }
   }
   if (xml.any === true) {
@@ -204,7 +223,7 @@ export function fieldOf (
     }
     if (xml.wrapped !== undefined) fail(where, '"xml.list" and "xml.wrapped" exclude one another')
     // A list's shape is its items' type; `nullable` is the list element's own.
-    const shape = scalar(item.type as ScalarType, nullable)
+    const shape = scalar(item.type as ScalarType, nullable, undefined, binaryOf(items, `${where}/items`))
     const namespace = xml.attribute === true ? xml.namespace ?? '' : xml.namespace ?? inherited
     return {
       property,
@@ -227,7 +246,7 @@ export function fieldOf (
       fail(where, 'an attribute cannot be named "xmlns" (it would be a namespace declaration)')
     }
     // Attributes are unqualified unless they name a namespace (attributeFormDefault="unqualified").
-    const shape = scalar(type as ScalarType, false, xml.whiteSpace)
+    const shape = scalar(type as ScalarType, false, xml.whiteSpace, binaryOf(schema, where))
     return {
       property,
       name,

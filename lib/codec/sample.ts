@@ -4,9 +4,10 @@
  * sample has the required content only; a rich one has optional elements
  * and attributes too, one item per array, a derived type (`$type`) where an
  * element may carry one, a branch of each choice. A wildcard (`xml.any`)
- * gets the raw elements it requires only: the schema does not say whether
- * it is strict, and a strict one refuses an element the contract does not
- * declare. Strings follow patterns, enumerations, lengths
+ * gets its first `examples` (a contract's strict wildcards have some:
+ * lib/contract/wildcard-examples.ts), else a placeholder for each raw
+ * element it requires and no more: a strict one refuses an element the
+ * contract does not declare. Strings follow patterns, enumerations, lengths
  * (octets of binary ones), formats; numbers their ranges; recursion stops at
  * a depth, below which only required content is made.
  */
@@ -114,6 +115,8 @@ class Sampler {
 
   value (given: unknown, depth: number): unknown {
     const schema = this.resolve(isObject(given) ? given : {})
+    const bytes = this.bytes(schema)
+    if (bytes !== undefined) return bytes
     if (schema.const !== undefined) return schema.const
     if (Array.isArray(schema.enum)) {
       const values = schema.enum.filter((v) => v !== null)
@@ -152,9 +155,13 @@ class Sampler {
     const min = typeof schema.minItems === 'number' ? schema.minItems : 0
     const max = typeof schema.maxItems === 'number' ? schema.maxItems : Infinity
     const xml = isObject(schema.xml) ? schema.xml : {}
-    // A wildcard's raw elements only as many as it requires: one the contract declares no element for is refused
-    // by a strict xs:any.
-    if (xml.any === true) return Array.from({ length: min }, () => this.raw(xml))
+    // A wildcard's raw elements: its first example (a contract gives a strict xs:any's, elements it declares),
+    // else only as many as it requires: one the contract declares no element for is refused by a strict xs:any.
+    if (xml.any === true) {
+      return Array.isArray(schema.examples) && Array.isArray(schema.examples[0])
+        ? structuredClone(schema.examples[0])
+        : Array.from({ length: min }, () => this.raw(xml))
+    }
     const count = Math.min(max, Math.max(min, present || (this.rich && depth < RICH_DEPTH) ? 1 : 0))
     return Array.from({ length: count }, () => this.value(schema.items, depth + 1))
   }
@@ -288,19 +295,29 @@ class Sampler {
     return integer ? Math.round(value) : value
   }
 
+  /**
+   * The bytes of a binary string (`contentEncoding` base64 or base16): one of its `enum` or its `const`, or as many
+   * octets as its bounds allow, about 6; undefined for any other schema.
+   */
+  private bytes (schema: Schema): Buffer | undefined {
+    const encoding = schema.contentEncoding
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type]
+    if ((encoding !== 'base64' && encoding !== 'base16') || !types.includes('string')) return undefined
+    const listed = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : []
+    const values = listed.filter((v) => v !== null)
+    if (values.length > 0) return Buffer.from(String(this.pick(values)), encoding === 'base64' ? 'base64' : 'hex')
+    const xml = isObject(schema.xml) ? schema.xml : {}
+    const min = typeof xml.minOctets === 'number' ? xml.minOctets : 0
+    const max = typeof xml.maxOctets === 'number' ? xml.maxOctets : Infinity
+    const length = Math.min(max, Math.max(min, 6))
+    return Buffer.from(Array.from({ length }, (_, i) => (i * 37 + Math.floor(this.rng() * 256)) % 256))
+  }
+
   private string (schema: Schema): string {
     const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined
     if (format !== undefined) return format
     // A default is a value of the XSD's own type, which the schema may not say (a union is a string here).
     if (typeof schema.default === 'string') return schema.default
-    const xml = isObject(schema.xml) ? schema.xml : {}
-    if (schema.contentEncoding === 'base64' || schema.contentEncoding === 'base16') {
-      const min = typeof xml.minOctets === 'number' ? xml.minOctets : 0
-      const max = typeof xml.maxOctets === 'number' ? xml.maxOctets : Infinity
-      const length = Math.min(max, Math.max(min, 6))
-      const octets = Buffer.from(Array.from({ length }, (_, i) => (i * 37 + Math.floor(this.rng() * 256)) % 256))
-      return schema.contentEncoding === 'base64' ? octets.toString('base64') : octets.toString('hex').toUpperCase()
-    }
     const min = typeof schema.minLength === 'number' ? schema.minLength : 0
     const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity
     const fits = (s: string): boolean => {

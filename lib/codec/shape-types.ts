@@ -7,17 +7,28 @@ import type { WhiteSpace } from '../xml/chars'
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean'
 
+/** The `contentEncoding` of a binary string (xs:base64Binary, xs:hexBinary): its value is bytes. */
+export type BinaryEncoding = 'base64' | 'base16'
+
 export interface ScalarShape {
   readonly kind: 'scalar'
   readonly type: ScalarType
   readonly nullable: boolean
-  /** A string's white space, normalised as read (`xml.whiteSpace`); undefined: kept as sent. */
+  /**
+   * A string's white space, normalised as read (`xml.whiteSpace`); undefined: kept as sent. A binary string's is
+   * collapse (XML Schema Part 2 §3.2.15, §3.2.16): read by its own rule, its text is not normalised.
+   */
   readonly whiteSpace: 'replace' | 'collapse' | undefined
+  /** A binary string's encoding: its value is a Buffer, read from and written as that text. */
+  readonly binary: BinaryEncoding | undefined
 }
 
 /** A scalar's shape: every one has the same properties, so that reading one is one shape of object to V8. */
-export function scalar (type: ScalarType, nullable: boolean, whiteSpace?: WhiteSpace): ScalarShape {
-  return { kind: 'scalar', type, nullable, whiteSpace: whiteSpace === 'preserve' ? undefined : whiteSpace }
+export function scalar (
+  type: ScalarType, nullable: boolean, whiteSpace?: WhiteSpace, binary?: BinaryEncoding
+): ScalarShape {
+  if (binary !== undefined) return { kind: 'scalar', type, nullable, whiteSpace: 'collapse', binary }
+  return { kind: 'scalar', type, nullable, whiteSpace: whiteSpace === 'preserve' ? undefined : whiteSpace, binary }
 }
 
 export interface ObjectShape {

@@ -6,7 +6,7 @@
  */
 import { isNCName } from '../xml/chars'
 import { fail, isObject, xmlOf, type XmlKeyword } from './xml-keyword'
-import { checkKeywords, fieldOf, typeNameOf, typeOf, SCALARS } from './fields'
+import { binaryOf, checkKeywords, fieldOf, typeNameOf, typeOf, SCALARS } from './fields'
 import {
   elementField, scalar, TYPE_PROPERTY,
   type Alternatives, type AskedPrefix, type Field, type ObjectShape, type ScalarShape, type ScalarType,
@@ -17,8 +17,8 @@ type Schema = Record<string, unknown>
 
 export {
   fieldNamed, typesOf, usesXsi, TYPE_PROPERTY,
-  type Alternatives, type AskedPrefix, type Field, type NamedFields, type ObjectShape, type ScalarShape,
-  type ScalarType, type Shape, type XsiTypeName
+  type Alternatives, type AskedPrefix, type BinaryEncoding, type Field, type NamedFields, type ObjectShape,
+  type ScalarShape, type ScalarType, type Shape, type XsiTypeName
 } from './shape-types'
 
 /**
@@ -100,7 +100,9 @@ class ShapeBuilder implements ShapeReader {
     if (ref !== undefined) return this.namedShape(ref.name, ref.schema, inherited)
     checkKeywords(schema, where)
     const { type, nullable } = typeOf(schema, where)
-    if (SCALARS.has(type)) return scalar(type as ScalarType, nullable, xmlOf(schema, where).whiteSpace)
+    if (SCALARS.has(type)) {
+      return scalar(type as ScalarType, nullable, xmlOf(schema, where).whiteSpace, binaryOf(schema, where))
+    }
     if (type === 'array') fail(where, 'an array must be the value of a property (it becomes repeated elements)')
     if (type !== 'object') fail(where, `type "${type}" is not supported`)
     const shape = emptyObject(nullable, xmlOf(schema, where))
@@ -171,7 +173,8 @@ class ShapeBuilder implements ShapeReader {
       byName.set(field.namespace, named);
       (field.attribute ? attributes : elements).push(field)
     }
-    if (shape.mixed && (text === undefined || (text.shape as ScalarShape).type !== 'string')) {
+    const textShape = text?.shape as ScalarShape | undefined
+    if (shape.mixed && (textShape?.type !== 'string' || textShape.binary !== undefined)) {
       fail(where, '"xml.mixed" needs a property of type string with "xml.text": the text between the child elements')
     }
     if (!shape.mixed && text !== undefined && (elements.length !== 0 || any !== undefined)) {

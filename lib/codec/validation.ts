@@ -4,17 +4,17 @@
  *
  * The codec has already given each value its JSON type, so Ajv coerces
  * nothing: it checks what XML Schema would (required elements, enums,
- * ranges, patterns, lengths, `format: date` and `date-time`), and the octets
- * of binary strings (`xml.minOctets`, `xml.maxOctets`).
+ * ranges, patterns, lengths, `format: date` and `date-time`), and binary
+ * strings as the bytes they are read into (BYTES).
  */
 import Ajv, { _, str, type ErrorObject, type KeywordCxt, type KeywordErrorDefinition, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import type { Problem } from '../soap/fault'
-import { isSpace } from '../xml/chars'
 import { linearEngine, linearRegExp, URL_PATTERN } from './patterns'
-import { TYPE_PROPERTY } from './shapes'
-import type { XmlKeyword } from './xml-keyword'
+import { readBinary } from './read'
+import { TYPE_PROPERTY, type BinaryEncoding } from './shapes'
+import { BINARY_ENCODINGS, isString, type XmlKeyword } from './xml-keyword'
 import { XSI_TYPES, xsiTypes } from './xsi-types'
 
 /** At most this many problems are listed in a fault's Detail. */
@@ -41,73 +41,81 @@ export function createAjv (): Ajv {
   // ajv-formats' `url` backtracks (quadratic time): the same language, in linear time. Its other formats are linear.
   const url = linearRegExp(URL_PATTERN)
   ajv.addFormat('url', { type: 'string', validate: (text: string) => url.test(text) })
-  // `xml` says the XML form, which the codec reads; of it Ajv checks the octet counts, and only where a
-  // schema states them.
-  ajv.addKeyword({ keyword: 'xml', schemaType: 'object', code: octetLimits, error: OCTETS_ERROR })
+  // `xml` says the XML form, which the codec reads: nothing of it is Ajv's to check.
+  ajv.addKeyword({ keyword: 'xml', schemaType: 'object' })
+  // A binary string is bytes once read: forAjv() makes its schema this keyword's.
+  ajv.addKeyword({ keyword: BYTES, schemaType: 'object', code: bytesCode, error: BYTES_ERROR })
   // A "oneOf" of types is validated as the type its `$type` names, found by it (forAjv()).
   ajv.addKeyword(xsiTypes)
   return ajv
 }
 
-const OCTETS_ERROR: KeywordErrorDefinition = {
-  message: ({ params }) => str`must NOT have ${params.comparison as string} than ${params.limit as number} octets`,
-  params: ({ params }) => _`{comparison: ${params.comparison as string}, limit: ${params.limit as number}}`
-}
-
-const SPACE = /[ \t\n\r]/
-
 /**
- * The octets a binary string encodes (XML Schema Part 2 §4.3.1.3: the length
- * facets of xs:base64Binary and xs:hexBinary count octets), white space
- * passed over: base64, 3 per 4 characters less one per `=` of padding at the
- * end; base16 (hex), 1 per 2 characters. White space is counted only in a
- * text that has some (one scan, native, for a base64 text on one line).
+ * The keyword a binary string's schema (`contentEncoding` base64 or base16)
+ * is given to Ajv as: its value is bytes, a Buffer read or any Uint8Array
+ * written, which Ajv's `type: 'string'` would refuse. It checks what the
+ * schema says of them: octets, not characters, for the lengths
+ * (`xml.minOctets`, `xml.maxOctets`: XML Schema Part 2 §4.3.1.3 counts
+ * octets), and the octets of an `enum` or `const`, which are texts in the
+ * schema (§4.3.5: an enumeration holds values, so `0a0b` is `0A0B`). The
+ * schema the service declares stays as written.
  */
-function octets (text: string, encoding: string): number {
-  const length = text.length
-  let spaces = 0
-  if (SPACE.test(text)) {
-    for (let i = 0; i < length; i++) {
-      const code = text.charCodeAt(i)
-      if (code <= 0x20 && isSpace(code)) spaces++
-    }
+const BYTES = 'fastify-soap:bytes'
+
+interface Bytes {
+  readonly encoding: BinaryEncoding
+  readonly nullable: boolean
+  readonly minOctets?: number
+  readonly maxOctets?: number
+  /** The texts of an `enum` or `const`, null left out (`nullable` says it). */
+  readonly values?: readonly string[]
+}
+
+const BYTES_ERROR: KeywordErrorDefinition = {
+  message: ({ params }) => params.limit !== undefined
+    ? str`must NOT have ${params.comparison as string} than ${params.limit as number} octets`
+    : str`${params.problem as string}`,
+  params: ({ params }) => params.limit !== undefined
+    ? _`{comparison: ${params.comparison as string}, limit: ${params.limit as number}}`
+    : _`{}`
+}
+
+/** A binary string's schema as Ajv is given it (BYTES); undefined for any other. */
+function bytesSchema (schema: Record<string, unknown>): object | undefined {
+  if (!BINARY_ENCODINGS.has(schema.contentEncoding) || !isString(schema)) return undefined
+  const { type, nullable, enum: listed, const: fixed, ...rest } = schema
+  const xml = (schema.xml ?? {}) as XmlKeyword
+  const values = (listed ?? (fixed === undefined ? undefined : [fixed])) as unknown[] | undefined
+  const bytes: Bytes = {
+    encoding: schema.contentEncoding as BinaryEncoding,
+    nullable: nullable === true || (Array.isArray(type) && type.includes('null')) || values?.includes(null) === true,
+    minOctets: xml.minOctets,
+    maxOctets: xml.maxOctets,
+    values: values?.filter((v) => v !== null).map(String)
   }
-  if (encoding === 'base16') return Math.floor((length - spaces) / 2)
-  let padding = 0
-  for (let i = length - 1; i >= 0; i--) {
-    const code = text.charCodeAt(i)
-    if (code === 0x3d) padding++
-    else if (code > 0x20 || !isSpace(code)) break
+  return { ...rest, [BYTES]: bytes }
+}
+
+/** The code of BYTES: a Uint8Array (or null, when allowed), its octets counted, its value one of those listed. */
+function bytesCode (cxt: KeywordCxt): void {
+  const { gen, data } = cxt
+  const { encoding, nullable, minOctets, maxOctets, values } = cxt.schema as Bytes
+  const bytes = _`${data} instanceof Uint8Array`
+  cxt.setParams({ problem: 'must be bytes (a Buffer or Uint8Array)' })
+  cxt.fail(nullable ? _`!(${bytes} || ${data} === null)` : _`!${bytes}`)
+  if (maxOctets !== undefined) {
+    cxt.setParams({ comparison: 'more', limit: maxOctets })
+    cxt.fail(_`${bytes} && ${data}.byteLength > ${maxOctets}`)
   }
-  return Math.floor((length - spaces) * 3 / 4) - padding
-}
-
-/**
- * Whether a binary string encodes more than `limit` octets: counted only when its length says it may (a large upload
- * below its limit is not walked).
- */
-function moreOctets (text: string, encoding: string, limit: number): boolean {
-  const most = encoding === 'base16' ? Math.floor(text.length / 2) : Math.floor(text.length * 3 / 4)
-  return most > limit && octets(text, encoding) > limit
-}
-
-/** Whether a binary string encodes fewer than `limit` octets. */
-function fewerOctets (text: string, encoding: string, limit: number): boolean {
-  return octets(text, encoding) < limit
-}
-
-/** The code that checks `xml.minOctets` and `xml.maxOctets` on a string (none for any other `xml`). */
-function octetLimits (cxt: KeywordCxt): void {
-  const { minOctets, maxOctets } = cxt.schema as XmlKeyword
-  const encoding = String(cxt.parentSchema.contentEncoding)
-  const limits: Array<[number | undefined, 'more' | 'fewer', typeof moreOctets]> = [
-    [maxOctets, 'more', moreOctets], [minOctets, 'fewer', fewerOctets]
-  ]
-  for (const [limit, comparison, beyond] of limits) {
-    if (limit === undefined) continue
-    const check = cxt.gen.scopeValue('func', { ref: beyond })
-    cxt.setParams({ comparison, limit })
-    cxt.fail(_`typeof ${cxt.data} == "string" && ${check}(${cxt.data}, ${encoding}, ${limit})`)
+  if (minOctets !== undefined) {
+    cxt.setParams({ comparison: 'fewer', limit: minOctets })
+    cxt.fail(_`${bytes} && ${data}.byteLength < ${minOctets}`)
+  }
+  if (values !== undefined) {
+    const allowed = values.map((text) => readBinary(encoding, text))
+    const oneOf = gen.scopeValue('func', { ref: (value: Uint8Array) => allowed.some((b) => b.equals(value)) })
+    cxt.setParams({ problem: 'must be equal to one of the allowed values' })
+    cxt.fail(_`${bytes} && !${oneOf}(${data})`)
   }
 }
 
@@ -288,6 +296,8 @@ function forAjv (schema: unknown, ref?: (name: string) => string): unknown {
     const match = key === '$ref' && ref !== undefined && typeof value === 'string' ? REF.exec(value) : null
     out[key] = match !== null ? ref?.(match[1]) : DATA_KEYWORDS.has(key) ? value : forAjv(value, ref)
   }
+  const binary = bytesSchema(out)
+  if (binary !== undefined) return binary
   const branches = out.oneOf
   if (
     !Array.isArray(branches) ||

@@ -9,6 +9,7 @@ import { XSI_NS } from '../namespaces'
 import {
   TYPE_PROPERTY,
   type Alternatives,
+  type BinaryEncoding,
   type Field,
   type ObjectShape,
   type ScalarShape,
@@ -53,6 +54,28 @@ function writeScalar (type: ScalarType, value: unknown, attribute: boolean): str
   }
 }
 
+/**
+ * A binary value's text, base64 or upper-case hex (XML Schema Part 2
+ * §3.2.16, §3.2.15, their canonical forms): the one place the codec turns
+ * bytes into text (a message whose parts carry them, MTOM, writes an
+ * xop:Include instead). Bytes are a Buffer or any Uint8Array; a string is
+ * refused, whatever it holds: nothing tells base64 text from text to encode.
+ */
+export function writeBinary (encoding: BinaryEncoding, value: unknown): string {
+  if (!(value instanceof Uint8Array)) {
+    const given = typeof value === 'string' ? ', not a string' : ''
+    throw new OutputProblem(`must be bytes (a Buffer or Uint8Array)${given}`)
+  }
+  const bytes = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+  return encoding === 'base64' ? bytes.toString('base64') : bytes.toString('hex').toUpperCase()
+}
+
+/** A scalar of a shape as text: a binary one's bytes (writeBinary()), any other by its type. */
+function writeScalarOf (shape: ScalarShape, value: unknown, attribute: boolean): string {
+  const binary = shape.binary
+  return binary === undefined ? writeScalar(shape.type, value, attribute) : writeBinary(binary, value)
+}
+
 /** Namespace → prefix for everything one top-level element writes. */
 export type Prefixes = ReadonlyMap<string, string>
 
@@ -80,9 +103,8 @@ function compileValue (shape: Shape, tag: string, prefixes: Prefixes, contents: 
   const nil = `<${tag} xsi:nil="true"/>`
   const nullable = shape.nullable
   if (shape.kind === 'scalar') {
-    const type = shape.type
     return (value) => {
-      if (value !== null) return open + writeScalar(type, value, false) + close
+      if (value !== null) return open + writeScalarOf(shape, value, false) + close
       if (nullable) return nil
       throw new OutputProblem('cannot be null')
     }
@@ -147,13 +169,13 @@ function element (start: string, attributes: Writer, children: Writer, close: st
 }
 
 /** An xs:list: its items written by their type, separated by spaces. */
-function writeList (type: ScalarType, value: unknown, attribute: boolean): string {
+function writeList (shape: ScalarShape, value: unknown, attribute: boolean): string {
   if (!Array.isArray(value)) throw new OutputProblem('must be an array')
   let out = ''
   for (let i = 0; i < value.length; i++) {
     let item: string
     try {
-      item = writeScalar(type, value[i], attribute)
+      item = writeScalarOf(shape, value[i], attribute)
       if (item === '' || /[ \t\r\n]/.test(item)) {
         throw new OutputProblem('cannot be empty or hold white space: it is an item of a list')
       }
@@ -236,9 +258,9 @@ function rawElement (value: unknown, scope: ReadonlyMap<string, string>): string
 
 /** An element holding an xs:list (`xml.list`): nil for `null` when the list is nullable. */
 function compileList (field: Field, tag: string): Writer {
-  const type = (field.shape as ScalarShape).type
-  const nil = field.shape.nullable ? `<${tag} xsi:nil="true"/>` : undefined
-  return (value) => value === null && nil !== undefined ? nil : `<${tag}>${writeList(type, value, false)}</${tag}>`
+  const shape = field.shape as ScalarShape
+  const nil = shape.nullable ? `<${tag} xsi:nil="true"/>` : undefined
+  return (value) => value === null && nil !== undefined ? nil : `<${tag}>${writeList(shape, value, false)}</${tag}>`
 }
 
 function compileField (field: Field, prefixes: Prefixes, contents: Contents): Writer {
@@ -293,7 +315,7 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
   const attributes = shape.attributes.map((field) => ({
     property: field.property,
     start: ` ${qualified(field.namespace, field.name, prefixes)}="`,
-    type: (field.shape as ScalarShape).type,
+    shape: field.shape as ScalarShape,
     list: field.list
   }))
   const elements = shape.elements.map((field) => ({
@@ -304,9 +326,9 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
   if (any !== undefined) elements.push({ property: any.property, write: (value) => writeRaw(any, value) })
   const text = shape.text
   if (text !== undefined) {
-    const type = (text.shape as ScalarShape).type
+    const scalar = text.shape as ScalarShape
     // Mixed content is written text first, then the child elements.
-    const write: Writer = (value) => writeScalar(type, value, false)
+    const write: Writer = (value) => writeScalarOf(scalar, value, false)
     elements[shape.mixed ? 'unshift' : 'push']({ property: text.property, write })
   }
   return {
@@ -317,7 +339,7 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
         const v = Object.hasOwn(object, a.property) ? object[a.property] : undefined
         if (v === undefined) continue
         try {
-          out += a.start + (a.list ? writeList(a.type, v, true) : writeScalar(a.type, v, true)) + '"'
+          out += a.start + (a.list ? writeList(a.shape, v, true) : writeScalarOf(a.shape, v, true)) + '"'
         } catch (err) {
           throw locate(err, a.property)
         }

@@ -40,13 +40,12 @@ export interface XmlKeyword {
   /** On a string: its white space normalised as read, as XML Schema's whiteSpace facet says (Part 2 §4.3.6). */
   readonly whiteSpace?: WhiteSpace
   /**
-   * On a string with `contentEncoding` `base64` or `base16`: the fewest octets it encodes (XML Schema's minLength of
-   * binary types).
+   * On a string with `contentEncoding` `base64` or `base16` (bytes, a Buffer once read): its fewest octets (XML
+   * Schema's minLength of binary types).
    */
   readonly minOctets?: number
   /**
-   * On a string with `contentEncoding` `base64` or `base16`: the most octets it encodes (XML Schema's maxLength of
-   * binary types).
+   * On a string with `contentEncoding` `base64` or `base16`: its most octets (XML Schema's maxLength of binary types).
    */
   readonly maxOctets?: number
 }
@@ -78,7 +77,7 @@ const XML_KEY_KINDS = {
 const XML_KEYS = new KnownKeys(XML_KEY_KINDS)
 const XML_FLAGS = (Object.keys(XML_KEY_KINDS) as Array<keyof XmlKeyword>).filter((k) => XML_KEY_KINDS[k] === 'flag')
 const WHITE_SPACE: ReadonlySet<unknown> = new Set(['preserve', 'replace', 'collapse'])
-/** The `contentEncoding` values (RFC 4648) whose octets `xml.minOctets` and `xml.maxOctets` count. */
+/** The `contentEncoding` values (RFC 4648) of a binary string: its value is bytes, their octets counted by `xml`. */
 export const BINARY_ENCODINGS: ReadonlySet<unknown> = new Set(['base64', 'base16'])
 const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([XML_NS, XMLNS_NS, XSI_NS])
 

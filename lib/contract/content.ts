@@ -7,6 +7,16 @@ import { presenceOf, type Rule } from './presence-rules'
 
 type Schema = Record<string, unknown>
 
+/** The namespaces a wildcard admits (`namespaces`, or all but them): undefined for any namespace ('' is none). */
+export type Admits = { allow: boolean, namespaces: Set<string> } | undefined
+
+/** A wildcard that requires elements: what it admits, how many, and whether it is strict (processContents). */
+export interface WildcardNeed {
+  readonly admits: Admits
+  readonly count: number
+  readonly strict: boolean
+}
+
 /** The content of a complex type, gathered before it becomes an object schema. */
 export class Content {
   readonly properties = new Map<string, Schema>()
@@ -20,9 +30,11 @@ export class Content {
   readonly rules: Rule[] = []
   any = false
   /** What the content's wildcards (xs:any) admit together: undefined for any namespace ('' is none). */
-  wildcard: { allow: boolean, namespaces: Set<string> } | undefined
+  wildcard: Admits
   /** How many elements the wildcards require together: the minOccurs of those always there. */
   anyMin = 0
+  /** The wildcards that require elements, in order: what each admits, how many, whether strict (processContents). */
+  readonly needs: WildcardNeed[] = []
 
   /**
    * One more xs:any (XML Schema 1.0 Part 1 §3.10.2): `##any`, `##other` (not
@@ -30,7 +42,7 @@ export class Content {
    * and `##local`. Two wildcards of one content admit what either does;
    * `least` elements of it are required (its minOccurs, when it is always there).
    */
-  addWildcard (namespace: string | undefined, target: string, least = 0): void {
+  addWildcard (namespace: string | undefined, target: string, least = 0, strict = false): void {
     this.anyMin += least
     const value = (namespace ?? '##any').trim()
     const next = value === '##any'
@@ -42,6 +54,7 @@ export class Content {
             namespaces: new Set(value.split(/\s+/).filter((t) => t !== '')
               .map((t) => t === '##targetNamespace' ? target : t === '##local' ? '' : t))
           }
+    if (least > 0) this.needs.push({ admits: next, count: least, strict })
     if (!this.any) this.wildcard = next
     else if (this.wildcard !== undefined) this.wildcard = next === undefined ? undefined : union(this.wildcard, next)
     this.any = true
@@ -54,6 +67,13 @@ export class Content {
 
   /** How many times each property's XML name was met: an element named twice is an array of both. */
   readonly met = new Map<string, number>()
+
+  /** How many element particles of each property were met since `before` (a copy of `met`) was taken. */
+  metSince (before: ReadonlyMap<string, number>): Map<string, number> {
+    const named = new Map<string, number>()
+    for (const [p, n] of this.met) if (n > (before.get(p) ?? 0)) named.set(p, n - (before.get(p) ?? 0))
+    return named
+  }
 
   /** The property of an XML name, or a new one: the local name, numbered when taken by another name. */
   property (xmlKey: string, localName: string): { property: string, known: boolean } {

@@ -83,8 +83,9 @@ export interface Reach {
   /** How many times each element particle among `props` appears when taken, when known (not under a repeated group). */
   readonly counts?: Count[]
   /**
-   * Its flat alternatives, when known (no repeated group, at most FLAT_MOST): each the counts of the element particles
-   * it allows (those it does not name are absent). Computed when a choice asks.
+   * Its flat alternatives, each time it is taken (a group around it that repeats counts them again), when known (at
+   * most FLAT_MOST): each the counts of the element particles it allows (those it does not name are absent). Computed
+   * when a choice or the whole content asks.
    */
   readonly flat?: () => Flat | undefined
 }
@@ -102,8 +103,57 @@ export function optionalFlat (reach: Reach): Reach['flat'] {
   const inner = reach.flat
   return inner && (() => {
     const alternatives = inner()
-    return alternatives && [...alternatives, []]
+    return alternatives && (alternatives.some((a) => a.length === 0) ? alternatives : [...alternatives, []])
   })
+}
+
+/** How many sets of takes a repeated group's alternatives are counted from, at most. */
+const TAKES_MOST = 4096
+
+/**
+ * A group's flat alternatives when it is taken `min` to `max` times: each set of takes of its alternatives adds their
+ * counts up (a sum of ranges is the range of the sums). Taken without bound, only alternatives that name one element
+ * each can be stated (past the least takes, any further one adds any number of its element); one that names two
+ * (`(a, b)*`: as many a as b) cannot be said with counts: undefined, as past FLAT_MOST.
+ */
+export function repeatedFlat (flat: Reach['flat'], min: number, max: number): Reach['flat'] {
+  return flat && (() => {
+    const takes = flat()?.map(byProperty)
+    if (takes === undefined || (max === Infinity && takes.some((a) => a.length > 1))) return undefined
+    if (takes.every((a) => a.length === 0)) return [[]]
+    const named = [...new Set(takes.flatMap((a) => a.map(([p]) => p)))]
+    const out = new Map<string, Count[]>()
+    let tried = 0
+    /** Every set of `left` more takes of alternatives `from` on, added to `sum`. */
+    const sets = (left: number, from: number, sum: ReadonlyMap<string, readonly [number, number]>): boolean => {
+      if (left === 0) {
+        if (++tried > TAKES_MOST) return false
+        const counts = named.map((p): Count => {
+          const [least, most] = sum.get(p) ?? [0, 0]
+          return [p, least, max === Infinity ? Infinity : most]
+        }).filter(([, , most]) => most > 0)
+        out.set(JSON.stringify(counts), counts)
+        return out.size <= FLAT_MOST
+      }
+      for (let i = from; i < takes.length; i++) {
+        const next = new Map(sum)
+        for (const [p, least, most] of takes[i]) {
+          next.set(p, [(next.get(p)?.[0] ?? 0) + least, (next.get(p)?.[1] ?? 0) + most])
+        }
+        if (!sets(left - 1, i, next)) return false
+      }
+      return true
+    }
+    for (let k = min; k <= (max === Infinity ? min : max); k++) if (!sets(k, 0, new Map())) return undefined
+    return [...out.values()]
+  })
+}
+
+/** An alternative's counts, one per property (a property named twice in it, added up). */
+function byProperty (alternative: readonly Count[]): Count[] {
+  const sum = new Map<string, [number, number]>()
+  for (const [p, min, max] of alternative) sum.set(p, [(sum.get(p)?.[0] ?? 0) + min, (sum.get(p)?.[1] ?? 0) + max])
+  return [...sum].map(([p, [min, max]]) => [p, min, max])
 }
 
 /**
@@ -111,9 +161,10 @@ export function optionalFlat (reach: Reach): Reach['flat'] {
  * unless a group around it repeats (then they are its group's business).
  */
 export function elementReach (property: string, min: string, max: string, repeated: boolean): Reach {
-  const counts: Count[] = repeated ? [] : [[property, Number(min), max === 'unbounded' ? Infinity : Number(max)]]
-  const flat = repeated ? undefined : () => [counts]
-  return { props: [property], required: min === '0' ? [] : [property], some: [], emptiable: min === '0', counts, flat }
+  const count: Count = [property, Number(min), max === 'unbounded' ? Infinity : Number(max)]
+  const counts: Count[] = repeated ? [] : [count]
+  const required = min === '0' ? [] : [property]
+  return { props: [property], required, some: [], emptiable: min === '0', counts, flat: () => [[count]] }
 }
 
 /** What the particles of a sequence (or all) reach together, in their order. */
@@ -277,11 +328,8 @@ function flatRule (branches: readonly Reach[], props: readonly string[]): Branch
 /**
  * The `branches` rule of a type's whole content (the group `reach` is of), when the group names an element more than
  * once and no rule of a choice counts it (XML Schema 1.0 Part 1 §3.8.4: the content model as a whole decides): an
- * element named before or after a choice that names it too, or twice in a sequence. Each flat alternative of the
- * content is a branch, over the elements named twice and those whose counts differ from one alternative to another
- * (the others' own schemas say all there is of them). Undefined when none is needed, or the alternatives are not
- * known (a repeated group) or are more than FLAT_MOST. `named` says how many element particles of each property the
- * group has.
+ * element named before or after a choice that names it too, or twice in a sequence. Undefined when none is needed,
+ * or the alternatives are not known. `named` says how many element particles of each property the group has.
  */
 export function contentRule (
   reach: Reach, named: ReadonlyMap<string, number>, rules: readonly Rule[]
@@ -289,24 +337,36 @@ export function contentRule (
   const counted = (p: string): boolean => rules.some((r) => r.kind === 'branches' && r.props.includes(p) &&
     r.elements.some(([q, n]) => q === p && n === named.get(p)))
   if (![...named].some(([p, n]) => n > 1 && !counted(p))) return undefined
+  return groupRule(reach, named, true)
+}
+
+/**
+ * The `branches` rule of a group from its flat alternatives (each a branch), over the elements it names twice and
+ * those whose counts differ from one alternative to another (the others' own schemas say all there is of them): a
+ * type's `whole` content, always there, or a group taken a bounded number of times, which states nothing when none of
+ * its elements is there. Undefined when the alternatives are not known (a group of two elements repeated without
+ * bound) or are more than FLAT_MOST. `named` says how many element particles of each property the group has.
+ */
+export function groupRule (reach: Reach, named: ReadonlyMap<string, number>, whole: boolean): BranchesRule | undefined {
   const all = flatRule([reach], [...named.keys()])
   if (all === undefined) return undefined
   const range = (counts: readonly Count[], p: string): string => String(counts.find(([q]) => q === p)?.slice(1))
   const first = all.branches[0].counts
   const varies = (p: string): boolean => all.branches.some((b) => range(b.counts, p) !== range(first, p))
   const props = all.props.filter((p) => (named.get(p) as number) > 1 || varies(p))
+  if (props.length === 0) return undefined
   const branches = new Map<string, BranchesRule['branches'][number]>()
   for (const b of all.branches) {
     const counts = b.counts.filter(([p]) => props.includes(p))
     branches.set(JSON.stringify(counts), { ...b, counts, absent: b.absent.filter((p) => props.includes(p)) })
   }
   const elements = props.map((p): [string, number] => [p, named.get(p) as number])
-  return { ...all, props, branches: [...branches.values()], elements, whole: true }
+  return { ...all, props, branches: [...branches.values()], elements, ...whole ? { whole } : {} }
 }
 
 /** The flat alternatives of a choice taken once: its branches'; unknown when one's are. */
-function choiceFlat (branches: readonly Reach[], repeated: boolean): Reach['flat'] {
-  if (repeated || branches.length === 0 || branches.some((b) => b.flat === undefined)) return undefined
+function choiceFlat (branches: readonly Reach[]): Reach['flat'] {
+  if (branches.length === 0 || branches.some((b) => b.flat === undefined)) return undefined
   return () => {
     const out: Array<readonly Count[]> = []
     for (const b of branches) {
@@ -363,8 +423,8 @@ export function choice (
     rules.push(stated)
   }
   const loose = !repeated && props.some((p) => !own(p)) && stated === undefined
-  const flat = choiceFlat(branches, repeated)
-  const taken = flat?.()
+  const flat = choiceFlat(branches)
+  const taken = repeated ? undefined : flat?.()
   if (taken !== undefined) ordered(properties, before, taken)
   return { props, required: [], some: emptiable || loose ? [] : [props], emptiable, flat }
 }

@@ -20,6 +20,7 @@ import { addressingOf, operationSecurity, statedAction, type OperationSubjects }
 import type { PolicySubject } from '../ws/ws-policy'
 import type { OperationSecurityPolicy } from '../ws/security/security-policy'
 import { checkName, checkSignatures } from './signatures'
+import { wildcardExamples } from './wildcard-examples'
 
 type Schema = Record<string, unknown>
 
@@ -553,6 +554,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
   }
 
   checkSignatures(operations)
+  wildcardExamples(schemas)
   shareDefs(Object.values(operations).flatMap((op) => [
     op.input, op.output, op.headers, op.outputHeaders, ...Object.values(op.faults ?? {})
   ] as Array<Record<string, unknown> | undefined>))

@@ -161,8 +161,8 @@ export function restrict (base: Schema, restriction: DomElement, where: string):
   }
   if (enumeration.length > 0) schema.enum = enumeration
   // A pattern constrains the lexical form: it is checked on strings, which
-  // keep theirs (a number or boolean read has none left).
-  if (patterns.length > 0 && schema.type === 'string') {
+  // keep theirs (a number or boolean read has none left, nor bytes read).
+  if (patterns.length > 0 && schema.type === 'string' && !BINARY_ENCODINGS.has(schema.contentEncoding)) {
     const own = `^(?:${patterns.map((p) => `(?:${xsdRegex(p, where)})`).join('|')})$`
     // An earlier step's pattern still holds: both are kept, as lookahead.
     schema.pattern = base.pattern === undefined

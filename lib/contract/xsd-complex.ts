@@ -25,7 +25,12 @@ export function complexType (t: Translator, node: DomElement, context: SchemaCon
   const complex = xs(node, 'complexContent')[0]
   content.mixed = attr(node, 'mixed') === 'true' || (complex !== undefined && attr(complex, 'mixed') === 'true')
   t.complexContent(node, context, content, where)
-  return objectSchema(content)
+  const schema = objectSchema(content)
+  // A strict wildcard requires an element the contract declares: lib/contract/wildcard-examples.ts finds one.
+  if (content.needs.some((need) => need.strict)) {
+    t.state.wildcards.set((schema.properties as Schema).$any as Schema, content.needs)
+  }
+  return schema
 }
 
 /** A complex type's (or a derivation step's) content, gathered into `content`. */
@@ -41,9 +46,7 @@ export function complexContent (
         const reach = t.particle(child, context, content, false, false, where)
         if (reach.some.length > 0) content.rules.push({ kind: 'some', sets: reach.some })
         // An element the group names twice, outside any one choice: the whole content's alternatives count it.
-        const named = new Map([...content.met].map(([p, n]) => [p, n - (before.get(p) ?? 0)] as const))
-        for (const [p, n] of named) if (n === 0) named.delete(p)
-        const whole = contentRule(reach, named, content.rules)
+        const whole = contentRule(reach, content.metSince(before), content.rules)
         if (whole !== undefined) {
           t.state.bounds.spend('the content model', where, whole.branches.length * whole.props.length)
           content.rules.push(whole)

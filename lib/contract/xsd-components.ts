@@ -99,6 +99,11 @@ export class SchemaComponents {
     return this.components[kind].get(name)
   }
 
+  /** The global element declarations, in the order the schemas were read. */
+  elements (): Component[] {
+    return [...this.components.element.values()]
+  }
+
   /** A component the schemas must declare. */
   find (kind: Kind, name: QName, where: string): Component {
     const found = this.components[kind].get(key(...name))

@@ -10,7 +10,9 @@ import type { Element as DomElement } from '@xmldom/xmldom'
 import { SOAP_ERR_CONTRACT_UNSUPPORTED } from '../errors'
 import { XSD_NS } from '../namespaces'
 import { attr, childElements } from './dom'
-import { addImplies, choice, elementReach, NOTHING, optionalFlat, together, type Reach } from './presence-rules'
+import {
+  addImplies, choice, elementReach, groupRule, NOTHING, optionalFlat, repeatedFlat, together, type Reach
+} from './presence-rules'
 import { namedAgain, withoutXml, type Content } from './content'
 import { named, occurrences } from './checks'
 import { key, type Component, type QName, type SchemaContext } from './xsd-components'
@@ -45,6 +47,10 @@ function particleIn (
   if (max === '0') return NOTHING
   const isOptional = optional || min === '0'
   const isRepeated = repeated || max === 'unbounded' || Number(max) > 1
+  const most = max === 'unbounded' ? Infinity : Number(max)
+  // A group taken a bounded number of times, or twice at least, says how many of its elements appear together.
+  const takes = node.localName !== 'element' && !repeated && most > 1 && (most < Infinity || Number(min) > 1)
+  const before = takes ? new Map(content.met) : undefined
   let reach: Reach
   switch (node.localName) {
     case 'element': {
@@ -93,6 +99,15 @@ function particleIn (
       break
     default:
       reach = sequence(t, parts(node), context, content, isOptional, isRepeated, where)
+  }
+  // A group taken more than once: its alternatives counted over its takes.
+  if (most > 1) reach = { ...reach, flat: repeatedFlat(reach.flat, Number(min), most) }
+  if (before !== undefined) {
+    const rule = groupRule(reach, content.metSince(before), false)
+    if (rule !== undefined) {
+      state.bounds.spend('a repeated group', where, rule.branches.length * rule.props.length)
+      content.rules.push(rule)
+    }
   }
   if (min !== '0') return reach
   // An optional group: taken when any of it appears, and then whole. (A repeated one is arrays: only its own

@@ -8,7 +8,7 @@
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import type { Simple } from './simple-types'
-import type { Content } from './content'
+import type { Content, WildcardNeed } from './content'
 import type { Reach } from './presence-rules'
 import { MadeOnce, NamedSchemas } from './defs'
 import { Nesting } from './checks'
@@ -42,6 +42,8 @@ export class TranslationState {
   readonly translated = new Map<string, Schema>()
   /** Alternatives waiting for a type being translated, by `{namespace}localName`. */
   readonly translating = new Map<string, Array<(schema: Schema) => void>>()
+  /** The `$any` schemas of contents that a strict wildcard requires elements of, with what their wildcards need. */
+  readonly wildcards = new Map<Schema, readonly WildcardNeed[]>()
 
   /** A reference to a recursive type being translated. */
   reference (id: string, local: string): Typed {

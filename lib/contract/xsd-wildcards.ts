@@ -1,9 +1,10 @@
 /**
  * Contract first, part 2: wildcards. An xs:any adds the namespaces it
  * admits to its content's `$any`, and the elements it requires when it is
- * always there; a .NET DataSet's reference to xs:schema is a wildcard of
- * the XML Schema namespace; an xs:anyAttribute that takes unqualified
- * attributes lets them pass.
+ * always there (and whether it is strict: lib/contract/wildcard-examples.ts);
+ * a .NET DataSet's reference to xs:schema is a wildcard of the XML Schema
+ * namespace; an xs:anyAttribute that takes unqualified attributes lets them
+ * pass.
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { XSD_NS } from '../namespaces'
@@ -18,7 +19,8 @@ import { key, type SchemaComponents, type SchemaContext } from './xsd-components
 export function elementWildcard (
   node: DomElement, context: SchemaContext, content: Content, optional: boolean, min: number
 ): void {
-  content.addWildcard(attr(node, 'namespace'), context.targetNamespace, optional ? 0 : min)
+  const strict = (attr(node, 'processContents') ?? 'strict') === 'strict'
+  content.addWildcard(attr(node, 'namespace'), context.targetNamespace, optional ? 0 : min, strict)
 }
 
 /**

@@ -24,6 +24,36 @@ describe('Infer', () => {
   })
 })
 
+describe('Infer, binary values (docs/binary.md)', () => {
+  const blob = { type: 'string', contentEncoding: 'base64' } as const
+  const record = { type: 'object', properties: { data: blob, hex: { type: ['string', 'null'], contentEncoding: 'base16' } }, required: ['data'] } as const
+
+  test('a base64 or base16 string is a Buffer; with null in its type, Buffer | null', () => {
+    expect<Infer<typeof blob>>().type.toBe<Buffer>()
+    expect<Infer<{ type: 'string', contentEncoding: 'base16', nullable: true }>>().type.toBe<Buffer | null>()
+    expect<Infer<typeof record>>().type.toBe<{ data: Buffer, hex?: Buffer | null }>()
+    expect<Infer<{ type: 'string', contentEncoding: 'base64', enum: readonly ['AAEC'] }>>().type.toBe<Buffer>()
+    expect<Infer<{ type: 'string', contentEncoding: 'quoted-printable' }>>().type.toBe<string>()
+  })
+
+  test('a handler gets a Buffer and answers a Buffer or any Uint8Array, never a string', () => {
+    defineOperation({
+      input: record,
+      output: record,
+      async handler (input) {
+        expect(input.data).type.toBe<Buffer>()
+        return { data: new Uint8Array(input.data), hex: input.hex }
+      }
+    })
+    expect(defineOperation({
+      output: record,
+      async handler () {
+        return { data: 'AAEC' }
+      }
+    })).type.toRaiseError()
+  })
+})
+
 describe('Infer, named schemas', () => {
   const tree = {
     type: 'object',

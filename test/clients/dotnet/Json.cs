@@ -13,6 +13,12 @@ public static class Json {
       foreach (var entry in map) parts.Add(Write(entry.Key) + ":" + Write(entry.Value));
       return "{" + string.Join(",", parts) + "}";
     }
+    var list = value as System.Collections.IList;
+    if (list != null) {
+      var items = new List<string>();
+      foreach (var item in list) items.Add(Write(item));
+      return "[" + string.Join(",", items) + "]";
+    }
     var b = new StringBuilder("\"");
     foreach (char c in value.ToString()) {
       if (c == '"' || c == '\\') b.Append('\\').Append(c);

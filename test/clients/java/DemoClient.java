@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 import javax.xml.datatype.DatatypeFactory;
 import javax.xml.namespace.QName;
-import javax.xml.soap.Detail;
-import javax.xml.soap.SOAPFault;
 import javax.xml.ws.BindingProvider;
 import javax.xml.ws.Holder;
 import javax.xml.ws.handler.Handler;
@@ -25,7 +23,6 @@ import org.apache.ws.security.message.WSSecTimestamp;
 import org.apache.ws.security.message.WSSecUsernameToken;
 import org.w3c.dom.Document;
 import javax.xml.ws.soap.SOAPFaultException;
-import org.w3c.dom.Node;
 
 public final class DemoClient {
   static final Map<String, Object> out = new LinkedHashMap<>();
@@ -43,7 +40,7 @@ public final class DemoClient {
     } catch (Throwable e) {
       out.put("error", e.toString());
     }
-    System.out.println(json(out));
+    System.out.println(Report.json(out));
   }
 
   static <T> T at (T port, String url) {
@@ -63,7 +60,7 @@ public final class DemoClient {
     try {
       out.put("divide", port.divide(1, 0));
     } catch (SOAPFaultException e) {
-      out.put("divide", fault(e.getFault()));
+      out.put("divide", Report.fault(e.getFault()));
     }
   }
 
@@ -79,7 +76,7 @@ public final class DemoClient {
     try {
       out.put("divide", port.divide(1, 0));
     } catch (SOAPFaultException e) {
-      out.put("divide", fault(e.getFault()));
+      out.put("divide", Report.fault(e.getFault()));
     }
   }
 
@@ -95,7 +92,7 @@ public final class DemoClient {
     } catch (orders.OrderNotFoundFault e) {
       out.put("tenantless", e.getMessage());
     } catch (SOAPFaultException e) {
-      out.put("tenantless", fault(e.getFault()));
+      out.put("tenantless", Report.fault(e.getFault()));
     }
   }
 
@@ -159,7 +156,7 @@ public final class DemoClient {
       try {
         out.put(c[0], port.add(2, 3));
       } catch (SOAPFaultException e) {
-        out.put(c[0], fault(e.getFault()));
+        out.put(c[0], Report.fault(e.getFault()));
       }
     }
   }
@@ -209,54 +206,5 @@ public final class DemoClient {
       u.put("orderId", e.getFaultInfo().getOrderId());
       out.put("unknown", u);
     }
-  }
-
-  static Map<String, Object> fault (SOAPFault f) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("code", qname(f.getFaultCodeAsQName()));
-    if (f.getNamespaceURI().equals("http://www.w3.org/2003/05/soap-envelope")) {
-      List<Object> subcodes = new ArrayList<>();
-      f.getFaultSubcodes().forEachRemaining((q) -> subcodes.add(qname((QName) q)));
-      m.put("subcodes", subcodes);
-    }
-    m.put("reason", f.getFaultString());
-    List<Object> detail = new ArrayList<>();
-    Detail d = f.getDetail();
-    if (d != null) {
-      for (Node n = d.getFirstChild(); n != null; n = n.getNextSibling()) {
-        if (n.getNodeType() == Node.ELEMENT_NODE) detail.add("{" + n.getNamespaceURI() + "}" + n.getLocalName() + "=" + n.getTextContent());
-      }
-    }
-    m.put("detail", detail);
-    return m;
-  }
-
-  static String qname (QName q) {
-    return "{" + q.getNamespaceURI() + "}" + q.getLocalPart();
-  }
-
-  static String json (Object v) {
-    if (v == null) return "null";
-    if (v instanceof Number || v instanceof Boolean) return v.toString();
-    if (v instanceof Map) {
-      StringBuilder b = new StringBuilder("{");
-      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-        if (b.length() > 1) b.append(',');
-        b.append(json(e.getKey().toString())).append(':').append(json(e.getValue()));
-      }
-      return b.append('}').toString();
-    }
-    if (v instanceof List) {
-      StringBuilder b = new StringBuilder("[");
-      for (Object e : (List<?>) v) b.append(b.length() > 1 ? "," : "").append(json(e));
-      return b.append(']').toString();
-    }
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : v.toString().toCharArray()) {
-      if (c == '"' || c == '\\') b.append('\\').append(c);
-      else if (c < 0x20 || c > 0x7e) b.append(String.format("\\u%04x", (int) c));
-      else b.append(c);
-    }
-    return b.append('"').toString();
   }
 }
