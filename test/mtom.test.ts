@@ -429,6 +429,69 @@ test('docs/protocol.md "MTOM/XOP": an MTOM body from a preParsing hook\'s stream
   t.assert.doesNotMatch(broken.body, /the stream broke/)
 })
 
+// ------------------------------------------------------------------- codec
+
+test('docs/protocol.md "MTOM/XOP": a binary value\'s bytes are its part\'s, byte for byte, as the handler gets them', async (t: TestContext) => {
+  const app = Fastify()
+  await app.register(soap)
+  const seen: unknown[] = []
+  app.soap.service({
+    name: 'Files',
+    path: '/files',
+    namespace: 'urn:example:files',
+    operations: {
+      Upload: {
+        input: {
+          type: 'object',
+          properties: {
+            Data: { type: 'array', items: { type: 'string', contentEncoding: 'base64' } },
+            Hex: { type: 'string', contentEncoding: 'base16' },
+            Typed: {
+              type: 'object',
+              properties: { type: { type: 'string', xml: { attribute: true } }, value: { type: 'string', contentEncoding: 'base64', xml: { text: true } } },
+              required: ['value'],
+              additionalProperties: false
+            }
+          },
+          additionalProperties: false
+        },
+        output: { type: 'object', properties: { Size: { type: 'integer' } }, required: ['Size'], additionalProperties: false },
+        handler: async (input: unknown) => {
+          seen.push(input)
+          return { Size: 0 }
+        }
+      }
+    }
+  })
+  t.after(() => app.close())
+  await app.ready()
+  const big = Buffer.alloc(70_000)
+  for (let i = 0; i < big.length; i++) big[i] = (i * 7919) % 251
+  const xml = envelope('1.2', `<m:Upload xmlns:m="urn:example:files" xmlns:xop="${XOP}">` +
+    '<m:Data><xop:Include href="cid:one"/></m:Data><m:Data>AAEC</m:Data><m:Data><xop:Include href="cid:two"/></m:Data>' +
+    '<m:Hex><xop:Include href="cid:hex"/></m:Hex><m:Typed type="image/png"><xop:Include href="cid:typed"/></m:Typed></m:Upload>')
+  const message = mtomMessage('1.2', xml, [
+    { id: 'two', bytes: big }, { id: 'one', bytes: DATA }, { id: 'hex', bytes: Buffer.from('hex bytes') }, { id: 'typed', bytes: Buffer.alloc(0) }
+  ])
+  const response = await send(app, message.contentType, message.body, '/files')
+  t.assert.strictEqual(response.statusCode, 200, response.body)
+  t.assert.deepStrictEqual(seen, [{
+    Data: [DATA, Buffer.from([0, 1, 2]), big],
+    Hex: Buffer.from('hex bytes'),
+    Typed: { type: 'image/png', value: Buffer.alloc(0) }
+  }])
+  const input = seen[0] as { Data: Buffer[] }
+  t.assert.ok(Buffer.isBuffer(input.Data[0]))
+  // The same markup again (the decoder knows its shape), other bytes: this request's own.
+  const again = mtomMessage('1.2', xml, [
+    { id: 'two', bytes: Buffer.from('2') }, { id: 'one', bytes: Buffer.from('1') }, { id: 'hex', bytes: Buffer.from('h') }, { id: 'typed', bytes: Buffer.from('t') }
+  ])
+  t.assert.strictEqual((await send(app, again.contentType, again.body, '/files')).statusCode, 200)
+  t.assert.deepStrictEqual(seen[1], {
+    Data: [Buffer.from('1'), Buffer.from([0, 1, 2]), Buffer.from('2')], Hex: Buffer.from('h'), Typed: { type: 'image/png', value: Buffer.from('t') }
+  })
+})
+
 // --------------------------------------------------------------- property
 
 test('docs/protocol.md "MTOM/XOP": any parts under any boundary, which their data may hold but not as a delimiter, read back byte for byte', async (t: TestContext) => {

@@ -116,12 +116,14 @@ export function buildParser (
     const xop = parts === undefined
       ? undefined
       : resolveIncludes(decoded.tree, [...decoded.headerNodes, ...decoded.bodyNodes], parts)
+    // The codec reads a binary value's bytes from the part its xop:Include names (codec/read.ts).
+    const tree = xop === undefined || xop.included.size === 0 ? decoded.tree : decoded.tree.including(xop.included)
     const context = new SoapContext({
       version,
       namespace: envelope,
       action: requestAction(media.action, request.headers),
       hasHeader: decoded.hasHeader,
-      decoded: { tree: decoded.tree, headers: headers.blocks, bodyNodes: decoded.bodyNodes, included: xop?.included },
+      decoded: { tree, headers: headers.blocks, bodyNodes: decoded.bodyNodes },
       parts: parts ?? NO_PARTS,
       source: text,
       elements: decoded.elements,

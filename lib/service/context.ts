@@ -46,11 +46,6 @@ export interface DecodedTree {
   readonly headers: readonly HeaderBlock[]
   /** The nodes of the Body's child elements in `tree`. */
   readonly bodyNodes: readonly number[]
-  /**
-   * An MTOM request's (docs/protocol.md "MTOM/XOP"): the bytes of the part each element's xop:Include names,
-   * by the element's node in `tree`, views of the request's body. Undefined for any other request.
-   */
-  readonly included?: ReadonlyMap<number, Buffer>
 }
 
 export class SoapContext {
