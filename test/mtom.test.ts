@@ -87,11 +87,13 @@ test('docs/protocol.md "MTOM/XOP": the action, from the root\'s type, the root p
   const app = await build(t)
   const xml = envelope('1.2', CALL)
   const withType = (rootType: string, outer = ''): Promise<{ statusCode: number, body: string }> => send(app,
-    mtomType('1.2') + outer,
+    `multipart/related; type="application/xop+xml"; boundary="${BOUNDARY}"; start="<root.message@example.org>"` + outer,
     multipartBody(BOUNDARY, [{ head: `Content-Type: ${rootType}\r\nContent-ID: <root.message@example.org>\r\n`, content: xml }]))
   await assertEcho(t, await withType('application/xop+xml; charset=utf-8; type="application/soap+xml; action=\\"urn:wcf\\""', '; action="urn:outer"'), { action: 'urn:wcf', version: '1.2' })
   await assertEcho(t, await withType('application/xop+xml; type="application/soap+xml"; action="urn:root"', '; action="urn:outer"'), { action: 'urn:root' })
   await assertEcho(t, await withType('application/xop+xml; type="application/soap+xml"', '; action="urn:outer"'), { action: 'urn:outer' })
+  await assertEcho(t, await withType('application/xop+xml; type="application/soap+xml"', '; start-info="application/soap+xml; action=\\"urn:info\\""'), { action: 'urn:info' })
+  await assertEcho(t, await withType('application/xop+xml; type="application/soap+xml"', '; action="urn:outer"; start-info="application/soap+xml; action=\\"urn:info\\""'), { action: 'urn:outer' })
   await assertEcho(t, await withType('application/xop+xml; type="application/soap+xml"'), { action: null })
   const v11 = mtomMessage('1.1', envelope('1.1', CALL), [])
   await assertEcho(t, await send(app, v11.contentType + '; action="urn:ignored"', v11.body, '/echo', { soapaction: '"urn:soap11"' }), { action: 'urn:soap11', version: '1.1' })

@@ -41,8 +41,8 @@ function unbracketed (id: string): string {
  * `start` parameter names, else the first: RFC 2387 §3.2), and the SOAP
  * media type of the root's `application/xop+xml` `type` parameter, with the
  * root's charset and an `action` parameter given with that type, on the root
- * part or on the request's Content-Type, in that order. Throws the 400 and
- * 415 errors.
+ * part, on the request's Content-Type or in its `start-info` parameter, in
+ * that order. Throws the 400 and 415 errors.
  */
 export function readXopPackage (header: string, body: Buffer, limits: SoapMultipartLimits): XopPackage {
   const { params } = parseContentType(header)
@@ -55,7 +55,9 @@ export function readXopPackage (header: string, body: Buffer, limits: SoapMultip
   const own = parseContentType(root.contentType ?? '')
   if (own.mediaType !== XOP_MEDIA_TYPE) throw new SOAP_ERR_CT_MEDIA_TYPE(JSON.stringify(own.mediaType))
   const soap = parseContentType(own.params.get('type') ?? '')
-  const action = soap.params.get('action') ?? own.params.get('action') ?? params.get('action')
+  const startInfo = params.get('start-info')
+  const action = soap.params.get('action') ?? own.params.get('action') ?? params.get('action') ??
+    (startInfo === undefined ? undefined : parseContentType(startInfo).params.get('action'))
   const media = soapMediaType(soap.mediaType, own.params.get('charset') ?? soap.params.get('charset'), action)
   const parts = new Map<string, Buffer>()
   for (const part of all) {
