@@ -6,6 +6,8 @@
 import { test, type TestContext } from 'node:test'
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import fc from 'fast-check'
 import soap, { type FastifySoapOptions, type SoapVersion, errorCodes } from '../lib/index'
@@ -492,6 +494,27 @@ test('docs/protocol.md "MTOM/XOP": a binary value\'s bytes are its part\'s, byte
   t.assert.deepStrictEqual(seen[1], {
     Data: [Buffer.from('1'), Buffer.from([0, 1, 2]), Buffer.from('2')], Hex: Buffer.from('h'), Typed: { type: 'image/png', value: Buffer.from('t') }
   })
+})
+
+test('docs/protocol.md "MTOM/XOP": nothing keeps a request\'s parts once it is answered', async (t: TestContext) => {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const app = await build(t, { bodyLimit: 16 * 1024 * 1024 })
+  const xml = uploadEnvelope('1.2', ['a'])
+  const request = async (): Promise<void> => {
+    // The same markup each time: the decoder keeps its shape, and must keep none of its parts.
+    const message = mtomMessage('1.2', xml, [{ id: 'a', bytes: Buffer.alloc(8 * 1024 * 1024, 0x41) }])
+    const response = await send(app, message.contentType, message.body, '/parts')
+    t.assert.strictEqual(response.statusCode, 200)
+  }
+  await request()
+  gc()
+  const before = process.memoryUsage().arrayBuffers
+  for (let i = 0; i < 5; i++) await request()
+  await new Promise((resolve) => setImmediate(resolve))
+  gc()
+  const grown = (process.memoryUsage().arrayBuffers - before) / 1024 / 1024
+  t.assert.ok(grown < 4, `Buffers grew ${grown.toFixed(1)} MiB over five requests of 8 MiB`)
 })
 
 // --------------------------------------------------------------- property
