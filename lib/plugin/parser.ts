@@ -98,11 +98,11 @@ export function buildParser (
     let parts: ReadonlyMap<string, Buffer> | undefined
     let bytes = body
     if (isMultipartRelated(contentType)) {
-      const xop = readXopPackage(contentType as string, body, multipart)
-      media = xop.media
+      const xopPackage = readXopPackage(contentType as string, body, multipart)
+      media = xopPackage.media
       request[kPackageVersion] = media.version.version
-      bytes = xop.root
-      parts = xop.parts
+      bytes = xopPackage.root
+      parts = xopPackage.parts
     } else {
       media = mediaTypes.read(contentType)
     }
