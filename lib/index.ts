@@ -35,6 +35,7 @@ import type {
 import { createAjv } from './codec/validation'
 import { memoryReplayStore } from './ws/security/replay'
 import { DeliveryBudget } from './ws/addressing/delivery'
+import { memoryReplyQueue, ReplyDesk } from './ws/addressing/queue'
 import { protocolModules } from './ws/protocols'
 // The fields each protocol adds to `request.soap` (`addressing`, `username`), typed where the protocol is.
 import './ws/addressing/protocol'
@@ -114,8 +115,11 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   // replay store is the outer registration's: one replay domain for all.
   const outer = fastify[kRegistration]
   const deliveries = new DeliveryBudget(soap.maxAsyncReplies, soap.maxAsyncReplyBytes)
+  const replies = new ReplyDesk(deliveries, soap.replyQueue ?? memoryReplyQueue(), soap.replyQueue !== undefined)
+  fastify.addHook('onReady', async () => { await replies.start(fastify.log) })
+  fastify.addHook('onClose', async () => { await replies.close() })
   const replay = outer?.replay ?? memoryReplayStore()
-  fastify[kRegistration] = { soap, ajv: createAjv(), replay, protocols: protocolModules(replay, deliveries) }
+  fastify[kRegistration] = { soap, ajv: createAjv(), replay, protocols: protocolModules(replay, replies) }
   if (!fastify.hasDecorator('soap')) {
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {
@@ -241,6 +245,12 @@ export type {
   SoapOperationHooks,
   SoapOperationInfo,
   SoapReplayStore,
+  SoapReplyDeliverer,
+  SoapReplyJob,
+  SoapReplyOutcome,
+  SoapReplyQueue,
+  SoapReplyReceipt,
+  SoapReplyTry,
   SoapSchema,
   SoapSecurityOptions,
   SoapServiceDefinition,
@@ -252,6 +262,8 @@ export type {
 } from './types'
 export { memoryReplayStore, type MemoryReplayStoreOptions } from './ws/security/replay'
 export { redisReplayStore, type RedisReplayStoreOptions } from './ws/security/redis'
+export { memoryReplyQueue } from './ws/addressing/queue'
+export { bullmqReplyQueue, type BullmqReplyQueueOptions } from './ws/addressing/bullmq'
 export { readContract, type Contract, type ContractOperation, type ContractSource } from './contract/read'
 export type { ContractResolver } from './contract/documents'
 

@@ -5,6 +5,7 @@ import { SOAP_ERR_OPT_INVALID } from './errors'
 import { KnownKeys, type KeyRecord } from './codec/keys'
 import type { SoapLimits } from './soap/limits'
 import type { SoapMultipartLimits } from './soap/multipart'
+import type { SoapReplyQueue } from './types'
 import { isQNameKey, qnameKey, WSSE_NAMESPACES } from './namespaces'
 
 export type { SoapLimits, SoapMultipartLimits }
@@ -45,6 +46,11 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   maxAsyncReplies?: number
   /** UTF-8 bytes those replies may hold at once: their envelopes (until written, their reference parameters). */
   maxAsyncReplyBytes?: number
+  /**
+   * Where those replies wait for delivery (docs/addressing.md "Durable replies"): in this process's
+   * memory by default (`memoryReplyQueue()`); `bullmqReplyQueue()` keeps them in Redis, for any instance to deliver.
+   */
+  replyQueue?: SoapReplyQueue
   /**
    * Answer a browser's `GET <path>` (`Accept: text/html`) on each service
    * and contract with a page that describes it and tries its operations
@@ -90,6 +96,7 @@ export interface ResolvedOptions {
   readonly redact: ReadonlySet<string>
   readonly maxAsyncReplies: number
   readonly maxAsyncReplyBytes: number
+  readonly replyQueue: SoapReplyQueue | undefined
   readonly servicePage: boolean
   readonly faultStatus: SoapFaultStatus
   readonly multipart: Readonly<SoapMultipartLimits>
@@ -131,6 +138,7 @@ const KNOWN = new KnownKeys({
   redact: true,
   maxAsyncReplies: true,
   maxAsyncReplyBytes: true,
+  replyQueue: true,
   servicePage: true,
   faultStatus: true,
   multipart: true,
@@ -224,6 +232,11 @@ export function normalizeOptions (
   if (options.logBody !== undefined && typeof options.logBody !== 'boolean') {
     throw new SOAP_ERR_OPT_INVALID('logBody', 'a boolean')
   }
+  const queue = options.replyQueue as Partial<Record<keyof SoapReplyQueue, unknown>> | null | undefined
+  const methods = ['start', 'add', 'close'] as const
+  if (queue !== undefined && methods.some((method) => typeof queue?.[method] !== 'function')) {
+    throw new SOAP_ERR_OPT_INVALID('replyQueue', 'a reply queue (start, add and close)')
+  }
   if (options.servicePage !== undefined && typeof options.servicePage !== 'boolean') {
     throw new SOAP_ERR_OPT_INVALID('servicePage', 'a boolean')
   }
@@ -245,6 +258,7 @@ export function normalizeOptions (
     redact: new Set([...REDACTED, ...stringList('redact', options.redact, true)]),
     maxAsyncReplies: positiveInteger('maxAsyncReplies', options.maxAsyncReplies, DEFAULTS.maxAsyncReplies),
     maxAsyncReplyBytes: positiveInteger('maxAsyncReplyBytes', options.maxAsyncReplyBytes, DEFAULTS.maxAsyncReplyBytes),
+    replyQueue: options.replyQueue,
     servicePage: options.servicePage ?? DEFAULTS.servicePage,
     faultStatus: options.faultStatus ?? DEFAULTS.faultStatus,
     multipart: multipartLimits(options.multipart)

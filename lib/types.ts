@@ -5,6 +5,7 @@
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import type { Exact, Infer, Readable } from './infer'
+import type { SoapVersion } from './namespaces'
 import type { SoapFault, SoapFaultOptions } from './soap/fault'
 
 import type { XmlElement } from './xml/element'
@@ -190,6 +191,82 @@ export interface SoapAddressingOptions {
    * OnlyAnonymousAddressSupported.
    */
   readonly asyncReplies?: SoapAsyncReplyOptions
+}
+
+/**
+ * One asynchronous reply, as a reply queue stores it (docs/addressing.md
+ * "Durable replies"): plain data, which a shared queue keeps in its store
+ * and which the delivering process checks again as untrusted input.
+ */
+export interface SoapReplyJob {
+  /** The reply's own `wsa:MessageID` (`urn:uuid:...`): the job's id, so that storing it twice stores it once. */
+  readonly id: string
+  /** The name of the service that answered; the deliverer applies that service's allow-list, time limit and retries. */
+  readonly service: string
+  /** The address it is POSTed to: the ReplyTo, or the FaultTo of a fault. */
+  readonly to: string
+  /** The envelope, as written. */
+  readonly envelope: string
+  readonly version: SoapVersion
+  /** The reply's `wsa:Action`, sent as the SOAP action. */
+  readonly action: string
+}
+
+/** What storing a job gives back to the plugin. */
+export interface SoapReplyReceipt {
+  /**
+   * The delivery, when it runs in this process and holds the job in its
+   * memory (the in-memory queue): its place under the caps is held until
+   * it settles. Absent when the job is stored elsewhere.
+   */
+  readonly delivery?: Promise<unknown>
+}
+
+/** What a queue's deliverer is told of one try: its number, from 1, and the ms since the job was stored. */
+export interface SoapReplyTry {
+  readonly attempt: number
+  readonly age: number
+}
+
+/** What one try of a job came to. */
+export type SoapReplyOutcome = 'delivered' | 'retry' | 'given up'
+
+/** What the plugin gives a queue when it starts: how to deliver. */
+export interface SoapReplyDeliverer {
+  /** Delivers a job with every try the service allows, waiting between them (in memory); true when taken. */
+  readonly deliver: (job: SoapReplyJob) => Promise<boolean>
+  /**
+   * One try of a job (a shared queue schedules the next itself, after
+   * `backoff(attempt)` ms): `retry` when another may follow.
+   */
+  readonly attempt: (job: SoapReplyJob, attempt: SoapReplyTry) => Promise<SoapReplyOutcome>
+  /** The wait after try number `attempt` (200 ms, 400 ms, 800 ms..., at most 5 s). */
+  readonly backoff: (attempt: number) => number
+  /** Jobs a process may deliver at once: the registration's `maxAsyncReplies`. */
+  readonly concurrency: number
+  /** Aborted when the server closes: no new try starts. */
+  readonly signal: AbortSignal
+  /** The server's logger, for the queue's own troubles (a lost connection to its store). */
+  readonly log: FastifyBaseLogger
+}
+
+/**
+ * Where the asynchronous replies of a registration wait for delivery
+ * (docs/addressing.md "Durable replies"): `memoryReplyQueue()` by default,
+ * `bullmqReplyQueue()` to survive the process.
+ */
+export interface SoapReplyQueue {
+  /** Called once, when the server is ready; from then on the queue delivers its jobs with `deliverer`. */
+  start (deliverer: SoapReplyDeliverer): void | Promise<void>
+  /**
+   * Stores a job; resolves once it is stored, rejects when it cannot be.
+   * The plugin answers 202 only then. `signal` is aborted when the plugin
+   * stops waiting (the service's `timeout`): the queue should then undo the
+   * job if it can.
+   */
+  add (job: SoapReplyJob, signal: AbortSignal): Promise<SoapReplyReceipt | undefined>
+  /** Called when the server closes, after `deliverer.signal` is aborted: resolves once no delivery runs here. */
+  close (): Promise<void>
 }
 
 // ------------------------------------------------------------- services ---

@@ -8,15 +8,15 @@ import type { SoapReplayStore, SoapServiceDefinition } from '../types'
 import type { KeyRecord } from '../codec/keys'
 import type { SERVICE_KEYS } from '../service/declaration'
 import { addressingModule } from './addressing/protocol'
-import type { DeliveryBudget } from './addressing/delivery'
+import type { ReplyDesk } from './addressing/queue'
 import { securityModule } from './security/protocol'
 
-export function protocolModules (replay: SoapReplayStore, deliveries: DeliveryBudget): readonly ProtocolModule[] {
+export function protocolModules (replay: SoapReplayStore, replies: ReplyDesk): readonly ProtocolModule[] {
   // In the order their steps run, by the key each owns: with the keys a service checks itself
   // (SERVICE_KEYS), every key of SoapServiceDefinition.
   const modules = {
     security: securityModule(replay),
-    addressing: addressingModule(deliveries)
+    addressing: addressingModule(replies)
   } satisfies KeyRecord<Omit<SoapServiceDefinition, keyof typeof SERVICE_KEYS>, ProtocolModule>
   return Object.values(modules)
 }

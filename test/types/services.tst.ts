@@ -6,7 +6,8 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { describe, expect, test } from 'tstyche'
-import soap, { SoapFault, defineOperation, defineService, memoryReplayStore, redisReplayStore, type Infer, type SoapContext, type SoapOperationInfo, type SoapReplayStore, type SoapSecurityOptions } from 'fastify-soap'
+import { Queue, Worker } from 'bullmq'
+import soap, { SoapFault, bullmqReplyQueue, defineOperation, defineService, memoryReplayStore, memoryReplyQueue, redisReplayStore, type FastifySoapOptions, type Infer, type SoapContext, type SoapOperationInfo, type SoapReplayStore, type SoapReplyJob, type SoapReplyQueue, type SoapReplyReceipt, type SoapSecurityOptions } from 'fastify-soap'
 
 const pair = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false } as const
 
@@ -328,6 +329,16 @@ describe('WS-Security', () => {
     expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ usernameToken: {} })
     expect(redisReplayStore).type.toBeCallableWith({ call: async () => 'OK' })
     expect<SoapReplayStore>().type.toBeAssignableFrom(redisReplayStore({}))
+  })
+})
+
+describe('docs/addressing.md "Durable replies"', () => {
+  test('replyQueue takes a SoapReplyQueue; bullmqReplyQueue takes BullMQ\'s classes and gives one', () => {
+    expect<FastifySoapOptions>().type.toBeAssignableFrom({ replyQueue: memoryReplyQueue() })
+    expect<FastifySoapOptions>().type.toBeAssignableFrom({ replyQueue: bullmqReplyQueue({ Queue, Worker, connection: { maxRetriesPerRequest: null } }) })
+    expect<FastifySoapOptions>().type.not.toBeAssignableFrom({ replyQueue: { add: async () => undefined } })
+    expect(bullmqReplyQueue).type.not.toBeCallableWith({ Queue, Worker })
+    expect<SoapReplyQueue['add']>().type.toBe<(job: SoapReplyJob, signal: AbortSignal) => Promise<SoapReplyReceipt | undefined>>()
   })
 })
 

@@ -3,7 +3,8 @@
  * fault whose endpoint is not the anonymous one is POSTed to its address, a
  * new HTTP request, with a time limit on each try, a bounded number of
  * tries, no redirect followed, and one log line for the outcome. The
- * address was checked against the allow-list when the request was read.
+ * address was checked against the allow-list when the request was read, and
+ * again when its job was read back from a reply queue (queue.ts).
  */
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
@@ -134,33 +135,57 @@ async function post (url: URL, headers: Record<string, string>, envelope: Buffer
   })
 }
 
+/** The wait before the try after try number `tries` (200 ms, 400 ms, 800 ms..., at most 5 s). */
+export function backoff (tries: number): number {
+  return Math.min(100 * 2 ** tries, 5000)
+}
+
+/** What one try came to: taken (any 2xx), worth another (unreachable, 502, 503, 504), and what to log. */
+export interface TryResult {
+  readonly status: number | undefined
+  readonly again: boolean
+  readonly outcome: string
+}
+
+/** One try of a delivery; never rejects. */
+export async function tryOnce (delivery: Omit<Delivery, 'signal'>, timeout: number): Promise<TryResult> {
+  const { url, envelope, version, action } = delivery
+  try {
+    const status = await post(url, headersOf(version, action), envelope, timeout)
+    return { status, again: RETRY.has(status), outcome: `HTTP ${status}` }
+  } catch (err) {
+    const { name, code, message } = err as NodeJS.ErrnoException
+    const outcome = name === 'TimeoutError' ? `no answer in ${timeout} ms` : `${name}: ${code ?? message}`
+    return { status: undefined, again: true, outcome }
+  }
+}
+
+/** Whether a try's status says the reply was taken. */
+export function taken (status: number | undefined): status is number {
+  return status !== undefined && status >= 200 && status < 300
+}
+
 /** Sends one reply; resolves with whether it was taken (any 2xx), never rejects. */
 export async function deliver (delivery: Delivery, options: Tries, log: DeliveryLog): Promise<boolean> {
-  const { url, envelope, version, action, signal } = delivery
+  const { url, signal } = delivery
   const started = Date.now()
-  const headers = headersOf(version, action)
   let outcome = 'not tried'
   for (let attempt = 0; attempt <= options.retries && !signal.aborted; attempt++) {
     if (attempt > 0) {
       try {
-        await sleep(Math.min(100 * 2 ** attempt, 5000), undefined, { signal })
+        await sleep(backoff(attempt), undefined, { signal })
       } catch {
         break
       }
     }
-    try {
-      const status = await post(url, headers, envelope, options.timeout)
-      outcome = `HTTP ${status}`
-      if (status >= 200 && status < 300) {
-        const ms = Date.now() - started
-        log.info({ replyTo: url.href, status, attempts: attempt + 1, ms }, 'fastify-soap: reply delivered')
-        return true
-      }
-      if (!RETRY.has(status)) break
-    } catch (err) {
-      const { name, code, message } = err as NodeJS.ErrnoException
-      outcome = name === 'TimeoutError' ? `no answer in ${options.timeout} ms` : `${name}: ${code ?? message}`
+    const result = await tryOnce(delivery, options.timeout)
+    outcome = result.outcome
+    if (taken(result.status)) {
+      const ms = Date.now() - started
+      log.info({ replyTo: url.href, status: result.status, attempts: attempt + 1, ms }, 'fastify-soap: reply delivered')
+      return true
     }
+    if (!result.again) break
   }
   log.warn({ replyTo: url.href, outcome, ms: Date.now() - started }, 'fastify-soap: reply not delivered')
   return false

@@ -94,6 +94,18 @@ function asyncReplies (value: unknown, bad: (problem: string) => never): AsyncRe
   }
 }
 
+/**
+ * The URL of `address` when a reply may be sent there: http or https, and on
+ * the allow-list. Checked when the request is read, and again by whoever
+ * delivers a stored reply.
+ */
+export function replyUrl (options: AsyncReplies, address: string): URL | undefined {
+  let url: URL | undefined
+  try { url = new URL(address) } catch {}
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined
+  return options.allows(url) ? url : undefined
+}
+
 /** The policy of a service; undefined when addressing is off (the key absent or false). */
 export function addressingPolicy (service: string, value: unknown): AddressingPolicy | undefined {
   if (value === undefined || value === false) return undefined

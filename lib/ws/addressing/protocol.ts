@@ -9,11 +9,11 @@
 import type { SoapAddressing } from '../../types'
 import type { SoapFault } from '../../soap/fault'
 import type { Exchange, Operation, Protocol, ProtocolModule } from '../../service/protocol'
-import type { DeliveryBudget } from './delivery'
 import { addressingFault } from './faults'
 import { addressingAssertion, addressingPolicy, type AddressingPolicy } from './options'
 import { ADDRESSING_HEADERS, readAddressing } from './read'
-import { replyEndpoint, replyHeaders } from './reply'
+import type { ReplyDesk } from './queue'
+import { newMessageId, replyEndpoint, replyHeaders } from './reply'
 import { admit, asyncReplies, faultAddressing, kAddressing, type AddressingState } from './route'
 
 declare module '../../service/context' {
@@ -31,11 +31,11 @@ class AddressingProtocol implements Protocol {
   readonly policies: readonly string[]
   readonly statesActions = true
   readonly #policy: AddressingPolicy
-  readonly #shared: DeliveryBudget
+  readonly #desk: ReplyDesk
 
-  constructor (policy: AddressingPolicy, shared: DeliveryBudget) {
+  constructor (policy: AddressingPolicy, desk: ReplyDesk) {
     this.#policy = policy
-    this.#shared = shared
+    this.#desk = desk
     this.policies = [addressingAssertion(policy)]
   }
 
@@ -49,9 +49,11 @@ class AddressingProtocol implements Protocol {
     soap.addressing = addressing
     if (addressing === undefined) return
     const options = this.#policy.asyncReplies
-    const state: AddressingState = { asyncReplies: options, delivery: undefined, replyAction: undefined }
+    const state: AddressingState = {
+      asyncReplies: options, delivery: undefined, replyAction: undefined, replyMessageId: undefined
+    }
     exchange.setState(kAddressing, state)
-    state.delivery = admit(exchange, options, addressing, this.#shared)
+    state.delivery = admit(exchange, options, addressing, this.#desk.shared)
   }
 
   /**
@@ -85,7 +87,8 @@ class AddressingProtocol implements Protocol {
     const state = exchange.state(kAddressing)
     if (addressing === undefined || state === undefined) return ''
     state.replyAction = op.outputAction
-    return replyHeaders(addressing, op.outputAction, replyEndpoint(addressing, false))
+    state.replyMessageId = newMessageId()
+    return replyHeaders(addressing, op.outputAction, replyEndpoint(addressing, false), state.replyMessageId)
   }
 
   onFault (exchange: Exchange, fault: SoapFault): string | undefined {
@@ -93,16 +96,18 @@ class AddressingProtocol implements Protocol {
   }
 }
 
-/** WS-Addressing; the asynchronous replies of the registration's services count against `shared`. */
-export function addressingModule (shared: DeliveryBudget): ProtocolModule {
+/** WS-Addressing; the asynchronous replies of the registration's services go through `desk`. */
+export function addressingModule (desk: ReplyDesk): ProtocolModule {
   return {
     key: 'addressing',
     compile (value, { name }) {
       const policy = addressingPolicy(name, value)
-      return policy === undefined ? undefined : new AddressingProtocol(policy, shared)
+      if (policy === undefined) return undefined
+      if (policy.asyncReplies !== undefined) desk.register(name, policy.asyncReplies)
+      return new AddressingProtocol(policy, desk)
     },
-    route (instance, value) {
-      return value === undefined || value === false ? undefined : { onSend: asyncReplies(instance) }
+    route (_instance, value) {
+      return value === undefined || value === false ? undefined : { onSend: asyncReplies(desk) }
     }
   }
 }

@@ -11,7 +11,7 @@ import type { SoapAddressing, SoapEndpointReference } from '../../types'
 import { textContent, type XmlElement } from '../../xml/element'
 import { trimXmlSpace } from '../../xml/chars'
 import { addressingFault, type AddressingFaultOptions } from './faults'
-import type { AddressingPolicy } from './options'
+import { replyUrl, type AddressingPolicy } from './options'
 
 /** The anonymous address of each version: the reply goes back on the request's own connection. */
 export const ANONYMOUS: Readonly<Record<string, string>> = {
@@ -231,9 +231,7 @@ function check (problem: Problem, found: Found, referenceParameters: XmlElement[
         'OnlyAnonymousAddressSupported'
       )
     }
-    let url: URL | undefined
-    try { url = new URL(address) } catch {}
-    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || !async.allows(url)) {
+    if (replyUrl(async, address) === undefined) {
       problem.invalid(name, `this endpoint sends no reply to ${address}`, 'InvalidAddress')
     }
   }

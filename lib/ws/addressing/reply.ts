@@ -27,19 +27,26 @@ export function replyEndpoint (addressing: SoapAddressing, fault: boolean): Soap
   return (fault ? addressing.faultTo : undefined) ?? addressing.replyTo
 }
 
+/** A fresh `wsa:MessageID`. */
+export function newMessageId (): string {
+  return `urn:uuid:${randomUUID()}`
+}
+
 /**
  * The header blocks of a message answering `addressing`'s request with
- * `action`, sent to `epr` (undefined: back on the request's connection).
+ * `action`, sent to `epr` (undefined: back on the request's connection), its
+ * MessageID `messageId`.
  */
 export function replyHeaders (
   addressing: SoapAddressing,
   action: string,
-  epr: SoapEndpointReference | undefined
+  epr: SoapEndpointReference | undefined,
+  messageId = newMessageId()
 ): string {
   const ns = addressing.namespace
   const block = (name: string, value: string): string =>
     `<wsa:${name} xmlns:wsa="${ns}">${escapeXml(value)}</wsa:${name}>`
-  let out = block('Action', action) + block('MessageID', `urn:uuid:${randomUUID()}`)
+  let out = block('Action', action) + block('MessageID', messageId)
   if (addressing.messageId !== undefined) out += block('RelatesTo', addressing.messageId)
   // 1.0: To is the anonymous address when absent; 2004/08 requires it in every message.
   if (epr !== undefined && !isAnonymous(epr.address)) out += block('To', epr.address)

@@ -2,23 +2,23 @@
  * WS-Addressing at the edges of a service's route (docs/addressing.md): the
  * place an asynchronous reply takes under the delivery caps once the
  * request's addressing headers are read, the addressing headers of a fault,
- * and the onSend hook that sends a reply to a non-anonymous ReplyTo or
- * FaultTo instead of on the connection, which gets 202 and no body
- * (WS-Addressing 1.0 SOAP Binding §5.2.1).
+ * and the onSend hook that stores a reply to a non-anonymous ReplyTo or
+ * FaultTo in the reply queue instead of sending it on the connection, which
+ * gets 202 and no body once it is stored (WS-Addressing 1.0 SOAP Binding §5.2.1).
  */
-import { setMaxListeners } from 'node:events'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { renderFault, type SoapFault } from '../../soap/fault'
 import type { SoapContext } from '../../service/context'
 import { kExchange, type Exchange, type StateKey } from '../../service/protocol'
-import type { SoapAddressing, SoapEndpointReference } from '../../types'
+import type { SoapAddressing, SoapEndpointReference, SoapReplyJob, SoapReplyReceipt } from '../../types'
 import { WSSE_NS, WSU_NS } from '../../namespaces'
 import { writeElement } from '../../xml/write'
-import { deliver, DeliverySlot, type Delivery, type DeliveryBudget } from './delivery'
+import { DeliverySlot, type DeliveryBudget } from './delivery'
 import { endpointUnavailable, genericFaultAction, soapFaultAction } from './faults'
 import type { AsyncReplies } from './options'
 import { isAnonymous, NONE } from './read'
-import { replyEndpoint, replyHeaders } from './reply'
+import type { ReplyDesk } from './queue'
+import { newMessageId, replyEndpoint, replyHeaders } from './reply'
 
 /** What WS-Addressing keeps of a request that used it, in its exchange. */
 export interface AddressingState {
@@ -32,6 +32,8 @@ export interface AddressingState {
   delivery: DeliverySlot | undefined
   /** The `wsa:Action` of the answer, once its addressing headers are written. */
   replyAction: string | undefined
+  /** The `wsa:MessageID` of the answer, once its addressing headers are written: its job's id in the reply queue. */
+  replyMessageId: string | undefined
 }
 
 export const kAddressing: StateKey<AddressingState> = Symbol('fastify-soap.addressing')
@@ -68,7 +70,9 @@ export function faultAddressing (exchange: Exchange, fault: SoapFault): string |
     state.delivery = undefined
   }
   const epr = replyEndpoint(addressing, true)
-  return replyHeaders(addressing, action, away(epr) && state.delivery === undefined ? undefined : epr)
+  state.replyMessageId = newMessageId()
+  const to = away(epr) && state.delivery === undefined ? undefined : epr
+  return replyHeaders(addressing, action, to, state.replyMessageId)
 }
 
 /** What the reference parameters an asynchronous reply will echo weigh, in UTF-8 bytes. */
@@ -101,41 +105,45 @@ export function admit (
   return slot
 }
 
+/** Stores `job` in `desk`'s queue within `timeout` ms; rejects when it is not stored in that time. */
+async function store (desk: ReplyDesk, job: SoapReplyJob, timeout: number): Promise<SoapReplyReceipt | undefined> {
+  const gaveUp = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((resolve, reject) => {
+    timer = setTimeout(() => {
+      gaveUp.abort()
+      reject(new Error(`not stored in ${timeout} ms`))
+    }, timeout)
+  })
+  try {
+    return await Promise.race([desk.queue.add(job, gaveUp.signal), late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /**
  * The onSend hook of a service with WS-Addressing, for its asynchronous
  * replies, each counted against the service's caps and the registration's
- * (`admit`). An answer
- * whose endpoint is not anonymous leaves as a new request to it (or is
- * dropped for the `none` address); the client's own request gets 202 and no
- * body. When the server closes, deliveries make no new try, and close waits
- * for the tries under way.
+ * (`admit`). An answer whose endpoint is not anonymous is stored in the
+ * registration's reply queue (or dropped for the `none` address), which
+ * delivers it as a new request; the client's own request gets 202 and no
+ * body once it is stored, and a fault on the connection when it cannot be.
  */
 export function asyncReplies (
-  instance: FastifyInstance
+  desk: ReplyDesk
 ): (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown> {
-  const closing = new AbortController()
-  // Each delivery waiting to try again listens to it: as many as the caps let be in flight.
-  setMaxListeners(0, closing.signal)
-  const running = new Set<Promise<boolean>>()
-  instance.addHook('onClose', async () => {
-    closing.abort()
-    await Promise.all(running)
-  })
-
-  /** The reply of a handled request, too large for what the byte caps have left: a fault on the connection instead. */
+  /** An answer that is not queued (too large for the byte caps, or not stored): a fault on the connection instead. */
   function notQueued (
-    request: FastifyRequest,
     reply: FastifyReply,
     soap: SoapContext,
     state: AddressingState,
     addressing: SoapAddressing,
-    bytes: number
+    why: string
   ): string {
-    request.log.warn({ bytes }, 'fastify-soap: reply not queued: over the byte cap of replies in flight')
     const action = genericFaultAction(addressing.namespace)
     state.replyAction = action
     const timeout = (state.asyncReplies as AsyncReplies).timeout
-    const why = 'the reply is larger than what replies in flight may still hold'
     const fault = endpointUnavailable(addressing.namespace, soap.version, timeout, why)
     const { status, contentType, body } = renderFault(fault, soap.version, replyHeaders(addressing, action, undefined))
     reply.code(status).header('content-type', contentType)
@@ -145,7 +153,8 @@ export function asyncReplies (
   async function soapAsyncReply (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const soap = request.soap
     const addressing = soap?.addressing
-    const state = request[kExchange]?.state(kAddressing)
+    const exchange = request[kExchange]
+    const state = exchange?.state(kAddressing)
     if (soap === null || addressing === undefined || state === undefined) return payload
     const slot = state.delivery
     state.delivery = undefined
@@ -158,25 +167,34 @@ export function asyncReplies (
       reply.code(202).removeHeader('content-type')
       return ''
     }
-    const envelope = Buffer.from(payload)
-    if (!slot.resize(envelope.length)) {
+    const bytes = Buffer.byteLength(payload)
+    if (!slot.resize(bytes)) {
       slot.release()
-      return notQueued(request, reply, soap, state, addressing, envelope.length)
+      request.log.warn({ bytes }, 'fastify-soap: reply not queued: over the byte cap of replies in flight')
+      return notQueued(reply, soap, state, addressing, 'the reply is larger than what replies in flight may still hold')
     }
-    reply.code(202).removeHeader('content-type')
     const options = state.asyncReplies as AsyncReplies
-    const delivery: Delivery = {
-      url: new URL(epr.address),
-      envelope,
+    const job = desk.own({
+      id: state.replyMessageId as string,
+      service: (exchange as Exchange).service.name,
+      to: epr.address,
+      envelope: payload,
       version: soap.version,
-      action: state.replyAction as string,
-      signal: closing.signal
-    }
-    const sending: Promise<boolean> = deliver(delivery, options, request.log).finally(() => {
+      action: state.replyAction as string
+    }, options)
+    let receipt: SoapReplyReceipt | undefined
+    try {
+      receipt = await store(desk, job, options.timeout)
+    } catch (err) {
       slot.release()
-      running.delete(sending)
-    })
-    running.add(sending)
+      request.log.warn({ err }, 'fastify-soap: reply not queued: the reply queue did not store it')
+      return notQueued(reply, soap, state, addressing, 'the reply could not be stored for delivery')
+    }
+    // Held in this process until delivered (the in-memory queue), or stored elsewhere: its place is given back.
+    const delivery = receipt?.delivery
+    if (delivery === undefined) slot.release()
+    else delivery.then(() => slot.release(), () => slot.release())
+    reply.code(202).removeHeader('content-type')
     return ''
   }
 
