@@ -120,6 +120,50 @@ export const SOAP_ERR_DECODE_LIMIT = createError<'SOAP_ERR_DECODE_LIMIT', 400, [
   NO_STACK
 )
 
+// --------------------------------------------------------------- MTOM/XOP ---
+export const SOAP_ERR_MTOM_BOUNDARY = createError<'SOAP_ERR_MTOM_BOUNDARY', 400, [string]>(
+  'SOAP_ERR_MTOM_BOUNDARY',
+  'fastify-soap: the multipart boundary parameter %s',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_MTOM_FRAMING = createError<'SOAP_ERR_MTOM_FRAMING', 400, [string]>(
+  'SOAP_ERR_MTOM_FRAMING',
+  'fastify-soap: the multipart body is malformed: %s',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_MTOM_LIMIT = createError<'SOAP_ERR_MTOM_LIMIT', 400, [string, number]>(
+  'SOAP_ERR_MTOM_LIMIT',
+  'fastify-soap: multipart limit %s (%d) exceeded',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_MTOM_ENCODING = createError<'SOAP_ERR_MTOM_ENCODING', 400, [string]>(
+  'SOAP_ERR_MTOM_ENCODING',
+  'fastify-soap: a part\'s Content-Transfer-Encoding %s is not binary, 8bit or 7bit',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_MTOM_CONTENT_ID = createError<'SOAP_ERR_MTOM_CONTENT_ID', 400, [string, string]>(
+  'SOAP_ERR_MTOM_CONTENT_ID',
+  'fastify-soap: the Content-ID %s %s',
+  400,
+  Error,
+  NO_STACK
+)
+export const SOAP_ERR_MTOM_ROOT = createError<'SOAP_ERR_MTOM_ROOT', 400, [string]>(
+  'SOAP_ERR_MTOM_ROOT',
+  'fastify-soap: no root part: %s',
+  400,
+  Error,
+  NO_STACK
+)
+
 // ------------------------------------------------------------------ XPath ---
 export const SOAP_ERR_SELECT_LIMIT = createError<'SOAP_ERR_SELECT_LIMIT', 400, [number, number]>(
   'SOAP_ERR_SELECT_LIMIT',
@@ -261,6 +305,12 @@ export const errorCodes = {
   SOAP_ERR_DECODE_PI,
   SOAP_ERR_DECODE_STRUCTURE,
   SOAP_ERR_DECODE_LIMIT,
+  SOAP_ERR_MTOM_BOUNDARY,
+  SOAP_ERR_MTOM_FRAMING,
+  SOAP_ERR_MTOM_LIMIT,
+  SOAP_ERR_MTOM_ENCODING,
+  SOAP_ERR_MTOM_CONTENT_ID,
+  SOAP_ERR_MTOM_ROOT,
   SOAP_ERR_SELECT_LIMIT,
   SOAP_ERR_CLIENT_GONE,
   SOAP_ERR_REPLY_CONTENT,

@@ -11,6 +11,7 @@ import type { ContractDefinition, ContractHandler } from './contract/bind'
 import { contractEndpoint } from './plugin/contract'
 import { endpoint, kRegistration, kSoapScope, type Registration } from './plugin/endpoint'
 import { kAnswer } from './plugin/logging'
+import { kPackageVersion } from './plugin/parser'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 import { isQNameKey } from './namespaces'
 import { checkHook, createScope, type SoapScope } from './service/hooks'
@@ -140,6 +141,7 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   if (!fastify.hasReplyDecorator('soap')) fastify.decorateReply('soap', sendSoap)
   if (!fastify.hasRequestDecorator(kAnswer)) fastify.decorateRequest(kAnswer, null)
   if (!fastify.hasRequestDecorator(kExchange)) fastify.decorateRequest(kExchange, null)
+  if (!fastify.hasRequestDecorator(kPackageVersion)) fastify.decorateRequest(kPackageVersion, null)
   await fastify.register(endpoint, { routes: soap.routes, prefix: soap.prefix })
 }
 
@@ -218,7 +220,7 @@ export { HOOK_NAMES } from './service/hooks'
 export type { Infer } from './infer'
 export {
   DEFAULTS, type FastifySoapOptions, type FaultFormatter, type ResolvedOptions, type SoapContentCoding,
-  type SoapFaultStatus, type SoapLimits
+  type SoapFaultStatus, type SoapLimits, type SoapMultipartLimits
 } from './options'
 export type { SoapContent, SoapReplyOptions } from './plugin/reply'
 export { escapeAttribute, escapeXml } from './xml/escape'

@@ -11,6 +11,8 @@ export const XML_NS = 'http://www.w3.org/XML/1998/namespace'
 export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/'
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance'
 export const XSD_NS = 'http://www.w3.org/2001/XMLSchema'
+/** XOP 1.0's xop:Include (docs/protocol.md "MTOM/XOP"). */
+export const XOP_NS = 'http://www.w3.org/2004/08/xop/include'
 export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
 /** The WSDL 1.1 SOAP 1.1 and SOAP 1.2 binding extensions. */
 export const WSDL_SOAP11_NS = 'http://schemas.xmlsoap.org/wsdl/soap/'

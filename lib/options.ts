@@ -4,10 +4,11 @@ import type { SoapFault } from './soap/fault'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 import { KnownKeys, type KeyRecord } from './codec/keys'
 import type { SoapLimits } from './soap/limits'
+import type { SoapMultipartLimits } from './soap/multipart'
 import type { SoapReplyQueue } from './types'
 import { isQNameKey, qnameKey, WSSE_NAMESPACES } from './namespaces'
 
-export type { SoapLimits }
+export type { SoapLimits, SoapMultipartLimits }
 
 export interface FastifySoapOptions extends Partial<SoapLimits> {
   /**
@@ -69,6 +70,8 @@ export interface FastifySoapOptions extends Partial<SoapLimits> {
   contentCodings?: readonly SoapContentCoding[]
   /** Largest ratio of a compressed body's inflated size to its size as sent; more is answered 413. */
   maxCompressionRatio?: number
+  /** The bounds of an MTOM request's multipart body (docs/protocol.md "MTOM/XOP"). */
+  multipart?: Partial<SoapMultipartLimits>
 }
 
 /** A content coding a request body may come in (RFC 9110 §8.4.1; `x-gzip` is `gzip`). */
@@ -115,6 +118,7 @@ export interface ResolvedOptions {
   readonly faultStatus: SoapFaultStatus
   readonly contentCodings: readonly SoapContentCoding[]
   readonly maxCompressionRatio: number
+  readonly multipart: Readonly<SoapMultipartLimits>
 }
 
 export const DEFAULTS = Object.freeze({
@@ -135,7 +139,10 @@ export const DEFAULTS = Object.freeze({
   faultStatus: 'spec' as SoapFaultStatus,
   contentCodings: Object.freeze(['gzip', 'deflate', 'br']) as readonly SoapContentCoding[],
   // zlib's own ceiling (RFC 1951: 258 bytes from two bits): no gzip or deflate body is refused by it
-  maxCompressionRatio: 1032
+  maxCompressionRatio: 1032,
+  maxParts: 50,
+  maxPartHeaders: 32,
+  maxPartHeaderBytes: 8192
 })
 
 /** The keys of the plugin's options. */
@@ -158,6 +165,7 @@ const KNOWN = new KnownKeys({
   faultStatus: true,
   contentCodings: true,
   maxCompressionRatio: true,
+  multipart: true,
   maxDepth: true,
   maxElements: true,
   maxAttributes: true,
@@ -167,6 +175,28 @@ const KNOWN = new KnownKeys({
   maxNamespaceLength: true,
   maxNamespaceDeclarations: true
 } as const satisfies KeyRecord<FastifySoapOptions>)
+
+/** The keys of the `multipart` option. */
+const MULTIPART = new KnownKeys({
+  maxParts: true,
+  maxPartHeaders: true,
+  maxPartHeaderBytes: true
+} as const satisfies KeyRecord<SoapMultipartLimits>)
+
+function multipartLimits (value: unknown): SoapMultipartLimits {
+  if (value === undefined) value = {}
+  if (value === null || typeof value !== 'object') throw new SOAP_ERR_OPT_INVALID('multipart', 'an object')
+  const unknown = MULTIPART.unknownIn(value)
+  if (unknown !== undefined) throw new SOAP_ERR_OPT_INVALID(`multipart.${unknown}`, `one of ${MULTIPART.list}`)
+  const limits = value as Partial<SoapMultipartLimits>
+  return Object.freeze({
+    maxParts: positiveInteger('multipart.maxParts', limits.maxParts, DEFAULTS.maxParts),
+    maxPartHeaders: positiveInteger('multipart.maxPartHeaders', limits.maxPartHeaders, DEFAULTS.maxPartHeaders),
+    maxPartHeaderBytes: positiveInteger(
+      'multipart.maxPartHeaderBytes', limits.maxPartHeaderBytes, DEFAULTS.maxPartHeaderBytes
+    )
+  })
+}
 
 function positiveInteger (name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
@@ -272,6 +302,7 @@ export function normalizeOptions (
     servicePage: options.servicePage ?? DEFAULTS.servicePage,
     faultStatus: options.faultStatus ?? DEFAULTS.faultStatus,
     contentCodings: contentCodings(options.contentCodings),
-    maxCompressionRatio: compressionRatio(options.maxCompressionRatio)
+    maxCompressionRatio: compressionRatio(options.maxCompressionRatio),
+    multipart: multipartLimits(options.multipart)
   })
 }

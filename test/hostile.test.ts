@@ -20,6 +20,7 @@ import {
   type RawResponse
 } from './helper'
 import type { SoapVersion } from '../lib/index'
+import { BOUNDARY, XOP, multipartBody, mtomType, partHead, rootHead, uploadEnvelope } from './mtom-message'
 
 type FaultName = 'Sender' | 'Client' | 'Receiver' | 'Server' | 'VersionMismatch' | 'MustUnderstand'
 
@@ -529,8 +530,8 @@ add('docs/protocol.md "Other answers": media type other than the two SOAP ones (
   ['application/soap+xml2', postAs('application/soap+xml2', envelope('1.2', CALL))],
   ['text/xml-ish', postAs('text/xml-ish', envelope('1.1', CALL))],
   ['*/*', postAs('*/*', envelope('1.2', CALL))],
-  ['multipart/related (MTOM)', postAs('multipart/related; type="application/xop+xml"; boundary="b"; start-info="application/soap+xml"',
-    `--b\r\nContent-Type: application/xop+xml; type="application/soap+xml"\r\n\r\n${envelope('1.2', CALL)}\r\n--b--\r\n`)],
+  ['multipart/mixed', postAs('multipart/mixed; boundary="b"',
+    `--b\r\nContent-Type: application/soap+xml\r\n\r\n${envelope('1.2', CALL)}\r\n--b--\r\n`)],
   ['application/xop+xml', postAs('application/xop+xml; type="application/soap+xml"', envelope('1.2', CALL))],
   ['a media type named __proto__', postAs('__proto__/constructor', envelope('1.2', CALL))]
 ])
@@ -672,6 +673,72 @@ add('docs/protocol.md "Decoding": not namespace-well-formed (prefixes)', EMPTY40
 ])
 add('docs/protocol.md "Faults": Sender, unqualified header block (Part 1 §5.2.1)', { status: 400, fault: 'Sender' }, [
   ['an unqualified header block named __proto__', post12(envelope('1.2', CALL, '<__proto__>x</__proto__>'))]
+])
+
+// ---------------------------------------------------------------- MTOM/XOP
+
+const MTOM_TYPE = mtomType('1.2')
+const UPLOAD = '{urn:example:files}Upload'
+const mtomPost = (body: Buffer, contentType = MTOM_TYPE, headers: Record<string, string | number> = {}): Buffer => postAs(contentType, body, headers)
+/** The root part and one attachment `a` holding `data`. */
+const withData = (data: Buffer | string, head = partHead('a')): Buffer => multipartBody(BOUNDARY, [
+  { head: rootHead('1.2'), content: uploadEnvelope('1.2', ['a']) }, { head, content: data }
+])
+/** An Upload whose m:Data holds `data`, with the attachment `a`. */
+const includeIn = (data: string): Buffer => multipartBody(BOUNDARY, [
+  { head: rootHead('1.2'), content: envelope('1.2', `<m:Upload xmlns:m="urn:example:files" xmlns:xop="${XOP}"><m:Data>${data}</m:Data></m:Upload>`) },
+  { head: partHead('a'), content: 'bytes' }
+])
+const good = withData('x').toString('latin1')
+
+add('docs/protocol.md "MTOM/XOP": a delimiter is CRLF -- boundary; the boundary inside part data is data (RFC 2046 §5.1.1)', { status: 200, decoded: { payload: UPLOAD } }, [
+  ['the boundary, --boundary and CR/LF runs inside the data', mtomPost(withData(`${BOUNDARY}\r\n\n--${BOUNDARY}\r--${BOUNDARY}\n\r\n-${BOUNDARY}--\r\n\r\n`))],
+  ['a part of 100,000 bytes of CR, LF and dashes', mtomPost(withData(Buffer.from('\r\n--\r-\n'.repeat(12_500), 'latin1')))],
+  ['a preamble, transport padding and an epilogue', mtomPost(Buffer.from(`preamble --${BOUNDARY}\r\n` + good.replace(/(--[^\r]+)\r\n/g, '$1 \t\r\n') + '\r\nepilogue\r\n', 'latin1'))],
+  ['a chunked MTOM body', http('POST', '/echo', { 'Content-Type': MTOM_TYPE, 'Transfer-Encoding': 'chunked' }, `${Buffer.byteLength(good, 'latin1').toString(16)}\r\n${good}\r\n0\r\n\r\n`)]
+])
+add('docs/protocol.md "MTOM/XOP": the boundary parameter, delimiters and close delimiter (RFC 2046 §5.1.1)', EMPTY400, [
+  ['no boundary parameter', mtomPost(withData('x'), 'multipart/related; type="application/xop+xml"')],
+  ['a boundary of 71 characters', mtomPost(withData('x'), `multipart/related; boundary="${'b'.repeat(71)}"`)],
+  ['a boundary the body does not use', mtomPost(withData('x'), mtomType('1.2', 'other'))],
+  ['LF alone instead of CRLF', mtomPost(Buffer.from(good.replace(/\r\n/g, '\n'), 'latin1'))],
+  ['CR alone instead of CRLF', mtomPost(Buffer.from(good.replace(/\r\n/g, '\r'), 'latin1'))],
+  ['CRLF delimiters, LF header lines', mtomPost(Buffer.from(good.replace(/>\r\n/g, '>\n').replace(/\r\n\r\n/g, '\r\n\n'), 'latin1'))],
+  ['CRLF -- boundary inside the data', mtomPost(withData(`a\r\n--${BOUNDARY}b`))],
+  ['a body truncated before its close delimiter', mtomPost(Buffer.from(good.slice(0, -10), 'latin1'))],
+  ['a body truncated in a header block', mtomPost(Buffer.from(good.slice(0, good.indexOf('Content-ID')), 'latin1'))],
+  ['20,000 delimiters and nothing else', mtomPost(Buffer.from(`--${BOUNDARY}\r\n`.repeat(20_000), 'latin1'))]
+])
+add('docs/protocol.md "MTOM/XOP": the bounds on parts and part headers (multipart option)', EMPTY400, [
+  ['51 parts', mtomPost(multipartBody(BOUNDARY, [{ head: rootHead('1.2'), content: envelope('1.2', CALL) }, ...Array.from({ length: 50 }, (_, i) => ({ head: partHead(`p${i}`), content: 'x' }))]))],
+  ['20,000 empty parts', mtomPost(Buffer.from(`--${BOUNDARY}\r\n\r\n\r\n`.repeat(20_000) + `--${BOUNDARY}--`, 'latin1'))],
+  ['33 header fields in a part', mtomPost(withData('x', 'X-A: 1\r\n'.repeat(33)))],
+  ['a header block of 8,193 bytes', mtomPost(withData('x', `X-A: ${'a'.repeat(8188)}\r\n`))],
+  ['a header block of 900,000 bytes that never ends', mtomPost(Buffer.from(`--${BOUNDARY}\r\nX-A: ${'a'.repeat(900_000)}`, 'latin1'))],
+  ['a header line that is not a field', mtomPost(withData('x', 'Content-ID: <a>\r\nno colon here\r\n'))]
+])
+add('docs/protocol.md "MTOM/XOP": Content-ID and Content-Transfer-Encoding (RFC 2392 §2, RFC 2045 §6)', EMPTY400, [
+  ['a Content-ID without angle brackets', mtomPost(withData('x', 'Content-ID: a\r\n'))],
+  ['an empty Content-ID', mtomPost(withData('x', 'Content-ID: <>\r\n'))],
+  ['a Content-ID with a space', mtomPost(withData('x', 'Content-ID: <a b>\r\n'))],
+  ['a Content-ID named twice', mtomPost(withData('x', 'Content-ID: <a>\r\nContent-ID: <b>\r\n'))],
+  ['two parts with one Content-ID', mtomPost(withData('x', 'Content-ID: <root.message@example.org>\r\n'))],
+  ['a base64 part', mtomPost(withData('eA==', 'Content-ID: <a>\r\nContent-Transfer-Encoding: base64\r\n'))],
+  ['a start naming no part', mtomPost(withData('x'), mtomType('1.2', BOUNDARY, '<nothing@example.org>'))]
+])
+add('docs/protocol.md "MTOM/XOP": each xop:Include is the only, empty child of its element, href a cid: URL of a part (XOP 1.0 §2.1, §2.2, §3.2)', { status: 400, fault: 'Sender' }, [
+  ['an href that is an http: URL', mtomPost(includeIn('<xop:Include href="http://127.0.0.1:9/secret"/>'))],
+  ['an href that is a file: URL', mtomPost(includeIn('<xop:Include href="file:///etc/passwd"/>'))],
+  ['a cid: URL naming no part', mtomPost(includeIn('<xop:Include href="cid:missing"/>'))],
+  ['a cid: URL naming the root part', mtomPost(includeIn('<xop:Include href="cid:root.message@example.org"/>'))],
+  ['a cid: URL with a broken escape', mtomPost(includeIn('<xop:Include href="cid:%E0%A4%A"/>'))],
+  ['a part named twice', mtomPost(includeIn('<xop:Include href="cid:a"/></m:Data><m:Data><xop:Include href="cid:a"/>'))],
+  ['an Include with a child element', mtomPost(includeIn('<xop:Include href="cid:a"><xop:Include href="cid:a"/></xop:Include>'))],
+  ['an Include with text', mtomPost(includeIn('<xop:Include href="cid:a">text</xop:Include>'))],
+  ['an Include with another attribute', mtomPost(includeIn('<xop:Include href="cid:a" id="x"/>'))],
+  ['an Include without href', mtomPost(includeIn('<xop:Include/>'))],
+  ['an Include beside text', mtomPost(includeIn('text<xop:Include href="cid:a"/>'))],
+  ['an Include beside an element', mtomPost(includeIn('<xop:Include href="cid:a"/><m:More/>'))]
 ])
 
 // ------------------------------------------------------------------ checks

@@ -142,6 +142,16 @@ export function readBinary (encoding: BinaryEncoding, text: string): Buffer {
   return bytes
 }
 
+/**
+ * An element's scalar content: for a binary value of an MTOM request, the bytes of the part its
+ * xop:Include names (docs/protocol.md "MTOM/XOP"), as they came, a view of the body; else from its text.
+ * An Include where no binary value is due is an element where text is due.
+ */
+function scalarContent (shape: ScalarShape, tree: XmlTree, p: number): unknown {
+  const bytes = shape.binary === undefined ? undefined : tree.included?.get(p)
+  return bytes ?? readScalarOf(shape, textOnly(tree, p))
+}
+
 /** Whether text has no XML white space at either end (most values): then nothing is replaced. */
 function isTrimmed (text: string): boolean {
   if (text.length === 0) return true
@@ -252,7 +262,7 @@ function readContent (shape: Shape, tree: XmlTree, p: number, nullable: boolean)
   }
   if (shape.kind === 'scalar') {
     noPlainAttributes(tree, p)
-    return readScalarOf(shape, textOnly(tree, p))
+    return scalarContent(shape, tree, p)
   }
   const out: Record<string, unknown> = shape.xsiType === undefined ? {} : { [TYPE_PROPERTY]: shape.xsiType.tag }
   readAttributes(shape, tree, p, out)
@@ -277,7 +287,7 @@ function readContent (shape: Shape, tree: XmlTree, p: number, nullable: boolean)
     return out
   }
   try {
-    out[text.property] = readScalarOf(text.shape as ScalarShape, textOnly(tree, p))
+    out[text.property] = scalarContent(text.shape as ScalarShape, tree, p)
   } catch (err) {
     throw locate(err, text.property)
   }

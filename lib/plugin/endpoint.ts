@@ -9,6 +9,7 @@ import type {
   FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions
 } from 'fastify'
 import { parseContentType, versionOfMediaType } from '../soap/content-type'
+import { MULTIPART_RELATED } from '../soap/xop'
 import { SOAP_ERR_DECODE_EMPTY, SOAP_ERR_SERVICE_INVALID } from '../errors'
 import { SoapFault, renderFault, toSoapFault } from '../soap/fault'
 import type { SoapScope } from '../service/hooks'
@@ -16,8 +17,9 @@ import type { SoapVersion } from '../namespaces'
 import type { ResolvedOptions, SoapFaultStatus } from '../options'
 import type { SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
-import { buildGetContext, buildParser } from './parser'
+import { buildGetContext, buildParser, kPackageVersion } from './parser'
 import { buildInflate } from './inflate'
+import { collectBody } from './body'
 import { getHandler, serviceHandler } from '../service/pipeline'
 import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
@@ -71,6 +73,7 @@ export interface EndpointOptions {
   readonly service?: ServiceDeclaration
 }
 
+// And multipart/related: an MTOM/XOP package (docs/protocol.md "MTOM/XOP"), its root part one of these two.
 const MEDIA_TYPES = ['application/soap+xml', 'text/xml'] as const
 
 /** A compressed body that could not be inflated, or inflates too far: the rest of it is left unread. */
@@ -83,11 +86,12 @@ function isCodingError (code: string): boolean {
  * (an unknown content coding, before any of it: Node then discards it).
  */
 function isOwnUndecodable (code: string): boolean {
-  return code.startsWith('SOAP_ERR_DECODE_') || code.startsWith('SOAP_ERR_CT_')
+  return code.startsWith('SOAP_ERR_DECODE_') || code.startsWith('SOAP_ERR_CT_') || code.startsWith('SOAP_ERR_MTOM_')
 }
 
 function faultVersion (request: FastifyRequest): SoapVersion {
   if (request.soap !== null) return request.soap.version
+  if (request[kPackageVersion] !== null) return request[kPackageVersion]
   const header = request.headers['content-type']
   return (header === undefined ? undefined : versionOfMediaType(parseContentType(header).mediaType)?.version) ?? '1.2'
 }
@@ -165,20 +169,26 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
   const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
   const parse = buildParser(soap, understood)
   instance.removeAllContentTypeParsers()
+  type Done = (err: Error | null, body?: unknown) => void
+  const parseBody = (request: FastifyRequest, body: Buffer, done: Done): void => {
+    let parsed
+    try {
+      parsed = parse(request, body)
+    } catch (err) {
+      done(err as Error, undefined)
+      return
+    }
+    done(null, parsed)
+  }
   instance.addContentTypeParser(
     MEDIA_TYPES as unknown as string[],
     { parseAs: 'buffer', bodyLimit: soap.bodyLimit },
-    (request, body, done) => {
-      let parsed
-      try {
-        parsed = parse(request, body as Buffer)
-      } catch (err) {
-        done(err as Error, undefined)
-        return
-      }
-      done(null, parsed)
-    }
+    (request, body, done) => parseBody(request, body as Buffer, done)
   )
+  // An MTOM body, often large, collected into one Buffer without holding it twice (body.ts).
+  instance.addContentTypeParser(MULTIPART_RELATED, (request, payload, done) => collectBody(
+    request, payload, soap.bodyLimit, (err, body) => err === null ? parseBody(request, body as Buffer, done) : done(err)
+  ))
   // An invalid `faultStatus` refuses the service when it is compiled, before any request.
   instance.setErrorHandler(buildErrorHandler(soap, service?.faultStatus as SoapFaultStatus | undefined))
   instance.addHook('onRequest', onSoapRequest)

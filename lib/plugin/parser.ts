@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify'
 import * as xpath from 'xpath'
 import { decodeText } from '../soap/charset'
-import { requestAction } from '../soap/content-type'
+import { requestAction, type RequestMediaType } from '../soap/content-type'
 import { SoapContext, type DecodedTree } from '../service/context'
 import { DecoderMemory, EnvelopeDecoder } from '../soap/envelope'
 import { SoapFault } from '../soap/fault'
@@ -18,6 +18,7 @@ import type { ResolvedOptions } from '../options'
 import { ENVELOPE_PREFIX, UPGRADE_BLOCK } from '../soap/writer'
 import { escapeAttribute } from '../xml/escape'
 import { XmlTree } from '../xml/tree'
+import { isMultipartRelated, readXopPackage, resolveIncludes } from '../soap/xop'
 
 function versionMismatchFault (found: string): SoapFault {
   return new SoapFault({
@@ -45,6 +46,20 @@ function mustUnderstandFault (
   })
 }
 
+const NO_PARTS: ReadonlyMap<string, Buffer> = new Map()
+
+/**
+ * An MTOM request's SOAP version, known from its root part before `request.soap` is: the version of a
+ * fault its envelope earns before then (VersionMismatch), which its own Content-Type cannot tell.
+ */
+export const kPackageVersion: unique symbol = Symbol('fastify-soap.package-version')
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    [kPackageVersion]: SoapVersion | null
+  }
+}
+
 function contentTypeLines (raw: string[]): number {
   let count = 0
   for (let i = 0; i < raw.length; i += 2) {
@@ -61,7 +76,7 @@ function contentTypeLines (raw: string[]): number {
 export function buildParser (
   options: ResolvedOptions, understood: ReadonlySet<string> = options.understoodHeaders
 ): (request: FastifyRequest, body: Buffer) => SoapContext {
-  const { roles, maxXPathElements } = options
+  const { roles, maxXPathElements, multipart } = options
   // All the parser keeps from one request to the next (DecoderMemory).
   const memory = new DecoderMemory()
   const decoder = new EnvelopeDecoder(options.limits, true, memory)
@@ -73,27 +88,46 @@ export function buildParser (
     // Node keeps the first of several Content-Type lines and drops the rest; a
     // message that says two things about its own type is refused (RFC 9110 §5.3).
     if (contentTypeLines(request.raw.rawHeaders) > 1) throw new SOAP_ERR_CT_DUPLICATE()
-    const media = mediaTypes.read(request.headers['content-type'])
-    const { text, encoding } = decodeText(body, media.charset)
+    const contentType = request.headers['content-type']
+    // docs/protocol.md "MTOM/XOP": the root part is read as any other body, its parts kept aside.
+    let media: RequestMediaType
+    let parts: ReadonlyMap<string, Buffer> | undefined
+    let bytes = body
+    if (isMultipartRelated(contentType)) {
+      const xopPackage = readXopPackage(contentType as string, body, multipart)
+      media = xopPackage.media
+      request[kPackageVersion] = media.version.version
+      bytes = xopPackage.root
+      parts = xopPackage.parts
+    } else {
+      media = mediaTypes.read(contentType)
+    }
+    const { text, encoding } = decodeText(bytes, media.charset)
     const envelope = media.version.envelope
     const decoded = decoder.decode(text, envelope, encoding, media.charset !== undefined)
     if (decoded.mismatch) throw versionMismatchFault(decoded.namespace)
 
     const version = media.version.version
     const headers = processHeaders(decoded.tree, decoded.headerNodes, version, envelope, roles)
+    const xop = parts === undefined
+      ? undefined
+      : resolveIncludes(decoded.tree, [...decoded.headerNodes, ...decoded.bodyNodes], parts)
+    // The codec reads a binary value's bytes from the part its xop:Include names (codec/read.ts).
+    const tree = xop === undefined || xop.included.size === 0 ? decoded.tree : decoded.tree.including(xop.included)
     const context = new SoapContext({
       version,
       namespace: envelope,
       action: requestAction(media.action, request.headers),
       hasHeader: decoded.hasHeader,
-      decoded: { tree: decoded.tree, headers: headers.blocks, bodyNodes: decoded.bodyNodes },
+      decoded: { tree, headers: headers.blocks, bodyNodes: decoded.bodyNodes },
+      parts: parts ?? NO_PARTS,
       source: text,
       elements: decoded.elements,
       select: envelope === SOAP12_ENV ? select12 : select11,
       maxXPathElements
     })
     request.soap = context
-    const sender = decoded.senderFault ?? headers.senderFault
+    const sender = decoded.senderFault ?? headers.senderFault ?? xop?.fault
     if (sender !== undefined) throw new SoapFault({ code: 'Sender', reason: sender })
     const missing = notUnderstood(headers.blocks, understood)
     if (missing.length !== 0) throw mustUnderstandFault(version, missing)
@@ -118,6 +152,7 @@ export function buildGetContext (options: ResolvedOptions): () => SoapContext {
     action: undefined,
     hasHeader: false,
     decoded: EMPTY_TREE,
+    parts: NO_PARTS,
     source: EMPTY_12,
     elements: 2,
     select,

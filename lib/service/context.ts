@@ -30,7 +30,7 @@ function childElement (parent: Node, namespace: string, localName: string): Elem
 
 /** What `request.soap` is made of: its public fields (documented on the class), and what it keeps to itself. */
 export interface SoapContextInit
-  extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'decoded'> {
+  extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'decoded' | 'parts'> {
   /** The decoded text, for the Document. */
   readonly source: string
   /** Elements in the message, for the XPath guard. */
@@ -64,6 +64,11 @@ export class SoapContext {
   readonly headers: readonly SoapHeaderBlock[]
   /** The decoded tree the dispatcher and the codec read; its form is internal and may change. */
   readonly decoded: DecodedTree
+  /**
+   * An MTOM request's parts other than the root, by Content-ID without its angle brackets, each a view of
+   * the request's body (docs/protocol.md "MTOM/XOP"); empty for any other request.
+   */
+  readonly parts: ReadonlyMap<string, Buffer>
 
   // Set as a service's pipeline runs (docs/hooks.md); hooks may read and replace them. The
   // protocols add their own fields (`addressing`, `username`) by declaration merging.
@@ -96,6 +101,7 @@ export class SoapContext {
     this.action = init.action
     this.hasHeader = init.hasHeader
     this.decoded = init.decoded
+    this.parts = init.parts
     this.headers = init.decoded.headers
     this.#init = init
   }

@@ -105,16 +105,25 @@ export class MediaTypes {
 /** Reads the Content-Type of a SOAP request; throws the 415 errors. */
 export function requestMediaType (header: string | undefined): RequestMediaType {
   const { mediaType, params } = parseContentType(header ?? '')
+  return soapMediaType(mediaType, params.get('charset'), params.get('action'))
+}
+
+/**
+ * A SOAP media type with its charset and action parameters: a request's, or the one an MTOM root part's
+ * `type` parameter names (docs/protocol.md "MTOM/XOP"). Throws the 415 errors.
+ */
+export function soapMediaType (
+  mediaType: string, label: string | undefined, action: string | undefined
+): RequestMediaType {
   const version = versionOfMediaType(mediaType)
   if (version === undefined) throw new SOAP_ERR_CT_MEDIA_TYPE(JSON.stringify(mediaType))
-  const label = params.get('charset')
   let charset: Charset | undefined
   if (label !== undefined) {
     charset = CHARSETS[label.toLowerCase()]
     if (charset === undefined) throw new SOAP_ERR_CT_CHARSET(JSON.stringify(label))
   }
-  const action = version === SOAP12 ? params.get('action') : undefined
-  return Object.freeze({ version, charset, action: action === '' ? undefined : action })
+  if (version !== SOAP12 || action === '') action = undefined
+  return Object.freeze({ version, charset, action })
 }
 
 /**

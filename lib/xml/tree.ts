@@ -59,8 +59,24 @@ export class XmlTree {
     readonly nodesBase = 0,
     readonly attributesBase = 0,
     /** The `xsi:type` of each element that has one, by offset; undefined when none has. */
-    readonly types: ReadonlyMap<number, XsiType> | undefined = undefined
+    readonly types: ReadonlyMap<number, XsiType> | undefined = undefined,
+    /**
+     * An XOP document's (XOP 1.0 §3.2): the bytes each xop:Include stands for, by the offset of the element
+     * it is the only child of; undefined for any other message.
+     */
+    readonly included: ReadonlyMap<number, Buffer> | undefined = undefined
   ) {}
+
+  /**
+   * This tree with the bytes its xop:Includes stand for: one request's, a tree of its own, so that a tree a
+   * decoder keeps (its shapes) never holds a request's parts.
+   */
+  including (included: ReadonlyMap<number, Buffer>): XmlTree {
+    return new XmlTree(
+      this.source, this.nodes, this.attributes, this.names, this.strings, this.nodesBase, this.attributesBase,
+      this.types, included
+    )
+  }
 
   /** The type an element names with `xsi:type`: undefined when it names none. */
   xsiType (p: number): XsiType | undefined {

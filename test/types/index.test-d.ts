@@ -21,6 +21,9 @@ function expectType<T extends true> (): T | undefined { return undefined }
 const app = Fastify()
 app.register(soap)
 app.register(fastifySoap, { maxDepth: 10, bodyLimit: 1024, roles: ['urn:r'], understoodHeaders: ['{urn:a}B'] })
+app.register(soap, { multipart: { maxParts: 10, maxPartHeaders: 8, maxPartHeaderBytes: 4096 } })
+// @ts-expect-error docs/protocol.md "MTOM/XOP": the multipart option's keys are its bounds'
+app.register(soap, { multipart: { maxparts: 10 } })
 app.register(soap, {
   routes: async (scope) => {
     scope.post('/x', async (request, reply) => {
@@ -33,6 +36,7 @@ app.register(soap, {
         expectType<Equal<typeof ctx.payload, XmlElement | undefined>>()
         expectType<Equal<ReturnType<typeof ctx.headersByName.get>, readonly SoapHeaderBlock[] | undefined>>()
         expectType<Equal<typeof ctx.headers[0]['mustUnderstand'], boolean>>()
+        expectType<Equal<typeof ctx.parts, ReadonlyMap<string, Buffer>>>()
         ctx.select('/soap:Envelope', ctx.bodyElement)
         ctx.document.documentElement?.localName?.toString()
       }

@@ -11,6 +11,7 @@ const base: SoapContextInit = {
   action: undefined,
   hasHeader: false,
   decoded: { tree: new XmlTree('', new Int32Array(0), new Int32Array(0), [], []), headers: [], bodyNodes: [] },
+  parts: new Map(),
   source: '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body/></s:Envelope>',
   elements: 2,
   select: xpath.useNamespaces({}),
