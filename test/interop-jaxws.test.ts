@@ -7,6 +7,7 @@
  * file asserts it, and what the server saw. The classes are generated and
  * compiled once for the file, in a temporary folder.
  */
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,10 +50,10 @@ async function build (): Promise<Setup> {
   mkdirSync(sources)
   mkdirSync(classes)
   // -extension: wsimport reads SOAP 1.2 bindings only with it; -XadditionalHeaders: header parts become parameters
-  for (const [pkg, path] of [['calc', '/calculator'], ['orders', '/orders'], ['addressed', '/addressed/calculator']]) {
+  for (const [pkg, path] of [['calc', '/calculator'], ['orders', '/orders'], ['addressed', '/addressed/calculator'], ['files', '/files']]) {
     await buildStep('wsimport', ['-quiet', '-extension', '-XadditionalHeaders', '-Xnocompile', '-s', sources, '-d', classes, '-p', pkg, `${url}${path}?wsdl`])
   }
-  const generated = ['calc', 'orders', 'addressed'].map((pkg) => join(sources, pkg, '*.java')).join(' ')
+  const generated = ['calc', 'orders', 'addressed', 'files'].map((pkg) => join(sources, pkg, '*.java')).join(' ')
   await buildStep('sh', ['-c', `javac -nowarn -encoding UTF-8 -cp ${RUNTIME} -d ${classes} ${generated} ${join(CLIENTS, 'java', 'DemoClient.java')} ${join(CLIENTS, 'java', 'Report.java')}`])
   return { url, exchanges, classes }
 }
@@ -161,5 +162,28 @@ for (const v of ['1.1', '1.2'] as const) {
     for (const [i, op] of ['AddResponse', 'EchoResponse', 'Divide/Fault'].entries()) {
       t.assert.match(posts[i].responseBody, /<wsa:RelatesTo [^>]*>uuid:[0-9a-f-]+<\/wsa:RelatesTo>/, `${op}: the reply relates to Metro's MessageID`)
     }
+  })
+}
+
+for (const v of ['1.1', '1.2'] as const) {
+  test(`docs/binary.md "The /files demo": JAX-WS (Metro) with MTOMFeature uploads 200 KB of random bytes and every byte value as an MTOM part over SOAP ${v}, gets their size and sha256, downloads them byte for byte, and gets FileNotFound as its typed exception`, async (t: TestContext) => {
+    const run = await jaxws(t, 'files', '/files', v)
+    if (run === undefined) return
+    const { out, exchanges } = run
+    t.assert.strictEqual(out.error, undefined, 'the client ran to its end')
+    const sent = out.sent as { size: number, sha256: string }
+    t.assert.strictEqual(sent.size, 200_256)
+    t.assert.deepStrictEqual(out.upload, sent, 'UploadResponse: the size and sha256 of the bytes sent')
+    t.assert.deepStrictEqual(out.download, { ...sent, same: true }, 'Download: the same bytes')
+    t.assert.deepStrictEqual(out.unknown, { reason: 'no file never.bin', name: 'never.bin' }, 'FileNotFoundFault, its faultInfo read from the detail')
+    const posts = exchanges.filter((e) => e.method === 'POST')
+    t.assert.deepStrictEqual(posts.map((e) => e.status), [200, 200, sender(v).status])
+    const upload = posts[0].requestType ?? ''
+    t.assert.match(upload, /^multipart\/related;/, `the Upload arrived as MTOM: ${upload}`)
+    t.assert.match(upload, /type="application\/xop\+xml"/)
+    // What the server kept: the bytes of the Download reply, read on the server's side.
+    const content = /<tns:content>([^<]*)<\/tns:content>/.exec(posts[1].responseBody)
+    t.assert.ok(content !== null, posts[1].responseBody.slice(0, 400))
+    t.assert.strictEqual(createHash('sha256').update(Buffer.from(content[1], 'base64')).digest('hex'), sent.sha256, 'the server\'s copy')
   })
 }
