@@ -4,8 +4,9 @@
  *
  *     node dist/test/clients/node-soap.js BASE_URL SCENARIO
  *
- * SCENARIO is calc11, calc12, orders11 or orders12. node-soap reads
- * BASE_URL/calculator?wsdl or BASE_URL/orders?wsdl and calls the operations
+ * SCENARIO is calc11, calc12, orders11, orders12, files11 or files12.
+ * node-soap reads BASE_URL/calculator?wsdl, BASE_URL/orders?wsdl or
+ * BASE_URL/files?wsdl and calls the operations
  * through the SOAP 1.1 or 1.2 port; the script prints one JSON line with what
  * node-soap got back (it asserts nothing: the Node test does).
  *
@@ -29,6 +30,7 @@
  * node-soap reaches nothing but BASE_URL's origin: its HTTP client
  * (node-soap-common.ts) refuses any other address and uses no proxy.
  */
+import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import * as soap from 'soap'
 import { LoopbackOnly, plain, type Json } from './node-soap-common'
@@ -47,7 +49,9 @@ async function open (base: string, path: string, service: string, soap12: boolea
   const client = await soap.createClientAsync(`${base}/${path}?wsdl`, {
     httpClient: new LoopbackOnly(origin),
     forceSoap12Headers: soap12,
-    handleNilAsNull: true
+    handleNilAsNull: true,
+    // a multipart/related reply read as MTOM (its parts in lastResponseAttachments)
+    parseResponseAttachments: path === 'files'
   })
   const session: Session = { client, last: { status: null, type: null }, ports: {} }
   client.on('response', (_body: unknown, response: { status?: number, headers?: Record<string, unknown> } | null) => {
@@ -82,7 +86,9 @@ function faultOf (err: unknown): Json | undefined {
 }
 
 /** Calls `operation` through `port` and reports what node-soap sent and got. */
-async function call (session: Session, service: string, port: string, operation: string, args: unknown): Promise<Record<string, Json>> {
+async function call (
+  session: Session, service: string, port: string, operation: string, args: unknown, options?: Record<string, unknown>
+): Promise<Record<string, Json>> {
   const { client } = session
   session.last = { status: null, type: null }
   client.lastRequest = undefined
@@ -90,7 +96,7 @@ async function call (session: Session, service: string, port: string, operation:
   client.lastRequestHeaders = undefined
   const outcome = await new Promise<{ err: unknown, result: unknown, raw: unknown }>((resolve) => {
     try {
-      client[service][port][operation](args, (err: unknown, result: unknown, raw: unknown) => { resolve({ err, result, raw }) })
+      client[service][port][operation](args, (err: unknown, result: unknown, raw: unknown) => { resolve({ err, result, raw }) }, options)
     } catch (err) {
       resolve({ err, result: undefined, raw: undefined })
     }
@@ -160,13 +166,47 @@ async function orders (base: string, soap12: boolean): Promise<Record<string, Js
   return out
 }
 
+const XOP = 'http://www.w3.org/2004/08/xop/include'
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex')
+
+/**
+ * Files as MTOM: node-soap sends a part with the `attachments` option, the
+ * `xop:Include` that names it written into `content` as raw XML (`$xml`); the
+ * Download with `forceMTOM` (the envelope alone, as the root part) and
+ * `parseResponseAttachments`. 200 KB of random bytes, then every byte value.
+ */
+async function files (base: string, soap12: boolean): Promise<Record<string, Json>> {
+  const port = soap12 ? 'FilesSoap12' : 'FilesSoap11'
+  const session = await open(base, 'files', 'Files', soap12)
+  const bytes = Buffer.concat([randomBytes(200_000), Buffer.from(Array.from({ length: 256 }, (_v, i) => i))])
+  const name = `node-soap-${soap12 ? '1.2' : '1.1'}.bin`
+  const id = 'content@node-soap.example.org'
+  const attachments = [{ mimetype: 'application/octet-stream', contentId: id, name, body: bytes }]
+  const upload = await call(session, 'Files', port, 'Upload', { name, content: { $xml: `<xop:Include xmlns:xop="${XOP}" href="cid:${id}"/>` } }, { attachments })
+  const download = await call(session, 'Files', port, 'Download', { name }, { forceMTOM: true })
+  const content = (download.result as { content?: unknown } | null | undefined)?.content
+  const back = typeof content === 'string' ? Buffer.from(content, 'base64') : undefined
+  delete download.result
+  delete download.body
+  return {
+    port,
+    sent: { size: bytes.length, sha256: sha256(bytes) },
+    upload,
+    download,
+    downloaded: back === undefined ? null : { size: back.length, sha256: sha256(back), same: back.equals(bytes) },
+    unknown: await call(session, 'Files', port, 'Download', { name: 'never.bin' }, { forceMTOM: true })
+  }
+}
+
 async function main (): Promise<void> {
   const [base, scenario] = [process.argv[2] ?? '', process.argv[3] ?? '']
   const scenarios: Record<string, [typeof calculator, boolean]> = {
     calc11: [calculator, false],
     calc12: [calculator, true],
     orders11: [orders, false],
-    orders12: [orders, true]
+    orders12: [orders, true],
+    files11: [files, false],
+    files12: [files, true]
   }
   const warnings: string[] = []
   for (const level of ['warn', 'error'] as const) {
@@ -177,7 +217,7 @@ async function main (): Promise<void> {
   let out: Record<string, Json>
   const entry = scenarios[scenario]
   if (entry === undefined) {
-    out = { error: `unknown scenario ${JSON.stringify(scenario)}: calc11, calc12, orders11 or orders12` }
+    out = { error: `unknown scenario ${JSON.stringify(scenario)}: calc11, calc12, orders11, orders12, files11 or files12` }
   } else {
     try {
       out = await entry[0](base.replace(/\/+$/, ''), entry[1])
