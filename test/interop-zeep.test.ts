@@ -5,6 +5,7 @@
  * asserts it, and what the server saw.
  */
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import { CLIENTS, assertRepliesInRequestVersion, requireClient, runClient, startDemo, type Exchange } from './interop'
@@ -127,5 +128,24 @@ for (const [coding, v] of [['gzip', '1.1'], ['gzip', '1.2'], ['deflate', '1.2']]
     t.assert.strictEqual(out.add, 5, 'Add(2, 3)')
     t.assert.strictEqual(out.echo, ECHO, 'Echo, every character intact')
     t.assert.deepStrictEqual(assertExchanges(t, exchanges, '/calculator', v, ['urn:example:calc/Add', 'urn:example:calc/Echo']), [200, 200])
+  })
+}
+
+for (const v of ['1.1', '1.2'] as const) {
+  test(`docs/binary.md "The /files demo": zeep ${version} uploads 200 KB of random bytes and every byte value over SOAP ${v}, inline as base64 (zeep writes no MTOM), gets their size and sha256, downloads them byte for byte, and reads the FileNotFound fault's detail`, async (t: TestContext) => {
+    const run = await zeep(t, `files${v.replace('.', '')}`)
+    if (run === undefined) return
+    const { out, exchanges } = run
+    t.assert.strictEqual(out.error, undefined, 'the script ran to its end')
+    const sent = out.sent as { size: number, sha256: string }
+    t.assert.strictEqual(sent.size, 200_256)
+    t.assert.deepStrictEqual(out.upload, sent, 'UploadResponse: the size and sha256 of the bytes sent')
+    t.assert.deepStrictEqual(out.download, { ...sent, same: true }, 'Download: the same bytes')
+    t.assert.deepStrictEqual(out.unknown, { code: sender(v).code, message: 'no file never.bin', actor: null, subcodes: [], detailChildren: ['{urn:example:files}FileNotFound'], detail: { name: 'never.bin' } })
+    const statuses = assertExchanges(t, exchanges, '/files', v, ['urn:example:files/Upload', 'urn:example:files/Download', 'urn:example:files/Download'])
+    t.assert.deepStrictEqual(statuses, [200, 200, sender(v).status])
+    const content = /<tns:content>([^<]*)<\/tns:content>/.exec(exchanges.filter((e) => e.method === 'POST')[1].responseBody)
+    t.assert.ok(content !== null)
+    t.assert.strictEqual(createHash('sha256').update(Buffer.from(content[1], 'base64')).digest('hex'), sent.sha256, 'the server\'s copy')
   })
 }
