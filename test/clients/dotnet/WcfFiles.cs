@@ -1,8 +1,8 @@
 // A .NET WCF client of the demo's Files service (Mono's System.ServiceModel),
 // through a ChannelFactory over a hand-written contract and a CustomBinding
 // of MtomMessageEncoding and HttpTransport. Usage:
-//   mono WcfFiles.exe <1.1|1.2> <service URL>
-// Uploads 200 KB of random bytes and every byte value, downloads them, and
+//   mono WcfFiles.exe <1.1|1.2> <service URL> [random bytes, 200000 by default]
+// Uploads that many random bytes and every byte value, downloads them, and
 // prints one JSON object: what each call returned, or the exception it raised.
 using System;
 using System.Collections;
@@ -46,9 +46,10 @@ public static class WcfFiles {
         new HttpTransportBindingElement { MaxReceivedMessageSize = 8 * 1024 * 1024 });
       var factory = new ChannelFactory<IFiles>(binding, new EndpointAddress(args[1]));
       var files = factory.CreateChannel();
-      var bytes = new byte[200000 + 256];
+      int random = args.Length > 2 ? int.Parse(args[2]) : 200000;
+      var bytes = new byte[random + 256];
       new Random().NextBytes(bytes);
-      for (int i = 0; i < 256; i++) bytes[200000 + i] = (byte)i;
+      for (int i = 0; i < 256; i++) bytes[random + i] = (byte)i;
       var name = "wcf-" + args[0] + ".bin";
       output["sent"] = Summary(bytes.Length, Sha256(bytes));
       try {
