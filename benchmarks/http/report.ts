@@ -177,8 +177,11 @@ export function renderLoad (record: BenchRecord): string {
 
 export function renderSettings (record: BenchRecord): string {
   const s = record.settings
-  const uploads = record.workloads.some((w) => w.id === 'upload') ? `; the upload: ${s.uploads} requests one at a time after one checked, ` : ', '
-  return `${s.connections} connections, pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up${uploads}` +
+  const parts = [
+    ...(record.workloads.some((w) => w.id !== 'upload') ? [`${s.connections} connections, pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up`] : []),
+    ...(record.workloads.some((w) => w.id === 'upload') ? [`the upload: ${s.uploads} requests one at a time after one checked`] : [])
+  ]
+  return `${parts.join('; ')}, ` +
     `${s.rounds} round${s.rounds === 1 ? '' : 's'}, contenders interleaved within each round, each round starting one contender further along, each server in its own process on 127.0.0.1`
 }
 

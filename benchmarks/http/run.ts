@@ -17,7 +17,7 @@
  * large, the fastify-soap server of that build (its own benchmarks/http/server.js),
  * so that one run compares the two builds.
  * The contenders are interleaved within each round (every contender of every
- * workloads in turn, each round starting one contender further along, then
+ * workload in turn, each round starting one contender further along, then
  * the next round), so that drift and the place in the order hit all alike, and
  * every ratio is taken between contenders of the same round. A contender that
  * does not start, or answers one checked request wrongly, is reported and left
