@@ -47,3 +47,33 @@ export function listJson (count: number): string {
 export function listCount (envelope: string): number {
   return envelope.split('<l:item ').length - 1
 }
+
+export const UPLOAD_NS = 'urn:example:upload'
+/** The upload workload's attachment: 10 MiB. */
+export const UPLOAD_BYTES = 10 * 1024 * 1024
+const XOP = 'http://www.w3.org/2004/08/xop/include'
+const UPLOAD_BOUNDARY = 'uuid:3e1c5a7d-upload-bench'
+
+/** The Upload request's envelope, its one `Data` element holding `data`: base64 text, or an xop:Include. */
+function uploadEnvelope (data: string): string {
+  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP12}"><soap:Body>` +
+    `<u:Upload xmlns:u="${UPLOAD_NS}"><u:Data>${data}</u:Data></u:Upload></soap:Body></soap:Envelope>`
+}
+
+/** The upload with its bytes inline: base64 on one line in the `Data` element, a SOAP 1.2 envelope. */
+export function uploadBase64 (bytes: Buffer): { contentType: string, body: Buffer } {
+  return { contentType: 'application/soap+xml; charset=utf-8; action="urn:example:upload/Upload"', body: Buffer.from(uploadEnvelope(bytes.toString('base64')), 'latin1') }
+}
+
+/** The same upload as MTOM: multipart/related, the envelope its root part, the bytes a raw part the `Data` element includes. */
+export function uploadMtom (bytes: Buffer): { contentType: string, body: Buffer } {
+  const root = uploadEnvelope(`<xop:Include xmlns:xop="${XOP}" href="cid:data@example.org"/>`)
+  const head = `--${UPLOAD_BOUNDARY}\r\nContent-Type: application/xop+xml; charset=UTF-8; type="application/soap+xml"\r\n` +
+    `Content-Transfer-Encoding: binary\r\nContent-ID: <root@example.org>\r\n\r\n${root}\r\n--${UPLOAD_BOUNDARY}\r\n` +
+    'Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <data@example.org>\r\n\r\n'
+  return {
+    contentType: `multipart/related; type="application/xop+xml"; boundary="${UPLOAD_BOUNDARY}"; start="<root@example.org>"; ` +
+      'start-info="application/soap+xml"; action="urn:example:upload/Upload"',
+    body: Buffer.concat([Buffer.from(head, 'latin1'), bytes, Buffer.from(`\r\n--${UPLOAD_BOUNDARY}--\r\n`, 'latin1')])
+  }
+}

@@ -40,7 +40,7 @@ export interface BenchRecord {
   workloads: WorkloadRecord[]
 }
 
-export type Metric = 'rps' | 'cpuPerRequest' | 'p99' | 'maxRss'
+export type Metric = 'rps' | 'cpuPerRequest' | 'p99' | 'maxRss' | 'rssGrowth'
 
 export interface Summary {
   kind: string

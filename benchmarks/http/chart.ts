@@ -81,10 +81,12 @@ function group (workload: WorkloadRecord, top: number): { svg: string[], height:
 export function renderChart (record: BenchRecord): string {
   const { rounds, seconds, warmup, connections, pipelining } = record.settings
   const plural = rounds === 1 ? '' : 's'
+  const timed = record.workloads.some((w) => w.id !== 'upload') ? [`${connections} connections, pipelining ${pipelining}, ${seconds} s after ${warmup} s warm-up`] : []
+  const counted = record.workloads.some((w) => w.id === 'upload') ? [`the upload: ${record.settings.uploads} requests one at a time`] : []
   const body: string[] = [
     text(16, 28, `HTTP req/s per contender: median of ${rounds} round${plural}, whiskers min–max`, 'font-size="16" font-weight="bold" fill="#1f2933"'),
     text(16, 48, `Label: median req/s · median of the per-round ratios to the reference. Node ${record.node} · ${record.cpu} × ${record.cores} cores · ${record.date.slice(0, 10)}`, 'font-size="11" fill="#616e7c"'),
-    text(16, 64, `${connections} connections, pipelining ${pipelining}, ${seconds} s after ${warmup} s warm-up, contenders interleaved and rotated per round, each server in its own process`, 'font-size="11" fill="#616e7c"'),
+    text(16, 64, `${[...timed, ...counted].join('; ')}, contenders interleaved and rotated per round, each server in its own process`, 'font-size="11" fill="#616e7c"'),
     text(16, 80, renderLoad(record), 'font-size="11" fill="#616e7c"')
   ]
   let y = 116

@@ -2,7 +2,9 @@
  * One contender of one workload, measured once: its own server process on
  * 127.0.0.1 (pinned to the server's CPU), each of its requests checked once, a
  * warm-up, then the measured window, driven by wrk or autocannon, with the
- * server's CPU time and peak RSS read around it. Every step is bounded in time.
+ * server's CPU time and peak RSS read around it. A load with a fixed number of
+ * requests (the uploads) is sent instead by the runner, one request at a
+ * time, after its checks. Every step is bounded in time.
  */
 import type { ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
@@ -14,6 +16,8 @@ export interface Settings {
   rounds: number
   seconds: number
   warmup: number
+  /** The requests of each fixed-count load (the uploads), per contender and round. */
+  uploads: number
   connections: number
   pipelining: number
   /** The load generator: wrk (one thread, its own process) or autocannon (in the runner's process), and its version. */
@@ -28,7 +32,13 @@ export interface Load {
   path: string
   headers: Record<string, string>
   /** Sent in turn on each connection: values change from one request to the next, as a client's do. */
-  bodies: readonly string[]
+  bodies: ReadonlyArray<string | Buffer>
+  /**
+   * A fixed number of requests, sent by the runner one at a time (each on a
+   * connection of its own) instead of the load generator's timed window: for
+   * bodies too large for 50 connections at once to say what one request costs.
+   */
+  requests?: number
   /** Undefined when the answer is right, else what is wrong with it. */
   check: (status: number, body: string) => string | undefined
 }
@@ -50,6 +60,9 @@ export interface Sample {
   cpuPerRequest: number
   /** The server process's peak resident set size at the end, bytes. */
   maxRss: number
+  /** Its resident set size once listening, before any request, bytes; and the peak's growth over it. */
+  rssStart: number
+  rssGrowth: number
   /** Connection errors, timeouts included, and timeouts alone. */
   errors: number
   timeouts: number
@@ -69,6 +82,8 @@ export class Failure extends Error {
 }
 
 const CHECK_TIMEOUT_MS = 5000
+/** How long one request of a fixed-count load may take. */
+const COUNTED_TIMEOUT_MS = 30_000
 /** How long past its duration a load run may go before it is stopped, then abandoned. */
 const RUN_GRACE_S = 10
 const RUN_ABANDON_S = 20
@@ -83,13 +98,14 @@ export async function measureOne (kind: string, load: Load, settings: Settings, 
   }
   const { child, port } = server
   try {
+    const { rss: rssStart } = await serverStats(child)
     for (const body of load.bodies) {
       const wrong = await checkOnce(port, load, body)
       if (wrong !== undefined) throw new Failure('check', wrong)
     }
-    await drive(port, load, settings, settings.warmup)
+    if (load.requests === undefined) await drive(port, load, settings, settings.warmup)
     await serverStats(child)
-    const result = await drive(port, load, settings, settings.seconds)
+    const result = load.requests === undefined ? await drive(port, load, settings, settings.seconds) : await sendCounted(port, load, load.requests)
     const stats = await serverStats(child)
     return {
       round,
@@ -103,6 +119,8 @@ export async function measureOne (kind: string, load: Load, settings: Settings, 
       cpu: stats.cpu,
       cpuPerRequest: result.requests > 0 ? stats.cpu / result.requests : Number.NaN,
       maxRss: stats.maxRss,
+      rssStart,
+      rssGrowth: stats.maxRss - rssStart,
       errors: result.errors,
       timeouts: result.timeouts,
       non2xx: result.non2xx,
@@ -116,8 +134,10 @@ export async function measureOne (kind: string, load: Load, settings: Settings, 
   }
 }
 
-/** Sends one of the load's requests once, on a connection of its own, and checks the answer. */
-function checkOnce (port: number, load: Load, body: string): Promise<string | undefined> {
+type Answer = { status: number, body: string } | { error: string }
+
+/** Sends one of the load's requests once, on a connection of its own: its answer, or why there is none. */
+function sendOnce (port: number, load: Load, body: string | Buffer, timeout: number): Promise<Answer> {
   return new Promise((resolve) => {
     const req = request({
       host: '127.0.0.1',
@@ -126,17 +146,62 @@ function checkOnce (port: number, load: Load, body: string): Promise<string | un
       path: load.path,
       headers: { ...load.headers, 'content-length': Buffer.byteLength(body) },
       agent: false,
-      timeout: CHECK_TIMEOUT_MS
+      timeout
     }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve(load.check(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))))
-      res.on('error', (err) => resolve(`the answer broke off: ${reason(err)}`))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
+      res.on('error', (err) => resolve({ error: `the answer broke off: ${reason(err)}` }))
     })
-    req.on('timeout', () => req.destroy(new Error(`no answer in ${CHECK_TIMEOUT_MS / 1000} s`)))
-    req.on('error', (err) => resolve(`the request failed: ${reason(err)}`))
+    req.on('timeout', () => req.destroy(new Error(`no answer in ${timeout / 1000} s`)))
+    req.on('error', (err) => resolve({ error: `the request failed: ${reason(err)}` }))
     req.end(body)
   })
+}
+
+/** Sends one of the load's requests once and checks the answer. */
+async function checkOnce (port: number, load: Load, body: string | Buffer): Promise<string | undefined> {
+  const answer = await sendOnce(port, load, body, CHECK_TIMEOUT_MS)
+  return 'error' in answer ? answer.error : load.check(answer.status, answer.body)
+}
+
+/** The latency at percentile `p` of sorted durations (nearest rank). */
+function percentile (sorted: readonly number[], p: number): number {
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p / 100 * sorted.length) - 1)]
+}
+
+/** `count` requests, the load's bodies in turn, one at a time; an answer that fails the check counts as non-2xx. */
+async function sendCounted (port: number, load: Load, count: number): Promise<LoadResult> {
+  const took: number[] = []
+  let errors = 0
+  let timeouts = 0
+  let non2xx = 0
+  const start = process.hrtime.bigint()
+  for (let i = 0; i < count; i++) {
+    const sent = process.hrtime.bigint()
+    const answer = await sendOnce(port, load, load.bodies[i % load.bodies.length], COUNTED_TIMEOUT_MS)
+    took.push(Number(process.hrtime.bigint() - sent) / 1e6)
+    if ('error' in answer) {
+      errors++
+      if (answer.error.includes('no answer in')) timeouts++
+    } else if (load.check(answer.status, answer.body) !== undefined) {
+      non2xx++
+    }
+  }
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9
+  const sorted = [...took].sort((a, b) => a - b)
+  return {
+    rps: count / seconds,
+    requests: count,
+    mean: took.reduce((a, b) => a + b, 0) / count,
+    p50: percentile(sorted, 50),
+    p75: percentile(sorted, 75),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    errors,
+    timeouts,
+    non2xx
+  }
 }
 
 /** One load run of `seconds`, by the settings' generator; stopped and refused if it runs past its time. */

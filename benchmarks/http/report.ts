@@ -69,7 +69,9 @@ export const GOALS: Goal[] = [
   { text: 'large: fastify-soap req/s ≥ 3 × node-soap', workload: 'large', a: 'soap', b: 'node-soap', metric: 'rps', atLeast: true, target: 3 },
   { text: 'large: fastify-soap CPU/req ≤ 4 × Fastify JSON', workload: 'large', a: 'soap', b: 'json', metric: 'cpuPerRequest', atLeast: false, target: 4 },
   { text: 'small: fastify-soap p99 ≤ 2 × Fastify JSON p99', workload: 'small', a: 'soap', b: 'json', metric: 'p99', atLeast: false, target: 2 },
-  { text: 'large: fastify-soap peak RSS ≤ node-soap peak RSS', workload: 'large', a: 'soap', b: 'node-soap', metric: 'maxRss', atLeast: false, target: 1 }
+  { text: 'large: fastify-soap peak RSS ≤ node-soap peak RSS', workload: 'large', a: 'soap', b: 'node-soap', metric: 'maxRss', atLeast: false, target: 1 },
+  { text: 'upload: MTOM CPU/req ≤ 0.5 × base64 inline', workload: 'upload', a: 'upload-mtom', b: 'upload-base64', metric: 'cpuPerRequest', atLeast: false, target: 0.5 },
+  { text: 'upload: MTOM peak RSS growth ≤ 0.5 × base64 inline', workload: 'upload', a: 'upload-mtom', b: 'upload-base64', metric: 'rssGrowth', atLeast: false, target: 0.5 }
 ]
 
 function evaluate (goal: Goal, workloads: WorkloadRecord[]): string {
@@ -87,8 +89,38 @@ function evaluate (goal: Goal, workloads: WorkloadRecord[]): string {
   return `- ${goal.text}: **${met ? 'met' : 'missed'}** — ${ratio(m)}× (per round ${per.map(ratio).join(', ')})`
 }
 
+/** The goals of the workloads that ran. */
 export function renderGoals (workloads: WorkloadRecord[]): string {
-  return ['### fastify-soap\'s goals (medians of per-round ratios)', '', ...GOALS.map((g) => evaluate(g, workloads))].join('\n')
+  const ran = GOALS.filter((g) => workloads.some((w) => w.id === g.workload))
+  return ['### fastify-soap\'s goals (medians of per-round ratios)', '', ...ran.map((g) => evaluate(g, workloads))].join('\n')
+}
+
+/**
+ * The upload, MTOM over base64 inline: the server's CPU per request, its
+ * peak resident set, and that peak's growth over its resident set once
+ * listening (each round a fresh server process); undefined when the upload did not run.
+ */
+export function renderUpload (workloads: WorkloadRecord[]): string | undefined {
+  const upload = workloads.find((w) => w.id === 'upload')
+  const mtom = upload === undefined ? undefined : contender(upload, 'upload-mtom')
+  const base64 = upload === undefined ? undefined : contender(upload, 'upload-base64')
+  if (mtom === undefined || base64 === undefined) return undefined
+  const figure = (c: ContenderRecord, metric: 'cpuPerRequest' | 'maxRss' | 'rssGrowth'): string => {
+    if (c.samples.length === 0) return '—'
+    const m = median(c.samples.map((s) => s[metric]))
+    return metric === 'cpuPerRequest' ? `${fixed(m / 1000, 1)} ms` : `${fixed(m / MiB, 1)} MiB`
+  }
+  const rowOf = (label: string, metric: 'cpuPerRequest' | 'maxRss' | 'rssGrowth'): string =>
+    `| ${label} | ${figure(base64, metric)} | ${figure(mtom, metric)} | ${buildRatio(mtom, base64, metric)} |`
+  return [
+    '### upload: MTOM ÷ base64 inline (medians; each round\'s ratio in parentheses)',
+    '',
+    '| server, per request | base64 inline | MTOM | MTOM ÷ base64 |',
+    '|---|---|---|---|',
+    rowOf('CPU (user + system)', 'cpuPerRequest'),
+    rowOf('peak RSS', 'maxRss'),
+    rowOf('peak RSS growth over the RSS once listening', 'rssGrowth')
+  ].join('\n')
 }
 
 /** One figure of this build over the baseline build's: the median of the rounds that measured both, and each round's. */
@@ -125,7 +157,13 @@ function latencyDigits (record: BenchRecord): number {
 /** The tables, the goals and the comparison of builds, as printed to stdout. */
 export function renderBody (record: BenchRecord): string {
   const builds = renderBuilds(record.workloads)
-  return [...record.workloads.map((w) => renderTable(w, latencyDigits(record))), renderGoals(record.workloads), ...(builds === undefined ? [] : [builds])].join('\n\n') + '\n'
+  const upload = renderUpload(record.workloads)
+  return [
+    ...record.workloads.map((w) => renderTable(w, latencyDigits(record))),
+    ...(upload === undefined ? [] : [upload]),
+    renderGoals(record.workloads),
+    ...(builds === undefined ? [] : [builds])
+  ].join('\n\n') + '\n'
 }
 
 /** Which load generator ran, and where each process ran. */
@@ -139,7 +177,11 @@ export function renderLoad (record: BenchRecord): string {
 
 export function renderSettings (record: BenchRecord): string {
   const s = record.settings
-  return `${s.connections} connections, pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up, ` +
+  const parts = [
+    ...(record.workloads.some((w) => w.id !== 'upload') ? [`${s.connections} connections, pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up`] : []),
+    ...(record.workloads.some((w) => w.id === 'upload') ? [`the upload: ${s.uploads} requests one at a time after one checked`] : [])
+  ]
+  return `${parts.join('; ')}, ` +
     `${s.rounds} round${s.rounds === 1 ? '' : 's'}, contenders interleaved within each round, each round starting one contender further along, each server in its own process on 127.0.0.1`
 }
 

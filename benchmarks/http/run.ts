@@ -1,18 +1,23 @@
 /**
  * `npm run bench`: two workloads, each against five contenders (six with
- * BENCH_BASELINE), every server in its own process on 127.0.0.1, pinned to one
- * CPU with taskset while the load generator has another; driven by wrk when it
- * is installed (BENCH_GENERATOR=autocannon to choose autocannon), else autocannon.
+ * BENCH_BASELINE), and an upload in two forms; every server in its own process
+ * on 127.0.0.1, pinned to one CPU with taskset while the load generator has
+ * another; driven by wrk when it is installed (BENCH_GENERATOR=autocannon to
+ * choose autocannon), else autocannon.
  *   small  Add (about 400 bytes; eight pairs of operands in turn, so that each
  *          request's values differ from the last's): the JSON route (the reference),
  *          the XML echo (Fastify sending the request's bytes back: the floor),
  *          fastify-soap, node-soap, strong-soap
  *   large  EchoList of 1,000 records (about 107 KB), the same five
- * BENCH_BASELINE=<another checkout's compiled dist/ folder> adds, to both, the
- * fastify-soap server of that build (its own benchmarks/http/server.js), so
- * that one run compares the two builds.
- * The contenders are interleaved within each round (every contender of both
- * workloads in turn, each round starting one contender further along, then
+ *   upload 10 MiB of random bytes to fastify-soap's Upload (one base64Binary
+ *          element; the answer their count and SHA-256), as base64 text inline
+ *          (the reference) and as MTOM (the bytes a raw part): BENCH_UPLOADS (20)
+ *          requests of each, one at a time, sent by the runner, not the load generator
+ * BENCH_BASELINE=<another checkout's compiled dist/ folder> adds, to small and
+ * large, the fastify-soap server of that build (its own benchmarks/http/server.js),
+ * so that one run compares the two builds.
+ * The contenders are interleaved within each round (every contender of every
+ * workload in turn, each round starting one contender further along, then
  * the next round), so that drift and the place in the order hit all alike, and
  * every ratio is taken between contenders of the same round. A contender that
  * does not start, or answers one checked request wrongly, is reported and left
@@ -21,12 +26,14 @@
  * baseline build, this build over that one; writes benchmarks/results/results.md,
  * results.json (every round's figures) and chart.svg.
  * Bounded: BENCH_ROUNDS (3) × 10 contenders (12 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
- * each load run stopped if it overruns; every child process is killed when the run ends.
+ * each load run stopped if it overruns, and BENCH_ROUNDS × 2 × (BENCH_UPLOADS + 1) uploads of at most 30 s each;
+ * every child process is killed when the run ends.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
-import { ADDENDS, addEnvelope, listEnvelopeOf, listJson } from '../fixtures'
+import { createHash, randomBytes } from 'node:crypto'
+import { ADDENDS, addEnvelope, listEnvelopeOf, listJson, UPLOAD_BYTES, uploadBase64, uploadMtom } from '../fixtures'
 import { BASELINE_BUILD, type BenchRecord, type ContenderRecord, type WorkloadRecord } from './aggregate'
 import { renderChart } from './chart'
 import { choosePinning, cleanUp, pinSelf } from './children'
@@ -53,16 +60,20 @@ function expect (pattern: RegExp, what: string) {
   }
 }
 
-interface Workload { id: string, title: (soap: number, json: number) => string, loads: Record<string, Load> }
+type Contender = Omit<ContenderRecord, 'samples'>
 
-/** The contenders; `baseline`: another build's benchmarks/http/server.js, whose fastify-soap server runs beside this build's. */
-/**
- * The contenders; BENCH_ONLY (kinds, comma-separated: xml-echo, soap,
- * soap-baseline, node-soap, strong-soap) keeps those and the JSON route, the
- * reference every ratio is taken against.
- */
-function contenders (baseline: string | undefined): Array<Omit<ContenderRecord, 'samples'>> {
-  const all = [
+interface Workload {
+  id: string
+  title: string
+  /** The contender every ratio of the workload is taken against. */
+  reference: string
+  contenders: Contender[]
+  loads: Record<string, Load>
+}
+
+/** The contenders of the small and large workloads; `baseline`: another build's benchmarks/http/server.js, whose fastify-soap server runs beside this build's. */
+function contenders (baseline: string | undefined): Contender[] {
+  return [
     { kind: 'json', name: 'Fastify JSON' },
     { kind: 'xml-echo', name: 'Fastify XML echo' },
     { kind: 'soap', name: 'fastify-soap' },
@@ -70,11 +81,23 @@ function contenders (baseline: string | undefined): Array<Omit<ContenderRecord, 
     { kind: 'node-soap', name: 'node-soap' },
     { kind: 'strong-soap', name: 'strong-soap' }
   ]
+}
+
+/**
+ * BENCH_ONLY (kinds, comma-separated: xml-echo, soap, soap-baseline,
+ * node-soap, strong-soap, upload-base64, upload-mtom): the workloads with a
+ * contender named, each with the contenders named and its reference (the
+ * JSON route; for the upload, base64 inline).
+ */
+function selected (plan: Workload[]): Workload[] {
   const only = process.env.BENCH_ONLY
-  if (only === undefined || only === '') return all
+  if (only === undefined || only === '') return plan
   const kinds = new Set(only.split(',').map((kind) => kind.trim()))
-  for (const kind of kinds) if (!all.some((c) => c.kind === kind)) throw new Error(`BENCH_ONLY: no contender ${kind} (one of ${all.map((c) => c.kind).join(', ')})`)
-  return all.filter((c) => c.kind === 'json' || kinds.has(c.kind))
+  const all = [...new Set(plan.flatMap((w) => w.contenders.map((c) => c.kind)))]
+  for (const kind of kinds) if (!all.includes(kind)) throw new Error(`BENCH_ONLY: no contender ${kind} (one of ${all.join(', ')})`)
+  return plan
+    .filter((w) => w.contenders.some((c) => kinds.has(c.kind)))
+    .map((w) => ({ ...w, contenders: w.contenders.filter((c) => c.kind === w.reference || kinds.has(c.kind)) }))
 }
 
 /** BENCH_BASELINE's server script: the folder may be a compiled dist/ or the checkout holding it. */
@@ -103,19 +126,52 @@ function command (): string {
   return [...set.map(([name, value]) => `${name}=${String(value)}`), 'npm run bench'].join(' ')
 }
 
-function workloads (): Workload[] {
+const MiB = 2 ** 20
+
+/**
+ * The upload workload's two loads: the same `bytes`, as base64 text inline
+ * and as MTOM, each to be answered with their count and SHA-256; `requests` of each.
+ */
+export function uploadLoads (bytes: Buffer, requests: number): { 'upload-base64': Load, 'upload-mtom': Load } {
+  const sha256 = createHash('sha256').update(bytes).digest('hex')
+  const answer = expect(new RegExp(`<[^>]*Size>${bytes.length}<[\\s\\S]*<[^>]*Sha256>${sha256}<`), `Size ${bytes.length} and SHA-256 ${sha256}`)
+  const load = ({ contentType, body }: { contentType: string, body: Buffer }): Load =>
+    ({ path: '/upload', headers: { 'content-type': contentType }, bodies: [body], requests, check: answer })
+  return { 'upload-base64': load(uploadBase64(bytes)), 'upload-mtom': load(uploadMtom(bytes)) }
+}
+
+function workloads (baseline: string | undefined, uploads: number): Workload[] {
   const add: Load = { path: '/calculator', headers: SOAP12('urn:example:calc/Add'), bodies: ADDENDS.map(([a, b]) => addEnvelope(a, b)), check: expect(/>\s*5\s*</, 'result 5') }
   const list: Load = { path: '/list', headers: SOAP12('urn:example:list/EchoList'), bodies: [listEnvelopeOf(1000)], check: expect(/item 999\b/, '"item 999"') }
+  const addJson: Load = { path: '/calculator', headers: JSON_TYPE, bodies: ADDENDS.map(([a, b]) => JSON.stringify({ a, b })), check: expect(/"result":5\b/, '"result":5') }
+  const listJsonLoad: Load = { path: '/list', headers: JSON_TYPE, bodies: [listJson(1000)], check: expect(/item 999\b/, '"item 999"') }
+  const upload = uploadLoads(randomBytes(UPLOAD_BYTES), uploads)
+  const size = (load: Load): number => Buffer.byteLength(load.bodies[0])
   return [
     {
       id: 'small',
-      title: (soap, json) => `small: Add (SOAP 1.2 envelope ${soap} B, JSON ${json} B)`,
-      loads: { json: { path: '/calculator', headers: JSON_TYPE, bodies: ADDENDS.map(([a, b]) => JSON.stringify({ a, b })), check: expect(/"result":5\b/, '"result":5') }, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, [BASELINE_BUILD]: add, 'node-soap': add, 'strong-soap': add }
+      title: `small: Add (SOAP 1.2 envelope ${size(add)} B, JSON ${size(addJson)} B)`,
+      reference: 'json',
+      contenders: contenders(baseline),
+      loads: { json: addJson, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, [BASELINE_BUILD]: add, 'node-soap': add, 'strong-soap': add }
     },
     {
       id: 'large',
-      title: (soap, json) => `large: EchoList of 1,000 records (SOAP 1.2 envelope ${(soap / 1024).toFixed(0)} KiB, JSON ${(json / 1024).toFixed(0)} KiB)`,
-      loads: { json: { path: '/list', headers: JSON_TYPE, bodies: [listJson(1000)], check: expect(/item 999\b/, '"item 999"') }, 'xml-echo': list, soap: list, [BASELINE_BUILD]: list, 'node-soap': list, 'strong-soap': list }
+      title: `large: EchoList of 1,000 records (SOAP 1.2 envelope ${(size(list) / 1024).toFixed(0)} KiB, JSON ${(size(listJsonLoad) / 1024).toFixed(0)} KiB)`,
+      reference: 'json',
+      contenders: contenders(baseline),
+      loads: { json: listJsonLoad, 'xml-echo': list, soap: list, [BASELINE_BUILD]: list, 'node-soap': list, 'strong-soap': list }
+    },
+    {
+      id: 'upload',
+      title: `upload: ${UPLOAD_BYTES / MiB} MiB of random bytes in one base64Binary element, ${uploads} requests one at a time ` +
+        `(base64 inline ${(size(upload['upload-base64']) / MiB).toFixed(1)} MiB, MTOM ${(size(upload['upload-mtom']) / MiB).toFixed(1)} MiB)`,
+      reference: 'upload-base64',
+      contenders: [
+        { kind: 'upload-base64', name: 'fastify-soap, base64 inline', serves: 'soap-upload' },
+        { kind: 'upload-mtom', name: 'fastify-soap, MTOM', serves: 'soap-upload' }
+      ],
+      loads: upload
     }
   ]
 }
@@ -139,7 +195,8 @@ async function runRounds (plan: Workload[], records: WorkloadRecord[], settings:
           c.failure = { round: unstarted.round, stage: 'start', reason: unstarted.reason }
           continue
         }
-        process.stderr.write(`${step} · ${settings.seconds} s…\n`)
+        const counted = workload.loads[c.kind].requests
+        process.stderr.write(`${step} · ${counted === undefined ? `${settings.seconds} s` : `${counted} requests`}…\n`)
         try {
           const sample = await measureOne(c.serves ?? c.kind, workload.loads[c.kind], settings, round, c.script)
           c.samples.push(sample)
@@ -173,17 +230,18 @@ async function main (): Promise<void> {
     rounds: setting('BENCH_ROUNDS', 3),
     seconds: setting('BENCH_SECONDS', 10),
     warmup: setting('BENCH_WARMUP', 2),
+    uploads: setting('BENCH_UPLOADS', 20),
     connections: 50,
     pipelining: 1,
     generator: generator(),
     ...pinning
   }
-  const plan = workloads()
+  const plan = selected(workloads(baseline, settings.uploads))
   const records: WorkloadRecord[] = plan.map((w) => ({
     id: w.id,
-    title: w.title(Buffer.byteLength(w.loads.soap.bodies[0]), Buffer.byteLength(w.loads.json.bodies[0])),
-    reference: 'json',
-    contenders: contenders(baseline).map((c) => ({ ...c, samples: [] }))
+    title: w.title,
+    reference: w.reference,
+    contenders: w.contenders.map((c) => ({ ...c, samples: [] }))
   }))
   const record: BenchRecord = { date: new Date().toISOString(), command: command(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, settings, workloads: records }
   process.stderr.write(`load: ${renderLoad(record)}${baseline === undefined ? '' : `; baseline build: ${baseline}`}\n`)
@@ -192,4 +250,4 @@ async function main (): Promise<void> {
   write(record)
 }
 
-main().catch((err) => { console.error(err); process.exit(1) })
+if (require.main === module) main().catch((err) => { console.error(err); process.exit(1) })

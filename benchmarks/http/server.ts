@@ -1,6 +1,6 @@
 /**
  * One server of `npm run bench` and `npm run soak`, alone in its process on 127.0.0.1.
- * Every kind serves the same two operations:
+ * Every kind but soap-upload serves the same two operations:
  *   POST /calculator  Add(a, b) → result (about 400 bytes in)
  *   POST /list        EchoList(item*) → the same items (1,000 records: about 100 KB)
  * Kinds:
@@ -11,6 +11,8 @@
  *                (benchmarks/http/services.ts)
  *   node-soap    node-soap's server, from the WSDL fastify-soap writes for the same services
  *   strong-soap  strong-soap's server, likewise (benchmarks/http/peers.ts)
+ *   soap-upload  fastify-soap serving only POST /upload, Upload(Data: base64Binary) →
+ *                its byte count and SHA-256, its body limit raised for the 10 MiB upload
  * Prints `listening <port>` once ready. On SIGUSR2 it prints `stats <JSON>`:
  * CPU time (user + system, µs) and the event loop's delay (ms, p99 and max)
  * since the previous SIGUSR2, the memory in use now and the peak resident set
@@ -20,7 +22,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { serverOptions } from '../../test/demo/app'
 import { buildPeer } from './peers'
-import { buildSoap } from './services'
+import { buildSoap, buildUpload } from './services'
 
 async function build (kind: string | undefined): Promise<FastifyInstance | { listen: () => Promise<number>, close: () => Promise<void> }> {
   if (kind === 'json') {
@@ -46,6 +48,7 @@ async function build (kind: string | undefined): Promise<FastifyInstance | { lis
     return app
   }
   if (kind === 'soap') return await buildSoap()
+  if (kind === 'soap-upload') return await buildUpload()
   if (kind === 'node-soap' || kind === 'strong-soap') return await buildPeer(kind)
   throw new Error(`unknown contender ${String(kind)}`)
 }
@@ -61,7 +64,6 @@ async function main (): Promise<void> {
   } else {
     port = await app.listen()
   }
-  console.log(`listening ${port}`)
   let last = process.cpuUsage()
   const delay = monitorEventLoopDelay({ resolution: 10 })
   delay.enable()
@@ -74,6 +76,8 @@ async function main (): Promise<void> {
     console.log(`stats ${JSON.stringify(stats)}`)
   })
   process.once('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
+  // Once its handlers are in place: a SIGUSR2 sent as soon as this line is read would otherwise end the process.
+  console.log(`listening ${port}`)
 }
 
 if (require.main === module) main().catch((err) => { console.error(err); process.exit(1) })

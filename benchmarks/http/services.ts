@@ -3,11 +3,13 @@
  * and the orders) and the List service of the large workload. The bench's
  * server runs it (benchmarks/http/server.ts); the peers are given the WSDLs it
  * writes (benchmarks/http/peers.ts); bench:micro's serializer writes the List's answer.
+ * The upload workload has a server of its own (buildUpload), its body limit raised.
  */
-import type { FastifyInstance } from 'fastify'
-import { defineOperation, defineService } from '../../lib/index'
-import { buildDemo } from '../../test/demo/app'
-import { LIST_NS } from '../fixtures'
+import { createHash } from 'node:crypto'
+import Fastify, { type FastifyInstance } from 'fastify'
+import soap, { defineOperation, defineService } from '../../lib/index'
+import { buildDemo, serverOptions } from '../../test/demo/app'
+import { LIST_NS, UPLOAD_BYTES, UPLOAD_NS } from '../fixtures'
 
 const item = {
   type: 'object',
@@ -43,5 +45,35 @@ export const listService = defineService({
 export async function buildSoap (): Promise<FastifyInstance> {
   const app = await buildDemo()
   app.soap.service(listService)
+  return app
+}
+
+/** The upload workload: one base64Binary element in (inline or an MTOM part), its byte count and SHA-256 (hex) out. */
+export const uploadService = defineService({
+  path: '/upload',
+  namespace: UPLOAD_NS,
+  name: 'Upload',
+  operations: {
+    Upload: defineOperation({
+      input: { type: 'object', properties: { Data: { type: 'string', contentEncoding: 'base64' } }, required: ['Data'], additionalProperties: false },
+      output: { type: 'object', properties: { Size: { type: 'integer' }, Sha256: { type: 'string' } }, required: ['Size', 'Sha256'], additionalProperties: false },
+      async handler ({ Data }) {
+        return { Size: Data.length, Sha256: createHash('sha256').update(Data).digest('hex') }
+      }
+    })
+  }
+})
+
+/**
+ * The plugin's body limit for the upload server alone: the base64 envelope
+ * of the 10 MiB upload is about 13.3 MiB. The other servers keep theirs.
+ */
+export const UPLOAD_BODY_LIMIT = 2 * UPLOAD_BYTES
+
+/** fastify-soap serving the upload alone, with the demo's server settings. */
+export async function buildUpload (): Promise<FastifyInstance> {
+  const app = Fastify({ ...serverOptions })
+  await app.register(soap, { bodyLimit: UPLOAD_BODY_LIMIT })
+  app.soap.service(uploadService)
   return app
 }

@@ -32,7 +32,7 @@ export interface WrkRun {
   path: string
   headers: Record<string, string>
   /** Sent in turn, one after the other, by the thread's connections. */
-  bodies: readonly string[]
+  bodies: ReadonlyArray<string | Buffer>
   connections: number
   seconds: number
   /** A request unanswered for this long (s) counts as a timeout. */
@@ -51,10 +51,10 @@ export function wrkVersion (): string | undefined {
   return /^wrk\s+(\S+)/m.exec(`${out.stdout}${out.stderr}`)?.[1] ?? 'unknown version'
 }
 
-/** A Lua string literal of `text`'s UTF-8 bytes: printable ASCII as is, every other byte as a three-digit decimal escape. */
-function luaString (text: string): string {
+/** A Lua string literal of `text`'s UTF-8 bytes (or the bytes given): printable ASCII as is, every other byte as a three-digit decimal escape. */
+function luaString (text: string | Buffer): string {
   let out = '"'
-  for (const byte of Buffer.from(text, 'utf8')) {
+  for (const byte of typeof text === 'string' ? Buffer.from(text, 'utf8') : text) {
     out += byte >= 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x5c ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, '0')}`
   }
   return out + '"'

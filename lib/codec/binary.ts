@@ -26,8 +26,6 @@ for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
   BASE64_VALUES[c.charCodeAt(0)] = i + 1
 }
 
-/** Base64 on one line, as most clients send it: checked by this, native, faster than a scan. */
-const COMPACT_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 /** Hex with no white space around it. */
 const COMPACT_HEX = /^[0-9A-Fa-f]*$/
 
@@ -40,10 +38,12 @@ const COMPACT_HEX = /^[0-9A-Fa-f]*$/
  */
 function readBase64 (text: string): Buffer | string {
   const length = text.length
-  if (COMPACT_BASE64.test(text)) {
-    const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0
-    const last = length > padding ? BASE64_VALUES[text.charCodeAt(length - padding - 1)] - 1 : 0
-    return decodeBase64(text, length, padding, last)
+  // Base64 on one line, as most clients send it: valid exactly when its bytes, encoded again, are the same text (the
+  // encoder writes the alphabet, the padding and the unused bits as the rules ask). Native, and much faster than a
+  // scan or a regular expression; any other text is scanned, to say what is wrong or to pass its white space over.
+  if (length % 4 === 0 && text.indexOf('\n') === -1) {
+    const bytes = Buffer.from(text, 'base64')
+    if (bytes.toString('base64') === text) return bytes
   }
   let count = 0
   let padding = 0
