@@ -74,7 +74,7 @@ async function build (): Promise<Setup> {
   folder = mkdtempSync(join(tmpdir(), 'fastify-soap-wcf-'))
   const dotnet = join(CLIENTS, 'dotnet')
   await buildStep('mcs', ['-nologo', `-out:${join(folder, 'WcfClient.exe')}`, '-r:System.ServiceModel.dll', join(dotnet, 'WcfClient.cs'), join(dotnet, 'Json.cs')])
-  await buildStep('mcs', ['-nologo', `-out:${join(folder, 'WcfFiles.exe')}`, '-r:System.ServiceModel.dll', join(dotnet, 'WcfFiles.cs'), join(dotnet, 'Json.cs')])
+  await buildStep('mcs', ['-nologo', `-out:${join(folder, 'WcfFiles.exe')}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', join(dotnet, 'WcfFiles.cs'), join(dotnet, 'Json.cs')])
   return { url, exchanges, folder }
 }
 

@@ -41,9 +41,10 @@ public static class WcfFiles {
     var output = new SortedDictionary<string, object>(StringComparer.Ordinal);
     try {
       var version = args[0] == "1.1" ? MessageVersion.Soap11 : MessageVersion.Soap12;
-      var binding = new CustomBinding(
-        new MtomMessageEncodingBindingElement(version, Encoding.UTF8),
-        new HttpTransportBindingElement { MaxReceivedMessageSize = 8 * 1024 * 1024 });
+      var mtom = new MtomMessageEncodingBindingElement(version, Encoding.UTF8);
+      // A byte[] of more than 16384 bytes is over the reader's default quota.
+      mtom.ReaderQuotas.MaxArrayLength = 8 * 1024 * 1024;
+      var binding = new CustomBinding(mtom, new HttpTransportBindingElement { MaxReceivedMessageSize = 8 * 1024 * 1024 });
       var factory = new ChannelFactory<IFiles>(binding, new EndpointAddress(args[1]));
       var files = factory.CreateChannel();
       int random = args.Length > 2 ? int.Parse(args[2]) : 200000;
