@@ -241,6 +241,7 @@ export type {
   SoapHook,
   SoapHookFunction,
   SoapHookName,
+  SoapMtomMode,
   SoapOperation,
   SoapOperationHooks,
   SoapOperationInfo,

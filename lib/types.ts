@@ -359,6 +359,10 @@ export interface SoapOperation<
   readonly get?: boolean
   /** Milliseconds the handler may take before a Receiver fault; 0 (the default) for no limit. */
   readonly timeout?: number
+  /** When the operation's reply is an MTOM package; the service's `mtom` unless set (docs/binary.md "MTOM"). */
+  readonly mtom?: SoapMtomMode
+  /** The service's `mtomThreshold` unless set (docs/binary.md "MTOM"). */
+  readonly mtomThreshold?: number
   /** Hooks of this operation, run after the scope's. */
   readonly hooks?: SoapOperationHooks
   handler (
@@ -366,6 +370,13 @@ export interface SoapOperation<
     call: SoapHandlerCall<HeadersOf<Headers>, FaultsOf<Faults>, ReplyHeadersOf<OutputHeaders>, Faults, OutputHeaders>
   ): Promise<OutputOf<Output>> | OutputOf<Output>
 }
+
+/**
+ * When a reply is an MTOM package (docs/binary.md "MTOM"): `'request'` when
+ * the request was one (answered in kind), `'always'`, or `'never'` (binary
+ * values inline, whatever the request).
+ */
+export type SoapMtomMode = 'always' | 'request' | 'never'
 
 /** A service: operations under one path and one target namespace. */
 export interface SoapServiceDefinition {
@@ -390,6 +401,16 @@ export interface SoapServiceDefinition {
   readonly addressing?: boolean | SoapAddressingOptions
   /** The status of the service's faults: the plugin's `faultStatus` unless set (docs/faults.md). */
   readonly faultStatus?: 'spec' | 500
+  /**
+   * When a reply is an MTOM package (docs/binary.md "MTOM"): `'request'` (the
+   * default) when the request was one, `'always'`, or `'never'`.
+   */
+  readonly mtom?: SoapMtomMode
+  /**
+   * The size in bytes from which a binary value of an MTOM reply goes as a
+   * part of its own; smaller ones are written inline. Default 768.
+   */
+  readonly mtomThreshold?: number
   /**
    * WS-Security: the UsernameToken and Timestamp the service's requests must
    * carry (docs/security.md "WS-Security").
@@ -496,6 +517,13 @@ export interface SoapContractOptions {
   readonly timeout?: number
   /** As for a service: the plugin's `faultStatus` unless set. */
   readonly faultStatus?: 'spec' | 500
+  /**
+   * As for a service; by default what the WSDL's MTOM policy assertion says
+   * (optional: `'request'`, required: `'always'`), else `'request'`.
+   */
+  readonly mtom?: SoapMtomMode
+  /** As for a service. */
+  readonly mtomThreshold?: number
   /**
    * WS-Addressing; by default on when the WSDL says the binding uses it,
    * required when it says so (docs/addressing.md).

@@ -1,0 +1,42 @@
+/**
+ * When a service's reply is an MTOM package, and which of its binary values
+ * go as parts of their own (docs/binary.md "MTOM"): a service's `mtom` and
+ * `mtomThreshold`, checked at `ready()`, each operation's over them.
+ */
+import { SOAP_ERR_SERVICE_INVALID } from '../errors'
+import type { SoapMtomMode } from '../types'
+import { KnownKeys, type KeyRecord } from '../codec/keys'
+
+const MODES = new KnownKeys({
+  always: true, request: true, never: true
+} as const satisfies KeyRecord<Record<SoapMtomMode, true>>)
+
+/** A service's or an operation's MTOM rule. */
+export interface MtomRule {
+  readonly mode: SoapMtomMode
+  /** The size in bytes from which a binary value goes as a part. */
+  readonly threshold: number
+}
+
+/** A service's rule when its declaration sets none: in kind, from 768 bytes. */
+export const DEFAULT_MTOM: MtomRule = { mode: 'request', threshold: 768 }
+
+/**
+ * The rule of `mode` and `threshold` as a declaration gives them (`what`
+ * names the declaration in an error), each taken from `inherited` when unset.
+ */
+export function mtomRule (
+  service: string, what: string, mode: unknown, threshold: unknown, inherited: MtomRule
+): MtomRule {
+  if (mode !== undefined && (typeof mode !== 'string' || !MODES.has(mode))) {
+    throw new SOAP_ERR_SERVICE_INVALID(service, `${what}"mtom" must be one of ${MODES.list}`)
+  }
+  if (threshold !== undefined && (!Number.isSafeInteger(threshold) || (threshold as number) < 0)) {
+    throw new SOAP_ERR_SERVICE_INVALID(service, `${what}"mtomThreshold" must be a non-negative integer of bytes`)
+  }
+  if (mode === undefined && threshold === undefined) return inherited
+  return {
+    mode: (mode ?? inherited.mode) as SoapMtomMode,
+    threshold: (threshold ?? inherited.threshold) as number
+  }
+}
