@@ -7,6 +7,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import type { Exact, Infer, Readable } from './infer'
 import type { SoapVersion } from './namespaces'
 import type { SoapFault, SoapFaultOptions } from './soap/fault'
+import type { SoapMtomOptions } from './soap/xop-write'
+export type { SoapMtomMode, SoapMtomOptions } from './soap/xop-write'
 
 import type { XmlElement } from './xml/element'
 
@@ -331,7 +333,7 @@ export interface SoapOperation<
   Headers extends SoapSchema | undefined = SoapSchema | undefined,
   Faults extends Readonly<Record<string, SoapSchema>> | undefined = Readonly<Record<string, SoapSchema>> | undefined,
   OutputHeaders extends SoapSchema | undefined = SoapSchema | undefined
-> {
+> extends SoapMtomOptions {
   /** The operation element's schema (an object); absent for an operation whose Body is empty, routed by its action. */
   readonly input?: Input
   /** The response element's schema (an object); absent for a one-way operation, answered 202. */
@@ -359,10 +361,6 @@ export interface SoapOperation<
   readonly get?: boolean
   /** Milliseconds the handler may take before a Receiver fault; 0 (the default) for no limit. */
   readonly timeout?: number
-  /** When the operation's reply is an MTOM package; the service's `mtom` unless set (docs/binary.md "MTOM"). */
-  readonly mtom?: SoapMtomMode
-  /** The service's `mtomThreshold` unless set (docs/binary.md "MTOM"). */
-  readonly mtomThreshold?: number
   /** Hooks of this operation, run after the scope's. */
   readonly hooks?: SoapOperationHooks
   handler (
@@ -371,15 +369,8 @@ export interface SoapOperation<
   ): Promise<OutputOf<Output>> | OutputOf<Output>
 }
 
-/**
- * When a reply is an MTOM package (docs/binary.md "MTOM"): `'request'` when
- * the request was one (answered in kind), `'always'`, or `'never'` (binary
- * values inline, whatever the request).
- */
-export type SoapMtomMode = 'always' | 'request' | 'never'
-
 /** A service: operations under one path and one target namespace. */
-export interface SoapServiceDefinition {
+export interface SoapServiceDefinition extends SoapMtomOptions {
   /** The URL path, under the prefix of the scope that declares it. */
   readonly path: string
   /** The target namespace: operation elements and their children are qualified in it. */
@@ -401,16 +392,6 @@ export interface SoapServiceDefinition {
   readonly addressing?: boolean | SoapAddressingOptions
   /** The status of the service's faults: the plugin's `faultStatus` unless set (docs/faults.md). */
   readonly faultStatus?: 'spec' | 500
-  /**
-   * When a reply is an MTOM package (docs/binary.md "MTOM"): `'request'` (the
-   * default) when the request was one, `'always'`, or `'never'`.
-   */
-  readonly mtom?: SoapMtomMode
-  /**
-   * The size in bytes from which a binary value of an MTOM reply goes as a
-   * part of its own; smaller ones are written inline. Default 768.
-   */
-  readonly mtomThreshold?: number
   /**
    * WS-Security: the UsernameToken and Timestamp the service's requests must
    * carry (docs/security.md "WS-Security").
@@ -478,7 +459,7 @@ export type SoapContractHandlers<S extends ContractSchemas, R> = {
 export type SoapContractResults<S extends ContractSchemas> = { readonly [K in keyof S]?: ReturnType<HandlerOf<S[K]>> }
 
 /** What a contract definition says besides its handlers (docs/contract-first.md "Options"). */
-export interface SoapContractOptions {
+export interface SoapContractOptions extends SoapMtomOptions {
   /** The URL path, under the prefix of the scope that declares it. */
   readonly path: string
   /** The WSDL's file (a path or a `file:` URL); its imports are read relative to it. */
@@ -517,13 +498,6 @@ export interface SoapContractOptions {
   readonly timeout?: number
   /** As for a service: the plugin's `faultStatus` unless set. */
   readonly faultStatus?: 'spec' | 500
-  /**
-   * As for a service; by default what the WSDL's MTOM policy assertion says
-   * (optional: `'request'`, required: `'always'`), else `'request'`.
-   */
-  readonly mtom?: SoapMtomMode
-  /** As for a service. */
-  readonly mtomThreshold?: number
   /**
    * WS-Addressing; by default on when the WSDL says the binding uses it,
    * required when it says so (docs/addressing.md).

@@ -6,6 +6,8 @@
 import { SOAP_ERR_SERVICE_INVALID } from '../errors'
 import type { SoapMtomMode } from '../types'
 import { KnownKeys, type KeyRecord } from '../codec/keys'
+import type { FastifyRequest } from 'fastify'
+import { kExchange } from './protocol'
 
 const MODES = new KnownKeys({
   always: true, request: true, never: true
@@ -39,4 +41,27 @@ export function mtomRule (
     mode: (mode ?? inherited.mode) as SoapMtomMode,
     threshold: (threshold ?? inherited.threshold) as number
   }
+}
+
+/**
+ * The MTOM rule a request's answer follows: its operation's once dispatched,
+ * its service's before; null outside a service (plain routes).
+ */
+export const kMtomRule: unique symbol = Symbol('fastify-soap.mtom-rule')
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    [kMtomRule]: MtomRule | null
+  }
+}
+
+/**
+ * Whether the answer to `request` under `rule` is an MTOM package: always
+ * with `'always'`, with `'request'` when the request was one (`inKind`),
+ * never with `'never'`, nor when the answer leaves by another way than this
+ * response (a protocol's asynchronous reply, written as one envelope).
+ */
+export function repliesInParts (rule: MtomRule, request: FastifyRequest, inKind: boolean): boolean {
+  if (rule.mode === 'never' || request[kExchange]?.repliesAway === true) return false
+  return rule.mode === 'always' || inKind
 }
