@@ -5,14 +5,19 @@
  * parts; each package is read back with the plugin's own multipart reader.
  * Through fastify.inject and real loopback HTTP.
  */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { defineOperation, errorCodes, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
 import { parseContentType } from '../lib/soap/content-type'
 import { readMultipart } from '../lib/soap/multipart'
 import { readXopPackage } from '../lib/soap/xop'
-import { envelope, listen, MEDIA } from './helper'
+import { contractWsdl, CONTRACT_NS, envelope, listen, MEDIA, sharedFixture } from './helper'
+import { CLIENTS, requireClient, runClient } from './interop'
 import { mtomMessage } from './mtom-message'
 
 const NS = 'urn:test:mtom-out'
@@ -121,7 +126,7 @@ function unpack (t: TestContext, version: SoapVersion, res: { headers: Record<st
   const included: Unpacked['included'] = []
   for (const match of text.matchAll(XOP_INCLUDE)) {
     const before = text.slice(0, match.index)
-    const element = /<([\w:]+)>$/.exec(before)?.[1]
+    const element = /<([\w:]+)(?: [^<>]*)?>$/.exec(before)?.[1]
     t.assert.ok(element !== undefined && text.startsWith(`</${element}>`, (match.index) + match[0].length), 'an xop:Include is its element\'s sole child')
     const bytes = xop.parts.get(decodeURIComponent(match[1]))
     t.assert.ok(bytes !== undefined, `the part of ${match[1]}`)
@@ -228,4 +233,147 @@ test('docs/binary.md "MTOM" (real loopback HTTP): an MTOM reply of several parts
   t.assert.deepStrictEqual(included.map((i) => i.bytes), [bytesOf(300000), bytesOf(300001), bytesOf(2000)])
   t.assert.match(included[1].element, /:more$/)
   t.assert.match(unpack(t, '1.2', res).envelope, /<tns:more>AAEC<\/tns:more>/)
+})
+
+// ---------------------------------------------------------------- the WSDL ---
+
+const WSOMA = 'http://schemas.xmlsoap.org/ws/2004/09/policy/optimizedmimeserialization'
+
+/** The MTOM assertion of a generated WSDL's policy, and whether each binding references that policy. */
+function mtomAssertion (wsdl: string): string | undefined {
+  const assertion = /<wsoma:OptimizedMimeSerialization [^>]*\/>/.exec(wsdl)?.[0]
+  if (assertion !== undefined) {
+    const id = /<wsp:Policy wsu:Id="([^"]+)">/.exec(wsdl)?.[1]
+    const references = wsdl.match(new RegExp(`<wsdl:binding [^>]*>\\s*<wsp:PolicyReference URI="#${id ?? ''}"/>`, 'g')) ?? []
+    if (references.length !== 2) throw new Error('the policy is not referenced by both bindings: ' + wsdl)
+  }
+  return assertion
+}
+
+/** xmllint (libxml2-utils) validates `wsdl` against WSDL 1.1, both SOAP bindings and the schema for schemas; false when it or the schemas are missing (skipped). */
+function validates (t: TestContext, wsdl: string): boolean {
+  if (!requireClient(t, 'xmllint (libxml2-utils)', 'xmllint', ['--version'])) return false
+  const schemas = sharedFixture(t, 'schemas')
+  if (schemas === undefined) return false
+  const dir = mkdtempSync(join(tmpdir(), 'fastify-soap-mtom-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, 'service.wsdl'), wsdl)
+  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', join(schemas, 'recipes', 'driver-wsdl11.xsd'), join(dir, 'service.wsdl')], { encoding: 'utf8', timeout: 30_000 })
+  t.assert.strictEqual(result.status, 0, result.stderr)
+  return true
+}
+
+test('docs/wsdl.md "MTOM", WS-MTOMPolicy (wsoma:OptimizedMimeSerialization), xmllint: a service whose messages hold a base64 value states MTOM in its binding policy, wsp:Optional="true" when replies answer in kind, required with mtom: \'always\', none with \'never\' or without a base64 value; the WSDL validates', async (t: TestContext) => {
+  const wsdlOf = async (extra: Partial<SoapServiceDefinition>): Promise<string> => (await (await service(t, extra)).inject({ method: 'GET', url: '/files?wsdl' })).body
+  const optional = await wsdlOf({})
+  t.assert.strictEqual(mtomAssertion(optional), `<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA}" wsp:Optional="true"/>`)
+  const always = await wsdlOf({ mtom: 'always' })
+  t.assert.strictEqual(mtomAssertion(always), `<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA}"/>`)
+  t.assert.strictEqual(mtomAssertion(await wsdlOf({ operations: { Fetch: { ...Fetch, mtom: 'always' } } })), `<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA}" wsp:Optional="true"/>`, 'one operation\'s \'always\' is optional for the binding')
+  t.assert.strictEqual(mtomAssertion(await wsdlOf({ mtom: 'never' })), undefined)
+  const Plain = defineOperation({ input: Fetch.input, output: { type: 'object', properties: { hex: { type: 'string', contentEncoding: 'base16' } }, xml: { name: 'PlainResponse' } }, handler: () => ({}) })
+  const plain = await wsdlOf({ operations: { Fetch: Plain } })
+  t.assert.strictEqual(mtomAssertion(plain), undefined, 'no base64 value: no assertion')
+  t.assert.doesNotMatch(plain, /wsp:Policy/)
+  t.assert.strictEqual(mtomAssertion(await wsdlOf({ mtom: 'always', operations: { Fetch: Plain } })), `<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA}"/>`)
+  for (const wsdl of [optional, always]) if (!validates(t, wsdl)) return
+})
+
+test('docs/wsdl.md "MTOM", XML Media Types §2.1 (xmime:expectedContentTypes), xmllint: a binary element whose schema gives contentMediaType declares it as xmime:expectedContentTypes; one without, none; the WSDL validates', async (t: TestContext) => {
+  const Typed = defineOperation({
+    input: Fetch.input,
+    output: {
+      type: 'object',
+      properties: {
+        photo: { type: 'string', contentEncoding: 'base64', contentMediaType: 'image/png' },
+        pages: { type: 'array', items: { type: 'string', contentEncoding: 'base64', contentMediaType: 'application/pdf' } },
+        raw: blob
+      },
+      xml: { name: 'TypedResponse' }
+    },
+    handler: (input) => ({ photo: bytesOf(input.size) })
+  })
+  const app = await service(t, { operations: { Fetch: Typed } })
+  const wsdl = (await app.inject({ method: 'GET', url: '/files?wsdl' })).body
+  t.assert.match(wsdl, /<xs:element name="photo" minOccurs="0" type="xs:base64Binary" xmlns:xmime="http:\/\/www\.w3\.org\/2005\/05\/xmlmime" xmime:expectedContentTypes="image\/png"\/>/)
+  t.assert.match(wsdl, /<xs:element name="pages" [^>]*type="xs:base64Binary" xmlns:xmime="http:\/\/www\.w3\.org\/2005\/05\/xmlmime" xmime:expectedContentTypes="application\/pdf"\/>/)
+  t.assert.match(wsdl, /<xs:element name="raw" minOccurs="0" type="xs:base64Binary"\/>/)
+  validates(t, wsdl)
+})
+
+test('docs/wsdl.md "MTOM", zeep and node-soap: both load the WSDL of a service stating MTOM and xmime:expectedContentTypes, and read its base64 value sent inline to their plain requests', async (t: TestContext) => {
+  const python = '/usr/bin/python3'
+  const zeep = requireClient(t, 'zeep (python3-zeep)', python, ['-c', 'import zeep'])
+  const Typed = defineOperation({
+    input: Fetch.input,
+    output: { type: 'object', properties: { photo: { type: 'string', contentEncoding: 'base64', contentMediaType: 'image/png' } }, xml: { name: 'FetchResponse' } },
+    handler: (input) => ({ photo: Buffer.from('x'.repeat(input.size)) })
+  })
+  const app = await service(t, { operations: { Fetch: Typed } })
+  const port = await listen(app)
+  const spec = { wsdl: `http://127.0.0.1:${port}/files?wsdl`, service: 'Files', port: 'FilesSoap11', operation: 'Fetch', args: { size: 1000 } }
+  const nodeSoap = await runClient(process.execPath, [join(__dirname, 'clients', 'contract-node-soap.js'), JSON.stringify(spec)])
+  t.assert.strictEqual(nodeSoap.error, undefined, JSON.stringify(nodeSoap))
+  t.assert.strictEqual(Buffer.from((nodeSoap.result as { photo: string }).photo, 'base64').toString(), 'x'.repeat(1000))
+  if (!zeep) return
+  const outcome = await runClient(python, [join(CLIENTS, 'contract_zeep.py'), JSON.stringify(spec)])
+  t.assert.strictEqual(outcome.error, undefined, JSON.stringify(outcome))
+  // zeep gives a response of one element as its value.
+  t.assert.deepStrictEqual(outcome.result, { $bytes: 'x'.repeat(1000) })
+})
+
+// ------------------------------------------------------------- contracts ---
+
+/** A contract of one operation, Op, whose answer holds a base64 value (`blob`) and an xmime-style one (`doc`: its text and a contentType attribute); `policy` is put in the binding. */
+function binaryContract (policy: string): string {
+  const values = '<xs:sequence><xs:element name="blob" type="xs:base64Binary" minOccurs="0"/><xs:element name="doc" type="k:Doc" minOccurs="0"/></xs:sequence>'
+  return contractWsdl({
+    extra: policy === '' ? '' : `<wsp:Policy xmlns:wsp="http://www.w3.org/ns/ws-policy" xmlns:wsu="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd" wsu:Id="mtom">${policy}</wsp:Policy>`,
+    types: `<xs:schema targetNamespace="${CONTRACT_NS}" xmlns:k="${CONTRACT_NS}" elementFormDefault="qualified">
+      <xs:complexType name="Doc"><xs:simpleContent><xs:extension base="xs:base64Binary"><xs:attribute name="contentType" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType>
+      <xs:element name="Op"><xs:complexType><xs:sequence><xs:element name="a" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="OpResponse"><xs:complexType>${values}</xs:complexType></xs:element>
+    </xs:schema>`,
+    binding: `<wsdl:binding name="B" type="tns:PT">${policy === '' ? '' : '<wsp:PolicyReference xmlns:wsp="http://www.w3.org/ns/ws-policy" URI="#mtom"/>'}<soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+      <wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
+    </wsdl:binding>`
+  })
+}
+
+async function contract (t: TestContext, policy: string, extra: Record<string, unknown> = {}): Promise<FastifyInstance> {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({
+    path: '/k',
+    document: binaryContract(policy),
+    operations: { Op: async (input: { a: number }) => ({ blob: bytesOf(input.a), doc: { $value: bytesOf(input.a + 1), contentType: 'image/png' } }) },
+    ...extra
+  })
+  await app.ready()
+  return app
+}
+
+const opCall = (a: number): string => `<k:Op xmlns:k="${CONTRACT_NS}"><k:a>${a}</k:a></k:Op>`
+
+test('docs/binary.md "MTOM", docs/contract-first.md "Options", WS-MTOMPolicy: a contract whose binding policy requires MTOM (wsoma:OptimizedMimeSerialization, or W3C wsoma:MTOM) answers MTOM even to a plain request; optional, in kind; the definition\'s mtom wins; an element\'s base64 text beside its attributes goes as a part too', async (t: TestContext) => {
+  for (const required of [`<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA}"/>`, '<wsoma:MTOM xmlns:wsoma="http://www.w3.org/2007/08/soap12-mtom-policy"/>']) {
+    const app = await contract(t, required)
+    const res = await ask(app, '1.1', 1000, false, '/k', opCall(1000))
+    t.assert.strictEqual(res.statusCode, 200, res.body)
+    const { included, envelope: xml } = unpack(t, '1.1', res)
+    t.assert.deepStrictEqual(included.map((i) => [i.element.replace(/^\w+:/, ''), i.bytes]), [['blob', bytesOf(1000)], ['doc', bytesOf(1001)]])
+    t.assert.match(xml, /<tns:doc contentType="image\/png"><xop:Include /)
+  }
+  const optional = `<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA}" wsp:Optional="true" xmlns:wsp="http://www.w3.org/ns/ws-policy"/>`
+  const app = await contract(t, optional)
+  const plain = await ask(app, '1.1', 1000, false, '/k', opCall(1000))
+  t.assert.strictEqual(plain.headers['content-type'], 'text/xml; charset=utf-8')
+  t.assert.strictEqual(unpack(t, '1.1', await ask(app, '1.1', 1000, true, '/k', opCall(1000))).parts, 2)
+  const never = await contract(t, `<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA}"/>`, { mtom: 'never' })
+  const inlineReply = await ask(never, '1.1', 1000, true, '/k', opCall(1000))
+  t.assert.strictEqual(inlineReply.headers['content-type'], 'text/xml; charset=utf-8')
+  t.assert.strictEqual(inline(inlineReply.body, 'blob'), bytesOf(1000).toString('base64'))
+  const threshold = await contract(t, '', { mtomThreshold: 1001 })
+  t.assert.deepStrictEqual(unpack(t, '1.1', await ask(threshold, '1.1', 1000, true, '/k', opCall(1000))).included.map((i) => i.bytes), [bytesOf(1001)])
 })

@@ -30,7 +30,7 @@ import { qnameKey, isQNameKey } from '../namespaces'
 import { compileReplyHeaders, type ReplyHeaders } from './reply-headers'
 import { stagesOf, type Protocol, type ProtocolModule, type ProtocolStages } from './protocol'
 import { serviceDescription } from './description'
-import { DEFAULT_MTOM, mtomRule, type MtomRule } from './mtom'
+import { DEFAULT_MTOM, mtomPolicy, mtomRule, type MtomRule } from './mtom'
 import type { ElementDescription, OperationDescription, ServiceDescription } from './description'
 
 export interface FaultWriter {
@@ -416,7 +416,8 @@ export function compileService (
   }
   const scopeHooks = hookLists(scope, undefined, name)
   const wsdl = wsdlOptions(name, declaration.wsdl)
-  const described = { name, namespace: declaration.namespace, path: declaration.path, wsdl }
+  const modes = new Set([mtom.mode, ...operations.map((op) => op.mtom.mode)])
+  const described = { name, namespace: declaration.namespace, path: declaration.path, wsdl, mtom: mtomPolicy(modes) }
   return {
     name,
     namespace: declaration.namespace,

@@ -44,6 +44,19 @@ export function mtomRule (
 }
 
 /**
+ * What a service's description states of MTOM (docs/wsdl.md "MTOM"), from
+ * the modes of its own rule and its operations': required when every one
+ * is `'always'`, none when every one is `'never'`, else optional.
+ */
+export function mtomPolicy (modes: ReadonlySet<SoapMtomMode>): 'required' | 'optional' | undefined {
+  if (modes.size === 1) {
+    if (modes.has('always')) return 'required'
+    if (modes.has('never')) return undefined
+  }
+  return 'optional'
+}
+
+/**
  * The MTOM rule a request's answer follows: its operation's once dispatched,
  * its service's before; null outside a service (plain routes).
  */
