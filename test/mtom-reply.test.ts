@@ -301,7 +301,7 @@ test('docs/wsdl.md "MTOM", XML Media Types §2.1 (xmime:expectedContentTypes), x
   validates(t, wsdl)
 })
 
-test('docs/wsdl.md "MTOM", zeep and node-soap: both load the WSDL of a service stating MTOM and xmime:expectedContentTypes, and read its base64 value sent inline to their plain requests', async (t: TestContext) => {
+test('docs/wsdl.md "MTOM", docs/binary.md "MTOM", zeep and node-soap: both load the WSDL of a service stating MTOM and xmime:expectedContentTypes; node-soap reads the base64 value answered inline to its plain request (optional MTOM), zeep the part of the MTOM package answering its plain request (required MTOM)', async (t: TestContext) => {
   const python = '/usr/bin/python3'
   const zeep = requireClient(t, 'zeep (python3-zeep)', python, ['-c', 'import zeep'])
   const Typed = defineOperation({
@@ -309,14 +309,22 @@ test('docs/wsdl.md "MTOM", zeep and node-soap: both load the WSDL of a service s
     output: { type: 'object', properties: { photo: { type: 'string', contentEncoding: 'base64', contentMediaType: 'image/png' } }, xml: { name: 'FetchResponse' } },
     handler: (input) => ({ photo: Buffer.from('x'.repeat(input.size)) })
   })
-  const app = await service(t, { operations: { Fetch: Typed } })
-  const port = await listen(app)
-  const spec = { wsdl: `http://127.0.0.1:${port}/files?wsdl`, service: 'Files', port: 'FilesSoap11', operation: 'Fetch', args: { size: 1000 } }
-  const nodeSoap = await runClient(process.execPath, [join(__dirname, 'clients', 'contract-node-soap.js'), JSON.stringify(spec)])
+  const specOf = async (mtom: 'request' | 'always', assertion: string): Promise<Record<string, unknown>> => {
+    const app = await service(t, { mtom, operations: { Fetch: Typed } })
+    const wsdl = (await app.inject({ method: 'GET', url: '/files?wsdl' })).body
+    t.assert.strictEqual(mtomAssertion(wsdl), assertion)
+    t.assert.match(wsdl, /xmime:expectedContentTypes="image\/png"/)
+    const port = await listen(app)
+    return { wsdl: `http://127.0.0.1:${port}/files?wsdl`, service: 'Files', port: 'FilesSoap11', operation: 'Fetch', args: { size: 1000 } }
+  }
+  const optional = await specOf('request', `<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA}" wsp:Optional="true"/>`)
+  const nodeSoap = await runClient(process.execPath, [join(__dirname, 'clients', 'contract-node-soap.js'), JSON.stringify(optional)])
   t.assert.strictEqual(nodeSoap.error, undefined, JSON.stringify(nodeSoap))
+  t.assert.strictEqual(nodeSoap.responseType, 'text/xml; charset=utf-8')
   t.assert.strictEqual(Buffer.from((nodeSoap.result as { photo: string }).photo, 'base64').toString(), 'x'.repeat(1000))
   if (!zeep) return
-  const outcome = await runClient(python, [join(CLIENTS, 'contract_zeep.py'), JSON.stringify(spec)])
+  const required = await specOf('always', `<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA}"/>`)
+  const outcome = await runClient(python, [join(CLIENTS, 'contract_zeep.py'), JSON.stringify(required)])
   t.assert.strictEqual(outcome.error, undefined, JSON.stringify(outcome))
   // zeep gives a response of one element as its value.
   t.assert.deepStrictEqual(outcome.result, { $bytes: 'x'.repeat(1000) })
