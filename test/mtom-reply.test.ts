@@ -12,12 +12,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { defineOperation, errorCodes, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
+import soap, { defineOperation, errorCodes, WSA_NS, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
 import { parseContentType } from '../lib/soap/content-type'
 import { readMultipart } from '../lib/soap/multipart'
 import { readXopPackage } from '../lib/soap/xop'
 import { contractWsdl, CONTRACT_NS, envelope, listen, MEDIA, sharedFixture } from './helper'
 import { CLIENTS, requireClient, runClient } from './interop'
+import { partner } from './ws/addressing/replies-support'
 import { mtomMessage } from './mtom-message'
 
 const NS = 'urn:test:mtom-out'
@@ -384,4 +385,23 @@ test('docs/binary.md "MTOM", docs/contract-first.md "Options", WS-MTOMPolicy: a 
   t.assert.strictEqual(inline(inlineReply.body, 'blob'), bytesOf(1000).toString('base64'))
   const threshold = await contract(t, '', { mtomThreshold: 1001 })
   t.assert.deepStrictEqual(unpack(t, '1.1', await ask(threshold, '1.1', 1000, true, '/k', opCall(1000))).included.map((i) => i.bytes), [bytesOf(1001)])
+})
+
+// ------------------------------------------------------------ addressing ---
+
+test('docs/protocol.md "MTOM replies", docs/addressing.md: the reply to an MTOM request whose wsa:ReplyTo is not anonymous (asyncReplies) goes there as one envelope, its base64 value inline; the client gets 202', async (t: TestContext) => {
+  const listener = await partner(t)
+  const app = await service(t, { addressing: { asyncReplies: { allow: [listener.url] } } })
+  const header = `<wsa:Action xmlns:wsa="${WSA_NS}">${NS}/Fetch</wsa:Action><wsa:MessageID xmlns:wsa="${WSA_NS}">urn:uuid:1</wsa:MessageID>` +
+    `<wsa:ReplyTo xmlns:wsa="${WSA_NS}"><wsa:Address>${listener.url}</wsa:Address></wsa:ReplyTo>`
+  const { contentType, body } = mtomMessage('1.2', envelope('1.2', fetchCall(1000), header), [])
+  const arrived = listener.next()
+  const res = await app.inject({ method: 'POST', url: '/files', headers: { 'content-type': contentType }, payload: body })
+  t.assert.strictEqual(res.statusCode, 202, res.body)
+  const delivered = await arrived
+  t.assert.strictEqual(inline(delivered.body, 'data'), bytesOf(1000).toString('base64'))
+  // The same request with an anonymous ReplyTo is answered on the connection, in kind.
+  const anonymous = mtomMessage('1.2', envelope('1.2', fetchCall(1000), header.replace(listener.url, `${WSA_NS}/anonymous`)), [])
+  const direct = await app.inject({ method: 'POST', url: '/files', headers: { 'content-type': anonymous.contentType }, payload: anonymous.body })
+  t.assert.deepStrictEqual(unpack(t, '1.2', direct).included.map((i) => i.bytes), [bytesOf(1000)])
 })
