@@ -203,7 +203,8 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     request, payload, soap.bodyLimit, (err, body) => err === null ? parseBody(request, body as Buffer, done) : done(err)
   ))
   // An invalid `faultStatus` refuses the service when it is compiled, before any request.
-  const mtom = service === undefined ? null : { mode: (service.mtom ?? 'request') as SoapMtomMode, threshold: 0 }
+  // A declaration that is not an object is refused when the service is compiled.
+  const mtom = service === undefined ? null : { mode: (service?.mtom ?? 'request') as SoapMtomMode, threshold: 0 }
   instance.setErrorHandler(buildErrorHandler(soap, service?.faultStatus as SoapFaultStatus | undefined, mtom))
   instance.addHook('onRequest', onSoapRequest)
   instance.addHook('preParsing', buildInflate(soap))
