@@ -236,6 +236,31 @@ test('docs/binary.md "MTOM" (real loopback HTTP): an MTOM reply of several parts
   t.assert.match(unpack(t, '1.2', res).envelope, /<tns:more>AAEC<\/tns:more>/)
 })
 
+test('docs/binary.md "MTOM" (GET, SOAP 1.2 Web Method): an operation invoked by GET, which has no request package, answers an MTOM package with mtom: \'always\', a plain envelope by default', async (t: TestContext) => {
+  const always = await service(t, { operations: { Fetch: { ...Fetch, get: true, mtom: 'always' } } })
+  const res = await always.inject({ method: 'GET', url: '/files/Fetch?size=800' })
+  t.assert.strictEqual(res.statusCode, 200, res.body)
+  t.assert.deepStrictEqual(unpack(t, '1.2', res).included.map((i) => i.bytes), [bytesOf(800)])
+  const plain = await (await service(t, { operations: { Fetch: { ...Fetch, get: true } } })).inject({ method: 'GET', url: '/files/Fetch?size=800' })
+  t.assert.strictEqual(plain.headers['content-type'], 'application/soap+xml; charset=utf-8')
+  t.assert.strictEqual(inline(plain.body, 'data'), bytesOf(800).toString('base64'))
+})
+
+test('docs/binary.md "MTOM" (onSend): an onSend hook of the service\'s scope gets an MTOM reply as one Buffer, the whole package, which it may pass on', async (t: TestContext) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(soap)
+  const seen: unknown[] = []
+  app.addHook('onSend', async (_request, _reply, payload) => { seen.push(payload); return payload })
+  app.soap.service({ path: '/files', namespace: NS, name: 'Files', operations: { Fetch }, mtom: 'always' })
+  await app.ready()
+  const res = await ask(app, '1.2', 900, false)
+  t.assert.strictEqual(seen.length, 1)
+  t.assert.ok(Buffer.isBuffer(seen[0]), 'a Buffer')
+  t.assert.deepStrictEqual(seen[0], res.rawPayload)
+  t.assert.deepStrictEqual(unpack(t, '1.2', res).included.map((i) => i.bytes), [bytesOf(900)])
+})
+
 // ---------------------------------------------------------------- the WSDL ---
 
 const WSOMA = 'http://schemas.xmlsoap.org/ws/2004/09/policy/optimizedmimeserialization'
