@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { defineOperation, errorCodes, WSA_NS, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
+import soap, { defineOperation, errorCodes, readContract, WSA_NS, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
 import { parseContentType } from '../lib/soap/content-type'
 import { readMultipart } from '../lib/soap/multipart'
 import { readXopPackage } from '../lib/soap/xop'
@@ -429,4 +429,11 @@ test('docs/protocol.md "MTOM replies", docs/addressing.md: the reply to an MTOM 
   const anonymous = mtomMessage('1.2', envelope('1.2', fetchCall(1000), header.replace(listener.url, `${WSA_NS}/anonymous`)), [])
   const direct = await app.inject({ method: 'POST', url: '/files', headers: { 'content-type': anonymous.contentType }, payload: anonymous.body })
   t.assert.deepStrictEqual(unpack(t, '1.2', direct).included.map((i) => i.bytes), [bytesOf(1000)])
+})
+
+test('docs/contract-first.md "Options" (mtom), WS-MTOMPolicy: the VECOZO WSDL, whose bindings hold a nested policy referencing an optional wsoma:OptimizedMimeSerialization, is read as mtom \'request\'; a WSDL without the assertion states none', async (t: TestContext) => {
+  const wsdl = sharedFixture(t, 'wsdl', 'vecozo-berichtuitwisseling', 'soap.wsdl')
+  if (wsdl === undefined) return
+  t.assert.strictEqual((await readContract({ wsdl })).mtom, 'request')
+  t.assert.strictEqual((await readContract({ document: binaryContract('') })).mtom, undefined)
 })
