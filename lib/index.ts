@@ -12,6 +12,7 @@ import { contractEndpoint } from './plugin/contract'
 import { endpoint, kRegistration, kSoapScope, type Registration } from './plugin/endpoint'
 import { kAnswer } from './plugin/logging'
 import { kPackageVersion } from './plugin/parser'
+import { kMtomRule } from './service/mtom'
 import { SOAP_ERR_OPT_INVALID } from './errors'
 import { isQNameKey } from './namespaces'
 import { checkHook, createScope, type SoapScope } from './service/hooks'
@@ -142,6 +143,7 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   if (!fastify.hasRequestDecorator(kAnswer)) fastify.decorateRequest(kAnswer, null)
   if (!fastify.hasRequestDecorator(kExchange)) fastify.decorateRequest(kExchange, null)
   if (!fastify.hasRequestDecorator(kPackageVersion)) fastify.decorateRequest(kPackageVersion, null)
+  if (!fastify.hasRequestDecorator(kMtomRule)) fastify.decorateRequest(kMtomRule, null)
   await fastify.register(endpoint, { routes: soap.routes, prefix: soap.prefix })
 }
 
@@ -241,6 +243,7 @@ export type {
   SoapHook,
   SoapHookFunction,
   SoapHookName,
+  SoapMtomMode,
   SoapOperation,
   SoapOperationHooks,
   SoapOperationInfo,

@@ -13,6 +13,15 @@ export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance'
 export const XSD_NS = 'http://www.w3.org/2001/XMLSchema'
 /** XOP 1.0's xop:Include (docs/protocol.md "MTOM/XOP"). */
 export const XOP_NS = 'http://www.w3.org/2004/08/xop/include'
+/** XML Media Types' `xmime:expectedContentTypes` and `xmime:contentType` (docs/binary.md "MTOM"). */
+export const XMIME_NS = 'http://www.w3.org/2005/05/xmlmime'
+/**
+ * MTOM's policy assertion: `wsoma:OptimizedMimeSerialization` of the 2004/09
+ * submission, which WCF, JAX-WS and CXF write and read; and `wsoma:MTOM` of
+ * W3C WS-MTOMPolicy 1.0, which the plugin reads (docs/wsdl.md "MTOM").
+ */
+export const WSOMA_NS = 'http://schemas.xmlsoap.org/ws/2004/09/policy/optimizedmimeserialization'
+export const WSOMA_W3C_NS = 'http://www.w3.org/2007/08/soap12-mtom-policy'
 export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
 /** The WSDL 1.1 SOAP 1.1 and SOAP 1.2 binding extensions. */
 export const WSDL_SOAP11_NS = 'http://schemas.xmlsoap.org/wsdl/soap/'

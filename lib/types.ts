@@ -7,6 +7,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import type { Exact, Infer, Readable } from './infer'
 import type { SoapVersion } from './namespaces'
 import type { SoapFault, SoapFaultOptions } from './soap/fault'
+import type { SoapMtomOptions } from './soap/xop-write'
+export type { SoapMtomMode, SoapMtomOptions } from './soap/xop-write'
 
 import type { XmlElement } from './xml/element'
 
@@ -331,7 +333,7 @@ export interface SoapOperation<
   Headers extends SoapSchema | undefined = SoapSchema | undefined,
   Faults extends Readonly<Record<string, SoapSchema>> | undefined = Readonly<Record<string, SoapSchema>> | undefined,
   OutputHeaders extends SoapSchema | undefined = SoapSchema | undefined
-> {
+> extends SoapMtomOptions {
   /** The operation element's schema (an object); absent for an operation whose Body is empty, routed by its action. */
   readonly input?: Input
   /** The response element's schema (an object); absent for a one-way operation, answered 202. */
@@ -368,7 +370,7 @@ export interface SoapOperation<
 }
 
 /** A service: operations under one path and one target namespace. */
-export interface SoapServiceDefinition {
+export interface SoapServiceDefinition extends SoapMtomOptions {
   /** The URL path, under the prefix of the scope that declares it. */
   readonly path: string
   /** The target namespace: operation elements and their children are qualified in it. */
@@ -457,7 +459,7 @@ export type SoapContractHandlers<S extends ContractSchemas, R> = {
 export type SoapContractResults<S extends ContractSchemas> = { readonly [K in keyof S]?: ReturnType<HandlerOf<S[K]>> }
 
 /** What a contract definition says besides its handlers (docs/contract-first.md "Options"). */
-export interface SoapContractOptions {
+export interface SoapContractOptions extends SoapMtomOptions {
   /** The URL path, under the prefix of the scope that declares it. */
   readonly path: string
   /** The WSDL's file (a path or a `file:` URL); its imports are read relative to it. */

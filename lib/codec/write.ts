@@ -21,6 +21,7 @@ import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
 import { isNCName } from '../xml/chars'
 import { admits, InputProblem, locate } from './read'
+import type { XopParts } from '../soap/xop-write'
 
 // Characters XML 1.0 cannot carry (see lib/soap/writer.ts): a value holding one is refused, never mangled.
 // eslint-disable-next-line no-control-regex -- matching those characters is the point
@@ -76,6 +77,31 @@ function writeScalarOf (shape: ScalarShape, value: unknown, attribute: boolean):
   return binary === undefined ? writeScalar(shape.type, value, attribute) : writeBinary(binary, value)
 }
 
+/**
+ * The parts of the MTOM reply being written, while writingParts() runs (the
+ * writers are synchronous: no other reply's writing comes in between);
+ * undefined otherwise.
+ */
+let xop: XopParts | undefined
+
+/** Runs `write` with the base64 values of `threshold` bytes or more handed to `parts` (docs/binary.md "MTOM"). */
+export function writingParts<T> (parts: XopParts, write: () => T): T {
+  xop = parts
+  try {
+    return write()
+  } finally {
+    xop = undefined
+  }
+}
+
+/** An element's content of a scalar shape: in an MTOM reply, a large base64 value's xop:Include. */
+function writeContentOf (shape: ScalarShape, value: unknown): string {
+  const parts = xop
+  if (parts !== undefined && shape.binary === 'base64' && value instanceof Uint8Array &&
+    value.byteLength >= parts.threshold) return parts.include(value)
+  return writeScalarOf(shape, value, false)
+}
+
 /** Namespace → prefix for everything one top-level element writes. */
 export type Prefixes = ReadonlyMap<string, string>
 
@@ -104,7 +130,7 @@ function compileValue (shape: Shape, tag: string, prefixes: Prefixes, contents: 
   const nullable = shape.nullable
   if (shape.kind === 'scalar') {
     return (value) => {
-      if (value !== null) return open + writeScalarOf(shape, value, false) + close
+      if (value !== null) return open + writeContentOf(shape, value) + close
       if (nullable) return nil
       throw new OutputProblem('cannot be null')
     }
@@ -328,7 +354,9 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
   if (text !== undefined) {
     const scalar = text.shape as ScalarShape
     // Mixed content is written text first, then the child elements.
-    const write: Writer = (value) => writeScalarOf(scalar, value, false)
+    const write: Writer = shape.mixed
+      ? (value) => writeScalarOf(scalar, value, false)
+      : (value) => writeContentOf(scalar, value)
     elements[shape.mixed ? 'unshift' : 'push']({ property: text.property, write })
   }
   return {

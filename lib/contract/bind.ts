@@ -41,6 +41,9 @@ export interface ContractDefinition extends ContractSource {
   readonly validateOutput?: boolean
   readonly timeout?: number
   readonly faultStatus?: 'spec' | 500
+  /** When a reply is an MTOM package; by default as the contract's MTOM policy assertion says. */
+  readonly mtom?: unknown
+  readonly mtomThreshold?: unknown
   /** WS-Addressing: by default as the binding declares it; `false` turns it off, an object adds options. */
   readonly addressing?: unknown
   /** WS-Security, merged with what the contract's policy asks for. */
@@ -141,6 +144,8 @@ export function bindContract (contract: Contract, definition: ContractDefinition
   for (const k of CARRIED_KEYS) if (definition[k] !== undefined) declaration[k] = definition[k]
   const addressing = contractAddressing(contract, definition.addressing)
   if (addressing !== undefined) declaration.addressing = addressing
+  const mtom = definition.mtom ?? contract.mtom
+  if (mtom !== undefined) declaration.mtom = mtom
   const ignored = new Set(definition.ignorePolicyAssertions)
   const security = contractSecurity(where, contract.security ?? {}, definition.security, ignored)
   if (security !== undefined) declaration.security = security

@@ -28,7 +28,9 @@ export const DEFINITION_KEYS = new KnownKeys({
   unimplemented: true,
   ignorePolicyAssertions: true,
   sampleSeed: true,
-  faultStatus: true
+  faultStatus: true,
+  mtom: true,
+  mtomThreshold: true
 } as const satisfies KeyRecord<SoapContractDefinition>)
 
 /** A handler given with its options (ContractOperations: a function, or this object). */
@@ -44,7 +46,7 @@ export const HANDLER_KEYS = new KnownKeys({
  * The keys a contract definition shares with a service declaration: true
  * for those carried into it as given; false for those that mean something
  * else there (`wsdl`, `operations`) or are merged with what the WSDL says
- * (`addressing`, `security`).
+ * (`addressing`, `security`, `mtom`).
  */
 const SHARED_KEYS = {
   path: true,
@@ -53,6 +55,8 @@ const SHARED_KEYS = {
   validateOutput: true,
   timeout: true,
   faultStatus: true,
+  mtomThreshold: true,
+  mtom: false,
   wsdl: false,
   operations: false,
   addressing: false,

@@ -5,7 +5,7 @@
  */
 import type { Element as DomElement } from '@xmldom/xmldom'
 import { childElements } from './dom'
-import { WSAM_NS, WSAW_NS, WSDL_NS } from '../namespaces'
+import { WSAM_NS, WSAW_NS, WSDL_NS, WSOMA_NS, WSOMA_W3C_NS } from '../namespaces'
 import { alternativesOf, isOptional, walkPolicies, type PolicySubject } from '../ws/ws-policy'
 import { judgeAlternative, type OperationSecurityPolicy } from '../ws/security/security-policy'
 
@@ -30,6 +30,22 @@ export function addressingOf (
   }
   for (const child of childElements(binding)) consider(child)
   walkPolicies(definitions, [binding], consider)
+  return found
+}
+
+/**
+ * MTOM as a binding's policy asks for it (WS-MTOMPolicy 1.0 §3: an endpoint
+ * policy subject's `wsoma:MTOM`, or the submission's
+ * `wsoma:OptimizedMimeSerialization`): `'always'` when an assertion is not
+ * optional, `'request'` when every one is; undefined when it states neither.
+ */
+export function mtomOf (binding: DomElement, definitions: readonly DomElement[]): 'always' | 'request' | undefined {
+  let found: 'always' | 'request' | undefined
+  walkPolicies(definitions, [binding], (assertion) => {
+    const mtom = (assertion.namespaceURI === WSOMA_NS && assertion.localName === 'OptimizedMimeSerialization') ||
+      (assertion.namespaceURI === WSOMA_W3C_NS && assertion.localName === 'MTOM')
+    if (mtom) found = found === 'always' || !isOptional(assertion) ? 'always' : 'request'
+  })
   return found
 }
 

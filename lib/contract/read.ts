@@ -16,7 +16,7 @@ import { SOAP_ERR_CONTRACT_INVALID, SOAP_ERR_CONTRACT_UNSUPPORTED } from '../err
 import type { JsonSchema } from '../service/declaration'
 import { WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, qnameKey } from '../namespaces'
 import { defaultAction } from '../service/declaration'
-import { addressingOf, operationSecurity, statedAction, type OperationSubjects } from './policy-read'
+import { addressingOf, mtomOf, operationSecurity, statedAction, type OperationSubjects } from './policy-read'
 import type { PolicySubject } from '../ws/ws-policy'
 import type { OperationSecurityPolicy } from '../ws/security/security-policy'
 import { checkName, checkSignatures } from './signatures'
@@ -51,6 +51,8 @@ export interface Contract {
   readonly operations: Readonly<Record<string, ContractOperation>>
   /** WS-Addressing, when the binding declares it (wsam:Addressing or wsaw:UsingAddressing). */
   readonly addressing?: { readonly required: boolean }
+  /** What the binding's MTOM policy assertion asks: `'request'` when optional, `'always'` when required. */
+  readonly mtom?: 'request' | 'always'
   /** The WSDL and the documents it imports, as served: the address left as lib/namespaces.ts's ADDRESS. */
   readonly wsdl: { readonly document: string, readonly schemas: Readonly<Record<string, string>> }
   /**
@@ -582,6 +584,7 @@ export async function readContract (source: ContractSource): Promise<Contract> {
     // its headers, so addressing is on, optional, unless the binding says more.
     addressing: addressingOf(main.node, documents.definitions) ??
       (statesActions(portType) ? { required: false } : undefined),
+    mtom: mtomOf(main.node, documents.definitions),
     wsdl: documents.serve(addresses),
     security
   }

@@ -10,12 +10,14 @@ import type {
 } from 'fastify'
 import { parseContentType, versionOfMediaType } from '../soap/content-type'
 import { MULTIPART_RELATED } from '../soap/xop'
+import { writeXopPackage, XopParts } from '../soap/xop-write'
+import { kMtomRule, repliesInParts, type MtomRule } from '../service/mtom'
 import { SOAP_ERR_DECODE_EMPTY, SOAP_ERR_SERVICE_INVALID } from '../errors'
 import { SoapFault, renderFault, toSoapFault } from '../soap/fault'
 import type { SoapScope } from '../service/hooks'
-import type { SoapVersion } from '../namespaces'
+import { versionInfo, type SoapVersion } from '../namespaces'
 import type { ResolvedOptions, SoapFaultStatus } from '../options'
-import type { SoapReplayStore } from '../types'
+import type { SoapMtomMode, SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser, kPackageVersion } from './parser'
 import { buildInflate } from './inflate'
@@ -96,8 +98,12 @@ function faultVersion (request: FastifyRequest): SoapVersion {
   return (header === undefined ? undefined : versionOfMediaType(parseContentType(header).mediaType)?.version) ?? '1.2'
 }
 
-/** `faultStatus`: the service's or contract's own, else the registration's (docs/faults.md). */
-function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefined) {
+/**
+ * `faultStatus`, and the service's MTOM rule (a fault before dispatch
+ * follows it; none outside a service): the service's or contract's own,
+ * else the registration's (docs/faults.md, docs/binary.md "MTOM").
+ */
+function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefined, mtom: MtomRule | null) {
   const { faultFormatter } = soap
   // RFC 9110 §15.5.16, §12.5.3: the codings a request's content may come in.
   const acceptEncoding = [...soap.contentCodings, 'identity'].join(', ')
@@ -115,7 +121,14 @@ function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefi
     const version = faultVersion(request)
     noteAnswer(request, { fault: fault.faultCode, reason: fault.message, version })
     const { status, contentType, body } = renderFault(fault, version, faultHeaders(request, fault))
-    return reply.code(every500 ? 500 : status).header('content-type', contentType).send(body)
+    reply.code(every500 ? 500 : status)
+    const rule = request[kMtomRule] ?? mtom
+    // A fault holds no binary value: as an MTOM package, its envelope is the only part.
+    if (rule === null || !repliesInParts(rule, request, request[kPackageVersion] !== null)) {
+      return reply.header('content-type', contentType).send(body)
+    }
+    const xop = writeXopPackage(versionInfo(version), body, new XopParts(0))
+    return reply.header('content-type', xop.contentType).send(xop.body)
   }
 
   return function soapErrorHandler (thrown: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -190,7 +203,9 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     request, payload, soap.bodyLimit, (err, body) => err === null ? parseBody(request, body as Buffer, done) : done(err)
   ))
   // An invalid `faultStatus` refuses the service when it is compiled, before any request.
-  instance.setErrorHandler(buildErrorHandler(soap, service?.faultStatus as SoapFaultStatus | undefined))
+  // A declaration that is not an object is refused when the service is compiled.
+  const mtom = service === undefined ? null : { mode: (service?.mtom ?? 'request') as SoapMtomMode, threshold: 0 }
+  instance.setErrorHandler(buildErrorHandler(soap, service?.faultStatus as SoapFaultStatus | undefined, mtom))
   instance.addHook('onRequest', onSoapRequest)
   instance.addHook('preParsing', buildInflate(soap))
   const logAnswer = buildAnswerLog(soap)

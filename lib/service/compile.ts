@@ -30,6 +30,7 @@ import { qnameKey, isQNameKey } from '../namespaces'
 import { compileReplyHeaders, type ReplyHeaders } from './reply-headers'
 import { stagesOf, type Protocol, type ProtocolModule, type ProtocolStages } from './protocol'
 import { serviceDescription } from './description'
+import { DEFAULT_MTOM, mtomPolicy, mtomRule, type MtomRule } from './mtom'
 import type { ElementDescription, OperationDescription, ServiceDescription } from './description'
 
 export interface FaultWriter {
@@ -57,6 +58,8 @@ export interface Operation {
   /** For an operation invoked by GET, its input's fields by query parameter name; undefined otherwise. */
   readonly queryFields: ReadonlyMap<string, Field> | undefined
   readonly timeout: number
+  /** When its reply is an MTOM package, and from what size a binary value goes as a part. */
+  readonly mtom: MtomRule
   readonly hooks: HookLists
   readonly handler: (input: unknown, call: unknown) => unknown
   /** What the operation's documents state of it (service/description.ts). */
@@ -83,6 +86,8 @@ export interface Service {
   /** Operations that share their input element, by action, under the one `byElement` holds (docs/protocol.md). */
   readonly sharing: ReadonlyMap<Operation, ReadonlyMap<string, Operation>>
   readonly strictAction: boolean
+  /** Its MTOM rule (an operation has its own, over it): a fault before dispatch follows it. */
+  readonly mtom: MtomRule
   /** Header blocks the service understands: the option, the scopes', and every operation's header schemas. */
   readonly understood: ReadonlySet<string>
   /** The hooks of the stage before dispatch, which belong to the scope, not to an operation. */
@@ -138,7 +143,7 @@ export interface ServiceOptions {
 
 function compileOperation (
   ajv: Ajv, declaration: ServiceDeclaration, name: string, scope: SoapScope, serviceTimeout: number,
-  validateOutputs: boolean, redact: ReadonlySet<string>, shapes: NamedShapes
+  validateOutputs: boolean, redact: ReadonlySet<string>, shapes: NamedShapes, serviceMtom: MtomRule
 ): Operation {
   const service = declaration.name
   const tns = declaration.namespace
@@ -282,6 +287,7 @@ function compileOperation (
     faultActions,
     queryFields: op.get === true ? queryFieldsOf(input, where) : undefined,
     timeout: milliseconds(op.timeout, serviceTimeout, service, `operation ${name}: "timeout"`),
+    mtom: mtomRule(service, `operation ${name}: `, op.mtom, op.mtomThreshold, serviceMtom),
     hooks: hookLists(scope, op.hooks, where),
     handler: op.handler as Operation['handler'],
     description: {
@@ -352,6 +358,7 @@ export function compileService (
     throw new SOAP_ERR_SERVICE_INVALID(name, '"understoodHeaders" must be an array of "{namespace}localName" strings')
   }
   const timeout = milliseconds(declaration.timeout, 0, name, '"timeout"')
+  const mtom = mtomRule(name, '', declaration.mtom, declaration.mtomThreshold, DEFAULT_MTOM)
 
   const operations: Operation[] = []
   // The operations' schemas that share a $defs object share the shapes of its named schemas.
@@ -373,7 +380,9 @@ export function compileService (
   ])
   for (const operationName of Object.keys(declaration.operations)) {
     const validateOutput = declaration.validateOutput !== false
-    const op = compileOperation(ajv, declaration, operationName, scope, timeout, validateOutput, options.redact, shapes)
+    const op = compileOperation(
+      ajv, declaration, operationName, scope, timeout, validateOutput, options.redact, shapes, mtom
+    )
     if (op.localName !== undefined) {
       let inNamespace = byElement.get(op.namespace)
       if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())
@@ -407,7 +416,8 @@ export function compileService (
   }
   const scopeHooks = hookLists(scope, undefined, name)
   const wsdl = wsdlOptions(name, declaration.wsdl)
-  const described = { name, namespace: declaration.namespace, path: declaration.path, wsdl }
+  const modes = new Set([mtom.mode, ...operations.map((op) => op.mtom.mode)])
+  const described = { name, namespace: declaration.namespace, path: declaration.path, wsdl, mtom: mtomPolicy(modes) }
   return {
     name,
     namespace: declaration.namespace,
@@ -417,6 +427,7 @@ export function compileService (
     byAction,
     sharing,
     strictAction: declaration.strictAction === true,
+    mtom,
     understood,
     onEnvelope: scopeHooks.onEnvelope,
     onFault: scopeHooks.onFault,

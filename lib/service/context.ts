@@ -30,7 +30,7 @@ function childElement (parent: Node, namespace: string, localName: string): Elem
 
 /** What `request.soap` is made of: its public fields (documented on the class), and what it keeps to itself. */
 export interface SoapContextInit
-  extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'decoded' | 'parts'> {
+  extends Pick<SoapContext, 'version' | 'namespace' | 'action' | 'hasHeader' | 'decoded' | 'parts' | 'mtom'> {
   /** The decoded text, for the Document. */
   readonly source: string
   /** Elements in the message, for the XPath guard. */
@@ -69,6 +69,8 @@ export class SoapContext {
    * the request's body (docs/protocol.md "MTOM/XOP"); empty for any other request.
    */
   readonly parts: ReadonlyMap<string, Buffer>
+  /** Whether the request was an MTOM package (`multipart/related`): a reply answers in kind (docs/binary.md "MTOM"). */
+  readonly mtom: boolean
 
   // Set as a service's pipeline runs (docs/hooks.md); hooks may read and replace them. The
   // protocols add their own fields (`addressing`, `username`) by declaration merging.
@@ -102,6 +104,7 @@ export class SoapContext {
     this.hasHeader = init.hasHeader
     this.decoded = init.decoded
     this.parts = init.parts
+    this.mtom = init.mtom
     this.headers = init.decoded.headers
     this.#init = init
   }

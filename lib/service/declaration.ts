@@ -28,7 +28,9 @@ export const SERVICE_KEYS = {
   validateOutput: true,
   timeout: true,
   wsdl: true,
-  faultStatus: true
+  faultStatus: true,
+  mtom: true,
+  mtomThreshold: true
 } as const satisfies Partial<KeyRecord<SoapServiceDefinition>>
 
 /** The keys of an operation's declaration: SoapOperation's, which the runtime reads as an OperationDeclaration. */
@@ -44,7 +46,9 @@ export const OPERATION_KEYS = new KnownKeys({
   hooks: true,
   handler: true,
   outputAction: true,
-  faultActions: true
+  faultActions: true,
+  mtom: true,
+  mtomThreshold: true
 } as const satisfies KeyRecord<SoapOperation | OperationDeclaration>)
 
 /** A JSON Schema, as the codec reads it (docs/services.md). */
@@ -63,6 +67,8 @@ export interface OperationDeclaration {
   readonly hooks?: SoapOperationHooks
   readonly outputAction?: string
   readonly faultActions?: Readonly<Record<string, string>>
+  readonly mtom?: unknown
+  readonly mtomThreshold?: unknown
   readonly handler: (input: never, call: never) => unknown
 }
 
@@ -76,6 +82,8 @@ export interface ServiceDeclaration {
   readonly validateOutput?: boolean
   readonly timeout?: number
   readonly faultStatus?: unknown
+  readonly mtom?: unknown
+  readonly mtomThreshold?: unknown
   readonly wsdl?: unknown
   /** A protocol module's key (`addressing`, `security`), which its module checks. */
   readonly [protocol: string]: unknown

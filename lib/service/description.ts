@@ -55,12 +55,17 @@ export interface ServiceDescription {
   readonly policies: readonly string[]
   /** Whether each message's `wsam:Action` is stated (a protocol asks for it). */
   readonly statesActions: boolean
+  /**
+   * MTOM's policy assertion (docs/wsdl.md "MTOM"): required when every reply is a package, optional when some
+   * may be; undefined when none is.
+   */
+  readonly mtom: 'required' | 'optional' | undefined
   readonly operations: readonly OperationDescription[]
 }
 
 /** A service's description, from what compile made of its declaration, its operations and its protocols. */
 export function serviceDescription (
-  service: Pick<ServiceDescription, 'name' | 'namespace' | 'path' | 'wsdl'>,
+  service: Pick<ServiceDescription, 'name' | 'namespace' | 'path' | 'wsdl' | 'mtom'>,
   operations: readonly OperationDescription[],
   protocols: ReadonlyArray<{ readonly policies: readonly string[], readonly statesActions?: boolean }>
 ): ServiceDescription {

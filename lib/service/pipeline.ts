@@ -24,6 +24,9 @@ import { versionInfo, qnameKey } from '../namespaces'
 import type { Field, ScalarShape } from '../codec/shapes'
 import type { Operation, Service } from './compile'
 import { writeEnvelope } from '../soap/writer'
+import { writeXopPackage, XopParts } from '../soap/xop-write'
+import { writingParts } from '../codec/write'
+import { kMtomRule, repliesInParts } from './mtom'
 import { problemsOf } from '../codec/validation'
 import { writeReplyHeaders } from './reply-headers'
 import { Exchange, kExchange } from './protocol'
@@ -140,6 +143,7 @@ async function runOperation (
   const exchange = request[kExchange]
   const stages = exchange?.service.stages
   soap.operation = op.info
+  request[kMtomRule] = op.mtom
   if (stages !== undefined) for (const step of stages.afterDispatch) await step(exchange as Exchange, op)
   if (hooks.onOperation !== null && await runHooks(hooks.onOperation, request, reply)) return reply
   soap.input = readInput(op, request)
@@ -159,18 +163,23 @@ async function runOperation (
     throw new SOAP_ERR_OUTPUT_INVALID(problem.path, problem.message)
   }
   const version = versionInfo(soap.version)
+  const xop = repliesInParts(op.mtom, request, soap.mtom) ? new XopParts(op.mtom.threshold) : undefined
   // An output with no Body part (only header blocks, or nothing) is an empty Body.
-  const body = op.writeOutput === undefined ? '' : op.writeOutput(soap.result)
-  const blocks = op.replyHeaders === undefined ? '' : writeReplyHeaders(op.replyHeaders, soap.replyHeaderValues)
+  const write = (): [string, string] => [
+    op.writeOutput === undefined ? '' : op.writeOutput(soap.result),
+    op.replyHeaders === undefined ? '' : writeReplyHeaders(op.replyHeaders, soap.replyHeaderValues)
+  ]
+  const [body, blocks] = xop === undefined ? write() : writingParts(xop, write)
   let headers = soap.responseHeaders.length === 0 && blocks === '' ? undefined : blocks + soap.responseHeaders.join('')
   if (stages !== undefined) {
     let first = ''
     for (const step of stages.onReply) first += step(exchange as Exchange, op)
     if (first !== '') headers = first + (headers ?? '')
   }
-  return reply
-    .header('content-type', version.contentType)
-    .send(writeEnvelope(version, body, headers))
+  const envelope = writeEnvelope(version, body, headers)
+  if (xop === undefined) return reply.header('content-type', version.contentType).send(envelope)
+  const { contentType, body: bytes } = writeXopPackage(version, envelope, xop)
+  return reply.header('content-type', contentType).send(bytes)
 }
 
 async function runFault (
@@ -241,6 +250,7 @@ export function serviceHandler (service: Service): Handler {
   const protocols = service.protocols.length !== 0
   return function soapPost (request, reply) {
     (request.soap as SoapContext).respondsOn(reply.raw)
+    request[kMtomRule] = service.mtom
     if (protocols) request[kExchange] = new Exchange(request, service)
     return run(request, reply)
   }
@@ -253,6 +263,7 @@ export function getHandler (service: Service, op: Operation, context: () => Soap
   return function soapGet (request, reply) {
     const soap = request.soap = context()
     soap.respondsOn(reply.raw)
+    request[kMtomRule] = op.mtom
     if (protocols) request[kExchange] = new Exchange(request, service)
     return run(request, reply)
   }

@@ -122,6 +122,8 @@ export class Exchange {
   readonly request: FastifyRequest
   readonly soap: SoapContext
   readonly service: Service
+  /** Whether the answer leaves by another way than this response (a protocol sends it): never an MTOM package. */
+  repliesAway = false
   readonly #states = new Map<symbol, unknown>()
 
   constructor (request: FastifyRequest, service: Service) {

@@ -17,7 +17,8 @@ import { acceptsHtml, buildPage, pageAsset, sendPage, type ServicePage } from '.
 import { Prefixes, node, render, type XmlNode } from './xml-nodes'
 import { SchemaSet } from './xsd-write'
 import {
-  ADDRESS, SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSP_NS, WSU_NS, XSD_NS, qnameKey
+  ADDRESS, SOAP_HTTP_TRANSPORT, WSAM_NS, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, WSOMA_NS, WSP_NS, WSU_NS, XSD_NS,
+  qnameKey
 } from '../namespaces'
 
 /** A rendered document, cut where the endpoint's address goes. */
@@ -167,14 +168,29 @@ function policy (service: ServiceDescription): XmlNode[] {
 }
 
 /**
+ * The service's policies with MTOM's assertion (docs/wsdl.md "MTOM"): the
+ * submission's `wsoma:OptimizedMimeSerialization`, which WCF, JAX-WS and CXF
+ * read, optional where a reply is MTOM only when its request is; stated when
+ * every reply is MTOM, or some may be and a message holds a base64 value.
+ */
+function withMtomPolicy (service: ServiceDescription, base64: boolean): ServiceDescription {
+  const { mtom } = service
+  if (mtom === undefined || (mtom === 'optional' && !base64)) return service
+  const optional = mtom === 'optional' ? ' wsp:Optional="true"' : ''
+  const assertion = `<wsoma:OptimizedMimeSerialization xmlns:wsoma="${WSOMA_NS}"${optional}/>`
+  return { ...service, policies: [...service.policies, assertion] }
+}
+
+/**
  * Builds the WSDL and its schemas from a compiled service. Throws SOAP_ERR_WSDL_CONFLICT for what XSD cannot
  * express.
  */
-export function describeService (service: ServiceDescription, splitSchemas: boolean): Documents {
-  const prefixes = new Prefixes(service.namespace)
-  const schemas = new SchemaSet(service.name, service.namespace, prefixes)
-  const faultMessage = faultMessages(service)
-  const messageNodes = messages(service, schemas, faultMessage)
+export function describeService (described: ServiceDescription, splitSchemas: boolean): Documents {
+  const prefixes = new Prefixes(described.namespace)
+  const schemas = new SchemaSet(described.name, described.namespace, prefixes)
+  const faultMessage = faultMessages(described)
+  const messageNodes = messages(described, schemas, faultMessage)
+  const service = withMtomPolicy(described, schemas.base64)
   const location = (namespace: string): string => `${ADDRESS}?xsd=${prefixes.of(namespace)}`
   const xsd = new Map<string, Template>()
   for (const schema of schemas.schemas(location)) xsd.set(schema.name, cut(XML_DECLARATION + render(schema.node)))

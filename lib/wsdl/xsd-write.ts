@@ -13,7 +13,7 @@
 import { SOAP_ERR_WSDL_CONFLICT } from '../errors'
 import { replaceInvalidXmlChars } from '../xml/chars'
 import type { Alternatives, Field, ObjectShape, ScalarShape, ScalarType, Shape, XsiTypeName } from '../codec/shapes'
-import { XSD_NS } from '../namespaces'
+import { XMIME_NS, XSD_NS } from '../namespaces'
 import { statedChoices, type StatedChoice } from './stated-choices'
 import { Prefixes, node, render, type XmlNode } from './xml-nodes'
 
@@ -212,6 +212,7 @@ export class SchemaSet {
    * again.
    */
   private readonly declaring = new Set<string>()
+  base64 = false // whether an element of the messages is a base64 value, which an MTOM reply may send as a part
 
   /**
    * Declares a global element, attribute or complex type; the same declaration twice is one, two different ones
@@ -318,12 +319,17 @@ export class SchemaSet {
     if (shape.kind === 'scalar') {
       const simple = simpleType(content, shape.type)
       if (typeof simple === 'string') type = simple; else children.push(simple)
+      this.base64 ||= shape.binary === 'base64'
     } else if (ref !== undefined) {
       type = this.namedType(namespace, ref, shape, content, where)
     } else {
       children.push(this.complexType(namespace, shape, schema, where))
     }
-    return node('xs:element', { name, ...occurrence, nillable: shape.nullable ? 'true' : undefined, type }, children)
+    // XML Media Types §2.1: the media types of a binary element's content (docs/wsdl.md "MTOM").
+    const media = shape.kind === 'scalar' && shape.binary !== undefined ? content.contentMediaType as string : undefined
+    const xmime = media === undefined ? {} : { 'xmlns:xmime': XMIME_NS, 'xmime:expectedContentTypes': media }
+    const nillable = shape.nullable ? 'true' : undefined
+    return node('xs:element', { name, ...occurrence, nillable, type, ...xmime }, children)
   }
 
   /**

@@ -54,6 +54,7 @@ class AddressingProtocol implements Protocol {
     }
     exchange.setState(kAddressing, state)
     state.delivery = admit(exchange, options, addressing, this.#desk.shared)
+    exchange.repliesAway = state.delivery !== undefined
   }
 
   /**

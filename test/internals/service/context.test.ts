@@ -12,6 +12,7 @@ const base: SoapContextInit = {
   hasHeader: false,
   decoded: { tree: new XmlTree('', new Int32Array(0), new Int32Array(0), [], []), headers: [], bodyNodes: [] },
   parts: new Map(),
+  mtom: false,
   source: '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body/></s:Envelope>',
   elements: 2,
   select: xpath.useNamespaces({}),
