@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { FILES_KEPT, FILE_MAX_OCTETS, buildDemo } from './demo/app'
 import { envelope, post, assertValidEnvelope } from './helper'
 import { mtomMessage } from './mtom-message'
+import { mtomReply } from './interop'
 import { instant, security, timestamp, usernameToken } from './ws/security/ws-security-support'
 
 const call = (op: string, args: Record<string, string>): string =>
@@ -41,7 +42,7 @@ const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).dig
 const sample = (): Buffer => Buffer.concat([randomBytes(200_000), Buffer.from(Array.from({ length: 256 }, (_v, i) => i))])
 
 for (const version of ['1.1', '1.2'] as const) {
-  test(`demo, docs/binary.md "The /files demo": Upload answers the size and sha256 of bytes sent inline or as an MTOM part, Download gives them back, a name never uploaded is the FileNotFound fault (SOAP ${version})`, async (t: TestContext) => {
+  test(`demo, docs/binary.md "The /files demo": Upload answers the size and sha256 of bytes sent inline or as an MTOM part, Download gives them back (as an MTOM part to an MTOM request), a name never uploaded is the FileNotFound fault (SOAP ${version})`, async (t: TestContext) => {
     const app = await buildDemo()
     t.after(() => app.close())
     const inline = sample()
@@ -61,6 +62,15 @@ for (const version of ['1.1', '1.2'] as const) {
       t.assert.ok(content !== null, down.body.slice(0, 400))
       t.assert.ok(Buffer.from(content[1], 'base64').equals(bytes), `${name}: the bytes uploaded, byte for byte`)
     }
+    // docs/protocol.md "MTOM replies": an MTOM request is answered in kind, the bytes as a part.
+    const asMtom = mtomMessage(version, envelope(version, file('Download', '<f:name>b.bin</f:name>')), [])
+    const downMtom = await post(app, version, asMtom.body, { url: '/files', contentType: asMtom.contentType })
+    t.assert.strictEqual(downMtom.statusCode, 200)
+    const reply = mtomReply({ responseType: downMtom.headers['content-type'] as string, responseBytes: downMtom.rawPayload })
+    t.assert.strictEqual(reply?.startInfo, version === '1.1' ? 'text/xml' : 'application/soap+xml', String(downMtom.headers['content-type']))
+    t.assert.match(reply.root, /<tns:content><xop:Include xmlns:xop="http:\/\/www\.w3\.org\/2004\/08\/xop\/include" href="cid:[^"]+"\/><\/tns:content>/)
+    t.assert.ok(reply.parts.length === 1 && reply.parts[0].equals(attached), 'the bytes, as a part')
+    t.assert.match(upMtom.headers['content-type'] as string, /^multipart\/related; /, 'the MTOM Upload answered in kind')
     const unknown = await post(app, version, envelope(version, file('Download', '<f:name>never.bin</f:name>')), { url: '/files' })
     t.assert.strictEqual(unknown.statusCode, version === '1.2' ? 400 : 500)
     t.assert.match(unknown.body, /no file never\.bin/)

@@ -47,11 +47,10 @@ interface Session {
 async function open (base: string, path: string, service: string, soap12: boolean): Promise<Session> {
   const origin = new URL(base).origin
   const client = await soap.createClientAsync(`${base}/${path}?wsdl`, {
-    httpClient: new LoopbackOnly(origin),
+    // a multipart/related reply read as MTOM, its parts in lastResponseAttachments: an option of the HttpClient
+    httpClient: new LoopbackOnly(origin, { parseResponseAttachments: path === 'files' }),
     forceSoap12Headers: soap12,
-    handleNilAsNull: true,
-    // a multipart/related reply read as MTOM (its parts in lastResponseAttachments)
-    parseResponseAttachments: path === 'files'
+    handleNilAsNull: true
   })
   const session: Session = { client, last: { status: null, type: null }, ports: {} }
   client.on('response', (_body: unknown, response: { status?: number, headers?: Record<string, unknown> } | null) => {
@@ -170,6 +169,20 @@ const XOP = 'http://www.w3.org/2004/08/xop/include'
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex')
 
 /**
+ * The bytes of a binary result: its base64 text, or, in an MTOM reply, the
+ * part its xop:Include names (node-soap reads the Include as an element, and
+ * keeps the parts after the root in lastResponseAttachments).
+ */
+function downloaded (session: Session, content: unknown): { bytes: Buffer, as: 'inline' | 'part' } | undefined {
+  if (typeof content === 'string') return { bytes: Buffer.from(content, 'base64'), as: 'inline' }
+  const href = (content as { Include?: { attributes?: { href?: unknown } } } | undefined)?.Include?.attributes?.href
+  if (typeof href !== 'string' || !href.startsWith('cid:')) return undefined
+  const { lastResponseAttachments } = session.client as unknown as { lastResponseAttachments?: { parts: Array<{ headers: Record<string, string>, body: Buffer }> } }
+  const part = lastResponseAttachments?.parts.find((p) => p.headers['content-id'] === `<${decodeURIComponent(href.slice(4))}>`)
+  return part === undefined ? undefined : { bytes: part.body, as: 'part' }
+}
+
+/**
  * Files as MTOM: node-soap sends a part with the `attachments` option, the
  * `xop:Include` that names it written into `content` as raw XML (`$xml`); the
  * Download with `forceMTOM` (the envelope alone, as the root part) and
@@ -184,8 +197,7 @@ async function files (base: string, soap12: boolean): Promise<Record<string, Jso
   const attachments = [{ mimetype: 'application/octet-stream', contentId: id, name, body: bytes }]
   const upload = await call(session, 'Files', port, 'Upload', { name, content: { $xml: `<xop:Include xmlns:xop="${XOP}" href="cid:${id}"/>` } }, { attachments })
   const download = await call(session, 'Files', port, 'Download', { name }, { forceMTOM: true })
-  const content = (download.result as { content?: unknown } | null | undefined)?.content
-  const back = typeof content === 'string' ? Buffer.from(content, 'base64') : undefined
+  const back = downloaded(session, (download.result as { content?: unknown } | null | undefined)?.content)
   delete download.result
   delete download.body
   return {
@@ -193,7 +205,7 @@ async function files (base: string, soap12: boolean): Promise<Record<string, Jso
     sent: { size: bytes.length, sha256: sha256(bytes) },
     upload,
     download,
-    downloaded: back === undefined ? null : { size: back.length, sha256: sha256(back), same: back.equals(bytes) },
+    downloaded: back === undefined ? null : { size: back.bytes.length, sha256: sha256(back.bytes), same: back.bytes.equals(bytes), as: back.as },
     unknown: await call(session, 'Files', port, 'Download', { name: 'never.bin' }, { forceMTOM: true })
   }
 }

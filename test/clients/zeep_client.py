@@ -2,8 +2,9 @@
 
     /usr/bin/python3 zeep_client.py BASE_URL SCENARIO
 
-SCENARIO is calc11, calc12, orders11, orders12, gzip11, gzip12, deflate12, files11 or
-files12. zeep reads BASE_URL/calculator?wsdl, BASE_URL/orders?wsdl or BASE_URL/files?wsdl, binds the SOAP 1.1 or 1.2 port and calls the
+SCENARIO is calc11, calc12, orders11, orders12, gzip11, gzip12, deflate12, files11, files12,
+mtomfiles11 or mtomfiles12 (Files at /mtom/files, every reply MTOM). zeep reads
+BASE_URL/calculator?wsdl, BASE_URL/orders?wsdl or the Files WSDL, binds the SOAP 1.1 or 1.2 port and calls the
 operations (gzip and deflate: the calculator's, each request body compressed by the transport); the script prints one JSON line with what zeep got back (it
 asserts nothing: the Node test does). A call zeep could not make is reported
 as {"error": ..., "sent": ..., "received": ...}, the last envelopes from
@@ -158,9 +159,9 @@ def summary(data):
     return {'size': len(data), 'sha256': hashlib.sha256(data).hexdigest()}
 
 
-def files(base, version):
+def files(base, version, path='files'):
     """Upload and Download: zeep sends the bytes inline, as base64 (it writes no MTOM), and reads a reply either way."""
-    client = Client(base, 'files', 'Files', 'FilesSoap' + version)
+    client = Client(base, path, 'Files', 'FilesSoap' + version)
     data = os.urandom(200000) + bytes(range(256))
     name = 'zeep-%s.bin' % version
     out = {'sent': summary(data), 'upload': client.call('Upload', name=name, content=data)}
@@ -182,7 +183,9 @@ def main():
         'gzip11': (lambda base, v: compressed(base, v, 'gzip'), '11'),
         'gzip12': (lambda base, v: compressed(base, v, 'gzip'), '12'),
         'deflate12': (lambda base, v: compressed(base, v, 'deflate'), '12'),
-        'files11': (files, '11'), 'files12': (files, '12')
+        'files11': (files, '11'), 'files12': (files, '12'),
+        'mtomfiles11': (lambda base, v: files(base, v, 'mtom/files'), '11'),
+        'mtomfiles12': (lambda base, v: files(base, v, 'mtom/files'), '12')
     }
     run, version = scenarios[scenario]
     seen = []
