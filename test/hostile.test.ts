@@ -20,7 +20,7 @@ import {
   type RawResponse
 } from './helper'
 import type { SoapVersion } from '../lib/index'
-import { BOUNDARY, XOP, multipartBody, mtomType, partHead, rootHead, uploadEnvelope } from './mtom-message'
+import { BOUNDARY, MONO_BOUNDARY, XOP, monoHead, monoMessage, multipartBody, mtomType, partHead, rootHead, uploadEnvelope } from './mtom-message'
 
 type FaultName = 'Sender' | 'Client' | 'Receiver' | 'Server' | 'VersionMismatch' | 'MustUnderstand'
 
@@ -708,6 +708,24 @@ add('docs/protocol.md "MTOM/XOP": the boundary parameter, delimiters and close d
   ['a body truncated before its close delimiter', mtomPost(Buffer.from(good.slice(0, -10), 'latin1'))],
   ['a body truncated in a header block', mtomPost(Buffer.from(good.slice(0, good.indexOf('Content-ID')), 'latin1'))],
   ['20,000 delimiters and nothing else', mtomPost(Buffer.from(`--${BOUNDARY}\r\n`.repeat(20_000), 'latin1'))]
+])
+const MONO = monoMessage(uploadEnvelope('1.2', ['a']), [{ id: 'a', bytes: Buffer.from('bytes') }])
+/** Mono's body with its own header replaced by `head` (field lines, each ending with CRLF). */
+const monoWith = (head: string): Buffer => Buffer.concat([Buffer.from(head + '\r\n', 'latin1'), MONO.body.subarray(MONO.body.indexOf('\r\n\r\n') + 4)])
+add('docs/protocol.md "Be liberal": with no boundary parameter, a MIME header at the start of the body names the boundary (Mono\'s WCF)', { status: 200, decoded: { payload: UPLOAD } }, [
+  ['Mono\'s framing, the root part of type=""', mtomPost(MONO.body, MONO.contentType)]
+])
+add('docs/protocol.md "Be liberal": a MIME header at the start of the body is read only when it names multipart/related with a boundary, within the part header bounds', EMPTY400, [
+  ['a header without Content-Type', mtomPost(monoWith('MIME-Version: 1.0\r\n'), MONO.contentType)],
+  ['a header of another media type', mtomPost(monoWith(`Content-Type: text/xml; boundary="${MONO_BOUNDARY}"\r\n`), MONO.contentType)],
+  ['a header naming no boundary', mtomPost(monoWith('Content-Type: multipart/related; type="application/xop+xml"\r\n'), MONO.contentType)],
+  ['a header naming another boundary', mtomPost(monoWith(monoHead('other')), MONO.contentType)],
+  ['a header of 900,000 bytes that never ends', mtomPost(Buffer.from(`Content-Type: multipart/related; boundary=b; x="${'a'.repeat(900_000)}`, 'latin1'), MONO.contentType)],
+  ['a header of 8,193 bytes', mtomPost(monoWith(monoHead() + `X-A: ${'a'.repeat(8188 - monoHead().length)}\r\n`), MONO.contentType)],
+  ['33 fields in the header', mtomPost(monoWith('X-A: 1\r\n'.repeat(32) + monoHead()), MONO.contentType)],
+  ['a header line that is not a field', mtomPost(monoWith(monoHead() + 'no colon here\r\n'), MONO.contentType)],
+  ['two Content-Type fields in the header', mtomPost(monoWith(monoHead() + 'Content-Type: multipart/related; boundary=b\r\n'), MONO.contentType)],
+  ['an envelope where the header would be', mtomPost(Buffer.from(envelope('1.2', CALL)), MONO.contentType)]
 ])
 add('docs/protocol.md "MTOM/XOP": the bounds on parts and part headers (multipart option)', EMPTY400, [
   ['51 parts', mtomPost(multipartBody(BOUNDARY, [{ head: rootHead('1.2'), content: envelope('1.2', CALL) }, ...Array.from({ length: 50 }, (_, i) => ({ head: partHead(`p${i}`), content: 'x' }))]))],

@@ -7,13 +7,14 @@
  * file asserts it, and what the server saw. The classes are generated and
  * compiled once for the file, in a temporary folder.
  */
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, test, type TestContext } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { buildDemo, calculator } from './demo/app'
-import { CLIENTS, buildStep, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
+import { CLIENTS, buildStep, assertRepliesInRequestVersion, mtomReply, recordExchanges, requireClient, runClient, type Exchange } from './interop'
 
 /** The JAX-WS runtime (its manifest names every jar it needs), and WSS4J 1.6 with what it needs (libwss4j-java's dependencies). */
 const RUNTIME = ['jaxws-rt', 'wss4j', 'xmlsec', 'commons-logging', 'commons-codec', 'slf4j-api'].map((jar) => `/usr/share/java/${jar}.jar`).join(':')
@@ -49,10 +50,10 @@ async function build (): Promise<Setup> {
   mkdirSync(sources)
   mkdirSync(classes)
   // -extension: wsimport reads SOAP 1.2 bindings only with it; -XadditionalHeaders: header parts become parameters
-  for (const [pkg, path] of [['calc', '/calculator'], ['orders', '/orders'], ['addressed', '/addressed/calculator']]) {
+  for (const [pkg, path] of [['calc', '/calculator'], ['orders', '/orders'], ['addressed', '/addressed/calculator'], ['files', '/files']]) {
     await buildStep('wsimport', ['-quiet', '-extension', '-XadditionalHeaders', '-Xnocompile', '-s', sources, '-d', classes, '-p', pkg, `${url}${path}?wsdl`])
   }
-  const generated = ['calc', 'orders', 'addressed'].map((pkg) => join(sources, pkg, '*.java')).join(' ')
+  const generated = ['calc', 'orders', 'addressed', 'files'].map((pkg) => join(sources, pkg, '*.java')).join(' ')
   await buildStep('sh', ['-c', `javac -nowarn -encoding UTF-8 -cp ${RUNTIME} -d ${classes} ${generated} ${join(CLIENTS, 'java', 'DemoClient.java')} ${join(CLIENTS, 'java', 'Report.java')}`])
   return { url, exchanges, classes }
 }
@@ -161,5 +162,30 @@ for (const v of ['1.1', '1.2'] as const) {
     for (const [i, op] of ['AddResponse', 'EchoResponse', 'Divide/Fault'].entries()) {
       t.assert.match(posts[i].responseBody, /<wsa:RelatesTo [^>]*>uuid:[0-9a-f-]+<\/wsa:RelatesTo>/, `${op}: the reply relates to Metro's MessageID`)
     }
+  })
+}
+
+for (const v of ['1.1', '1.2'] as const) {
+  test(`docs/binary.md "The /files demo": JAX-WS (Metro) with MTOMFeature uploads 200 KB of random bytes and every byte value as an MTOM part over SOAP ${v}, gets their size and sha256, downloads them byte for byte as an MTOM reply's part, and gets FileNotFound as its typed exception`, async (t: TestContext) => {
+    const run = await jaxws(t, 'files', '/files', v)
+    if (run === undefined) return
+    const { out, exchanges } = run
+    t.assert.strictEqual(out.error, undefined, 'the client ran to its end')
+    const sent = out.sent as { size: number, sha256: string }
+    t.assert.strictEqual(sent.size, 200_256)
+    t.assert.deepStrictEqual(out.upload, sent, 'UploadResponse: the size and sha256 of the bytes sent')
+    t.assert.deepStrictEqual(out.download, { ...sent, same: true }, 'Download: the same bytes')
+    t.assert.deepStrictEqual(out.unknown, { reason: 'no file never.bin', name: 'never.bin' }, 'FileNotFoundFault, its faultInfo read from the detail')
+    const posts = exchanges.filter((e) => e.method === 'POST')
+    t.assert.deepStrictEqual(posts.map((e) => e.status), [200, 200, sender(v).status])
+    const upload = posts[0].requestType ?? ''
+    t.assert.match(upload, /^multipart\/related;/, `the Upload arrived as MTOM: ${upload}`)
+    t.assert.match(upload, /type="application\/xop\+xml"/)
+    // docs/protocol.md "MTOM replies": each reply answered in kind, the Download's bytes as a part.
+    const media = v === '1.1' ? 'text/xml' : 'application/soap+xml'
+    const replies = posts.map((e) => mtomReply(e))
+    t.assert.deepStrictEqual(replies.map((r) => [r?.startInfo, r?.parts.length]), [[media, 0], [media, 1], [media, 0]], 'three MTOM replies: the Download\'s with one part')
+    t.assert.match(replies[1]?.root ?? '', /<tns:content><xop:Include xmlns:xop="http:\/\/www\.w3\.org\/2004\/08\/xop\/include" href="cid:[^"]+"\/><\/tns:content>/)
+    t.assert.strictEqual(createHash('sha256').update(replies[1]?.parts[0] ?? '').digest('hex'), sent.sha256, 'the server\'s copy, as a part')
   })
 }

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
-import { assertRepliesInRequestVersion, runClient, startDemo, type Exchange } from './interop'
+import { assertRepliesInRequestVersion, mtomReply, runClient, startDemo, type Exchange } from './interop'
 
 const SCRIPT = join(__dirname, 'clients', 'node-soap.js')
 const VERSION = (JSON.parse(readFileSync(require.resolve('soap/package.json'), 'utf8')) as { version: string }).version
@@ -147,4 +147,36 @@ test(`docs/wsdl.md "Tested clients": node-soap ${VERSION} places, reads and canc
 
 test(`docs/wsdl.md "Tested clients": node-soap ${VERSION} places, reads and cancels an order from the generated WSDL's SOAP 1.2 port (header, attributes, nil, wrapped array, date, declared fault, one-way); every reply in SOAP 1.2`, async (t: TestContext) => {
   await orders(t, '1.2')
+})
+
+test('docs/binary.md "The /files demo": node-soap over SOAP 1.1 uploads 200 KB of random bytes and every byte value as an MTOM part (attachments), gets their size and sha256, downloads them with forceMTOM byte for byte from the MTOM reply\'s part, and reads FileNotFound as a Client fault', async (t: TestContext) => {
+  const { exchanges, out } = await run(t, 'files11')
+  const sent = out.sent as { size: number, sha256: string }
+  t.assert.strictEqual(sent.size, 200_256)
+  for (const key of ['upload', 'download', 'unknown']) {
+    t.assert.match(out[key].contentType, /^multipart\/related; type="application\/xop\+xml"; start="<[^>]+>"; start-info="text\/xml"; boundary=[0-9a-f-]+$/, `${key}: sent as MTOM`)
+  }
+  t.assert.deepStrictEqual(out.upload.result, sent, 'UploadResponse: the size and sha256 of the bytes sent')
+  t.assert.deepStrictEqual(out.downloaded, { ...sent, same: true, as: 'part' }, 'Download: the same bytes, read from the MTOM reply\'s part')
+  t.assert.deepStrictEqual(out.unknown.fault.detail, { FileNotFound: { name: 'never.bin' } })
+  t.assert.strictEqual(out.unknown.fault.reason, 'no file never.bin')
+  t.assert.deepStrictEqual(exchanges.filter((e) => e.method === 'GET').map((e) => [e.url, e.status]), [['/files?wsdl', 200]], 'node-soap fetched the WSDL')
+  const posts = exchanges.filter((e) => e.method === 'POST')
+  t.assert.deepStrictEqual(posts.map((e) => [e.requestType?.split(';')[0], e.status]), [['multipart/related', 200], ['multipart/related', 200], ['multipart/related', 500]], 'what the server saw')
+  // docs/protocol.md "MTOM replies": each answered in kind, the Download's bytes as a part.
+  const replies = posts.map((e) => mtomReply(e))
+  t.assert.deepStrictEqual(replies.map((reply) => [reply?.startInfo, reply?.parts.length]), [['text/xml', 0], ['text/xml', 1], ['text/xml', 0]])
+  for (const reply of replies) t.assert.match(reply?.root ?? '', /^<\?xml version="1\.0" encoding="utf-8"\?><soap:Envelope xmlns:soap="http:\/\/schemas\.xmlsoap\.org\/soap\/envelope\/"/, 'a SOAP 1.1 envelope')
+})
+
+test('docs/binary.md "The /files demo": node-soap over SOAP 1.2 with MTOM labels its root part text/xml (type="text/xml") around a SOAP 1.2 envelope, so the root part\'s own Content-Type makes it SOAP 1.1 and the answer is a VersionMismatch fault', async (t: TestContext) => {
+  const { exchanges, out } = await run(t, 'files12')
+  for (const key of ['upload', 'download']) {
+    t.assert.match(out[key].contentType, /^multipart\/related; type="application\/xop\+xml"; start="<[^>]+>"; start-info="text\/xml"; boundary=[0-9a-f-]+; action="urn:example:files\/(Upload|Download)"$/, `${key}: sent as MTOM`)
+    t.assert.strictEqual(out[key].status, 500)
+    t.assert.strictEqual(out[key].fault.code, 'soap:VersionMismatch')
+    t.assert.strictEqual(out[key].fault.reason, 'The envelope namespace http://www.w3.org/2003/05/soap-envelope is not the one the media type names')
+  }
+  t.assert.strictEqual(out.downloaded, null)
+  t.assert.deepStrictEqual(exchanges.filter((e) => e.method === 'POST').map((e) => e.status), [500, 500, 500])
 })

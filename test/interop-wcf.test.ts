@@ -7,6 +7,7 @@
  * for the file into a temporary folder, calls the demo's Calculator and
  * prints what it got; this file asserts it, and what the server saw.
  */
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,7 +15,7 @@ import { after, test, type TestContext } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { SoapFault, defineOperation, defineService } from '../lib/index'
 import { buildDemo, calculator } from './demo/app'
-import { CLIENTS, buildStep, assertRepliesInRequestVersion, recordExchanges, requireClient, runClient, type Exchange } from './interop'
+import { CLIENTS, buildStep, assertRepliesInRequestVersion, mtomReply, recordExchanges, requireClient, runClient, type Exchange } from './interop'
 
 const ECHO = 'héllo ✓ <&> 𝄞'
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/'
@@ -73,6 +74,7 @@ async function build (): Promise<Setup> {
   folder = mkdtempSync(join(tmpdir(), 'fastify-soap-wcf-'))
   const dotnet = join(CLIENTS, 'dotnet')
   await buildStep('mcs', ['-nologo', `-out:${join(folder, 'WcfClient.exe')}`, '-r:System.ServiceModel.dll', join(dotnet, 'WcfClient.cs'), join(dotnet, 'Json.cs')])
+  await buildStep('mcs', ['-nologo', `-out:${join(folder, 'WcfFiles.exe')}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', join(dotnet, 'WcfFiles.cs'), join(dotnet, 'Json.cs')])
   return { url, exchanges, folder }
 }
 
@@ -183,3 +185,28 @@ test('docs/wsdl.md "Client notes": Mono\'s svcutil cannot import Orders: its mes
   await t.assert.rejects(buildStep('mcs', ['-nologo', '-target:library', `-out:${join(folder, 'Orders.dll')}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', generated]),
     /error CS0246: The type or namespace name `GetOrderResponse' could not be found/, 'a type named after a wrapper element that nothing declares')
 })
+
+for (const v of ['1.1', '1.2'] as const) {
+  test(`docs/binary.md "The /files demo": WCF (Mono) with MtomMessageEncodingBindingElement (SOAP ${v}) uploads 200 KB of random bytes and every byte value as an MTOM part in Mono's framing (no boundary in the Content-Type, the body's own MIME header, the root of type=""), which the server reads (docs/protocol.md "Be liberal"), and downloads them byte for byte from an MTOM reply`, async (t: TestContext) => {
+    if (!requireClient(t, 'Mono (mono-complete)', 'mcs', ['--version'])) return
+    setup ??= build()
+    const { url, exchanges, folder } = await setup
+    const from = exchanges.length
+    const out = await runClient('mono', [join(folder, 'WcfFiles.exe'), v, `${url}/files`])
+    t.assert.strictEqual(out.error, undefined, 'the client ran to its end')
+    const sent = out.sent as { size: number, sha256: string }
+    t.assert.strictEqual(sent.size, 200_256)
+    t.assert.deepStrictEqual(out.upload, sent, 'UploadResponse: the size and sha256 of the bytes sent')
+    t.assert.deepStrictEqual(out.download, { ...sent, same: true }, 'Download: the same bytes')
+    const posts = exchanges.slice(from).filter((e) => e.method === 'POST')
+    t.assert.deepStrictEqual(posts.map((e) => [e.requestType, e.soapAction, e.status]), [
+      ['multipart/related; type=application/xop+xml', '"urn:example:files/Upload"', 200],
+      ['multipart/related; type=application/xop+xml', '"urn:example:files/Download"', 200]
+    ], 'Mono\'s Content-Type, with no boundary; SOAPAction in both versions')
+    // docs/protocol.md "MTOM replies": answered in kind, in the request's version (Mono's MTOM encoder reads nothing else).
+    const replies = posts.map((e) => mtomReply(e))
+    const media = v === '1.1' ? 'text/xml' : 'application/soap+xml'
+    t.assert.deepStrictEqual(replies.map((r) => [r?.startInfo, r?.parts.length]), [[media, 0], [media, 1]])
+    t.assert.strictEqual(createHash('sha256').update(replies[1]?.parts[0] ?? '').digest('hex'), sent.sha256, 'the Download\'s part')
+  })
+}

@@ -5,9 +5,11 @@
  * asserts it, and what the server saw.
  */
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
-import { CLIENTS, assertRepliesInRequestVersion, requireClient, runClient, startDemo, type Exchange } from './interop'
+import { files } from './demo/app'
+import { CLIENTS, assertRepliesInRequestVersion, mtomReply, requireClient, runClient, startDemo, type Exchange } from './interop'
 
 /** Debian's Python, the one python3-zeep is installed for. */
 const PYTHON = '/usr/bin/python3'
@@ -21,7 +23,8 @@ type Version = '1.1' | '1.2'
 /** Runs one scenario of the script against a fresh demo; undefined when zeep is not installed. */
 async function zeep (t: TestContext, scenario: string): Promise<{ out: Record<string, unknown>, exchanges: Exchange[] } | undefined> {
   if (!requireClient(t, 'zeep (python3-zeep)', PYTHON, ['-c', 'import zeep'])) return undefined
-  const { url, exchanges } = await startDemo(t)
+  // Files again at /mtom/files, every reply an MTOM package (docs/binary.md "MTOM").
+  const { url, exchanges } = await startDemo(t, (app) => { app.soap.service({ ...files(), path: '/mtom/files', mtom: 'always' }) })
   const out = await runClient(PYTHON, [join(CLIENTS, 'zeep_client.py'), url, scenario])
   t.assert.strictEqual(out.zeep, version, 'the zeep the script ran')
   t.assert.deepStrictEqual(out.warnings, [], 'zeep warns about nothing in the WSDL or the replies')
@@ -127,5 +130,47 @@ for (const [coding, v] of [['gzip', '1.1'], ['gzip', '1.2'], ['deflate', '1.2']]
     t.assert.strictEqual(out.add, 5, 'Add(2, 3)')
     t.assert.strictEqual(out.echo, ECHO, 'Echo, every character intact')
     t.assert.deepStrictEqual(assertExchanges(t, exchanges, '/calculator', v, ['urn:example:calc/Add', 'urn:example:calc/Echo']), [200, 200])
+  })
+}
+
+for (const v of ['1.1', '1.2'] as const) {
+  test(`docs/binary.md "The /files demo": zeep ${version} uploads 200 KB of random bytes and every byte value over SOAP ${v}, inline as base64 (zeep writes no MTOM), gets their size and sha256, downloads them byte for byte, and reads the FileNotFound fault's detail`, async (t: TestContext) => {
+    const run = await zeep(t, `files${v.replace('.', '')}`)
+    if (run === undefined) return
+    const { out, exchanges } = run
+    t.assert.strictEqual(out.error, undefined, 'the script ran to its end')
+    const sent = out.sent as { size: number, sha256: string }
+    t.assert.strictEqual(sent.size, 200_256)
+    t.assert.deepStrictEqual(out.upload, sent, 'UploadResponse: the size and sha256 of the bytes sent')
+    t.assert.deepStrictEqual(out.download, { ...sent, same: true }, 'Download: the same bytes')
+    t.assert.deepStrictEqual(out.unknown, { code: sender(v).code, message: 'no file never.bin', actor: null, subcodes: [], detailChildren: ['{urn:example:files}FileNotFound'], detail: { name: 'never.bin' } })
+    const statuses = assertExchanges(t, exchanges, '/files', v, ['urn:example:files/Upload', 'urn:example:files/Download', 'urn:example:files/Download'])
+    t.assert.deepStrictEqual(statuses, [200, 200, sender(v).status])
+    const content = /<tns:content>([^<]*)<\/tns:content>/.exec(exchanges.filter((e) => e.method === 'POST')[1].responseBody)
+    t.assert.ok(content !== null)
+    t.assert.strictEqual(createHash('sha256').update(Buffer.from(content[1], 'base64')).digest('hex'), sent.sha256, 'the server\'s copy')
+  })
+}
+
+for (const v of ['1.1', '1.2'] as const) {
+  test(`docs/binary.md "The /files demo": zeep ${version} reads MTOM replies over SOAP ${v}: from Files with mtom: 'always', the Download's bytes come back from the reply's part, byte for byte, and the fault's detail from a package of one part`, async (t: TestContext) => {
+    const run = await zeep(t, `mtomfiles${v.replace('.', '')}`)
+    if (run === undefined) return
+    const { out, exchanges } = run
+    t.assert.strictEqual(out.error, undefined, 'the script ran to its end')
+    const sent = out.sent as { size: number, sha256: string }
+    t.assert.deepStrictEqual(out.upload, sent, 'UploadResponse, from an MTOM reply')
+    t.assert.deepStrictEqual(out.download, { ...sent, same: true }, 'Download: the same bytes, from the reply\'s part')
+    t.assert.deepStrictEqual(out.unknown, { code: sender(v).code, message: 'no file never.bin', actor: null, subcodes: [], detailChildren: ['{urn:example:files}FileNotFound'], detail: { name: 'never.bin' } })
+    const posts = exchanges.filter((e) => e.method === 'POST')
+    t.assert.deepStrictEqual(posts.map((e) => [e.url, e.requestType?.split(';')[0], e.status]), [
+      ['/mtom/files', v === '1.1' ? 'text/xml' : 'application/soap+xml', 200],
+      ['/mtom/files', v === '1.1' ? 'text/xml' : 'application/soap+xml', 200],
+      ['/mtom/files', v === '1.1' ? 'text/xml' : 'application/soap+xml', sender(v).status]
+    ], 'zeep sends plain envelopes')
+    const replies = posts.map((e) => mtomReply(e))
+    const media = v === '1.1' ? 'text/xml' : 'application/soap+xml'
+    t.assert.deepStrictEqual(replies.map((r) => [r?.startInfo, r?.parts.length]), [[media, 0], [media, 1], [media, 0]], 'every reply MTOM, the Download\'s with its part')
+    t.assert.strictEqual(createHash('sha256').update(replies[1]?.parts[0] ?? '').digest('hex'), sent.sha256)
   })
 }

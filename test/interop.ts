@@ -27,6 +27,8 @@ export interface Exchange {
   readonly status: number
   readonly responseType: string | undefined
   readonly responseBody: string
+  /** The reply's bytes, as sent: an MTOM reply's parts are bytes, not text. */
+  readonly responseBytes: Buffer
 }
 
 /** Records every exchange of `app` as the server sends it, in order. */
@@ -40,16 +42,46 @@ export function recordExchanges (app: FastifyInstance): Exchange[] {
       soapAction: request.headers.soapaction as string | undefined,
       status: reply.statusCode,
       responseType: reply.getHeader('content-type') as string | undefined,
-      responseBody: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : ''
+      responseBody: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '',
+      responseBytes: typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : Buffer.alloc(0)
     })
     return payload
   })
   return exchanges
 }
 
-/** Starts the demo on 127.0.0.1 with every exchange recorded; closed when the test ends. */
-export async function startDemo (t: TestContext): Promise<{ url: string, exchanges: Exchange[] }> {
+/**
+ * An MTOM reply (docs/protocol.md "MTOM replies") cut by hand at its
+ * Content-Type's boundary: the SOAP media type its start-info names, the
+ * root part's envelope, and the other parts' bytes in order. Undefined
+ * when the reply is not multipart/related.
+ */
+export function mtomReply (
+  e: Pick<Exchange, 'responseType' | 'responseBytes'>
+): { startInfo: string | undefined, root: string, parts: Buffer[] } | undefined {
+  const type = e.responseType ?? ''
+  const boundary = /^multipart\/related;.*\bboundary="([^"]+)"/.exec(type)?.[1]
+  if (boundary === undefined) return undefined
+  const body = e.responseBytes
+  const delimiter = Buffer.from(`\r\n--${boundary}`)
+  const pieces: Buffer[] = []
+  // The body starts with --boundary; each part runs to the next CRLF --boundary; the last is followed by --.
+  let at = Buffer.from(`--${boundary}`).length - delimiter.length
+  for (let next = body.indexOf(delimiter, at + delimiter.length); next !== -1 && pieces.length <= 100; next = body.indexOf(delimiter, at + delimiter.length)) {
+    pieces.push(body.subarray(at + delimiter.length + 2, next))
+    at = next
+  }
+  const contents = pieces.map((piece) => piece.subarray(piece.indexOf('\r\n\r\n') + 4))
+  return { startInfo: /start-info="([^"]+)"/.exec(type)?.[1], root: contents[0]?.toString('utf8') ?? '', parts: contents.slice(1) }
+}
+
+/**
+ * Starts the demo on 127.0.0.1 with every exchange recorded, after `extend`
+ * (more services) when given; closed when the test ends.
+ */
+export async function startDemo (t: TestContext, extend?: (app: FastifyInstance) => void): Promise<{ url: string, exchanges: Exchange[] }> {
   const app = await buildDemo({ logger: false })
+  extend?.(app)
   const exchanges = recordExchanges(app)
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   t.after(() => app.close())

@@ -75,3 +75,35 @@ export function mtomMessage (
   for (const { id, bytes } of attachments) parts.push({ head: partHead(id), content: bytes })
   return { contentType: mtomType(version, boundary), body: multipartBody(boundary, parts, framing) }
 }
+
+/** The boundary Mono's WCF (MtomMessageEncodingBindingElement) writes, and its root part's Content-ID. */
+export const MONO_BOUNDARY = '2260f08f-d9d6-41d7-9fde-334176ca656d+id=1'
+export const MONO_START = 'http://tempuri.org/0/639313476741670800'
+
+/**
+ * An MTOM message framed as Mono's WCF sends it (captured from Mono 6.8):
+ * a Content-Type of `multipart/related; type=application/xop+xml` with no
+ * boundary, and the body starting with its own MIME header (MIME-Version,
+ * then the Content-Type with the boundary and start), an empty line, then
+ * the parts; the root part's type parameter is empty (`type=""`).
+ */
+export function monoMessage (
+  xml: string, attachments: ReadonlyArray<{ id: string, bytes: Buffer }>, head = monoHead()
+): { contentType: string, body: Buffer } {
+  const parts: RawPart[] = [{
+    head: `Content-ID: <${MONO_START}>\r\nContent-Transfer-Encoding: 8bit\r\nContent-Type: application/xop+xml;charset=utf-8;type=""\r\n`,
+    content: xml
+  }]
+  for (const { id, bytes } of attachments) {
+    parts.push({ head: `Content-ID: <${id}>\r\nContent-Transfer-Encoding: binary\r\nContent-Type: application/octet-stream\r\n`, content: bytes })
+  }
+  return {
+    contentType: 'multipart/related; type=application/xop+xml',
+    body: Buffer.concat([Buffer.from(head + '\r\n', 'latin1'), multipartBody(MONO_BOUNDARY, parts), Buffer.from('\r\n', 'latin1')])
+  }
+}
+
+/** The MIME header Mono writes at the start of the body. */
+export function monoHead (boundary = MONO_BOUNDARY, start = MONO_START): string {
+  return `MIME-Version: 1.0\r\nContent-Type: multipart/related;type="application/xop+xml";boundary="${boundary}";start="<${start}>"\r\n`
+}

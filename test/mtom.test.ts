@@ -13,7 +13,8 @@ import fc from 'fast-check'
 import soap, { type FastifySoapOptions, type SoapVersion, errorCodes } from '../lib/index'
 import { assertEmpty, decodedOf, echoRoutes, envelope, type Decoded } from './helper'
 import {
-  BOUNDARY, XOP, multipartBody, mtomMessage, mtomType, partHead, rootHead, uploadEnvelope, type RawPart
+  BOUNDARY, MONO_BOUNDARY, MONO_START, XOP, monoHead, monoMessage, multipartBody, mtomMessage, mtomType, partHead, rootHead,
+  uploadEnvelope, type RawPart
 } from './mtom-message'
 
 /** echoRoutes, and /parts: the payload's name and each part's bytes, as base64, by Content-ID. */
@@ -117,6 +118,46 @@ test('docs/protocol.md "MTOM/XOP": the boundary parameter is required, 1 to 70 b
   assertEmpty(t, await send(app, typed('ab '), body('ab ')), 400)
   assertEmpty(t, await send(app, typed('a;b'), body('a;b')), 400)
   assertEmpty(t, await send(app, typed('a\u00e9'), body('a\u00e9')), 400)
+})
+
+test('docs/protocol.md "Be liberal": an MTOM request with no boundary parameter whose body starts with its own MIME header, naming multipart/related with a boundary (Mono\'s WCF), is read by that header', async (t: TestContext) => {
+  const app = await build(t)
+  for (const version of ['1.1', '1.2'] as const) {
+    const { contentType, body } = monoMessage(uploadEnvelope(version, ['http://tempuri.org/1/639313476741968700']), [
+      { id: 'http://tempuri.org/1/639313476741968700', bytes: DATA }
+    ])
+    const response = await send(app, contentType, body, '/parts', { soapaction: '"urn:example:files/Upload"' })
+    t.assert.strictEqual(response.statusCode, 200, response.body)
+    t.assert.deepStrictEqual(partsOf(response.body), { version, payload: 'Upload', parts: { 'http://tempuri.org/1/639313476741968700': DATA.toString('base64') } })
+  }
+  // The header's start names the root part, here the second.
+  const swapped = multipartBody(MONO_BOUNDARY, [{ head: partHead('a'), content: DATA }, { head: rootHead('1.2', 'root'), content: uploadEnvelope('1.2', ['a']) }])
+  const response = await send(app, 'multipart/related', Buffer.concat([Buffer.from(`Content-Type: multipart/related; boundary="${MONO_BOUNDARY}"; start="<root>"\r\n\r\n`), swapped]), '/parts')
+  t.assert.deepStrictEqual(partsOf(response.body).parts, { a: DATA.toString('base64') })
+  // Without a boundary in either, or with one in the Content-Type, the body's own header is not read.
+  assertEmpty(t, await send(app, 'multipart/related', Buffer.concat([Buffer.from('Content-Type: multipart/related\r\n\r\n'), swapped])), 400)
+  assertEmpty(t, await send(app, 'multipart/related', Buffer.concat([Buffer.from(`Content-Type: text/xml; boundary="${MONO_BOUNDARY}"\r\n\r\n`), swapped])), 400)
+  assertEmpty(t, await send(app, 'multipart/related; boundary=other', monoMessage(envelope('1.2', CALL), []).body), 400)
+  assertEmpty(t, await send(app, 'multipart/related', monoMessage(envelope('1.2', CALL), [], monoHead('other')).body), 400)
+  assertEmpty(t, await send(app, 'multipart/related', monoMessage(envelope('1.2', CALL), [], monoHead(MONO_BOUNDARY, 'none')).body), 400)
+})
+
+test('docs/protocol.md "Be liberal": an MTOM root part whose type parameter is empty (type="", Mono\'s WCF) is read in the version its Envelope\'s namespace names', async (t: TestContext) => {
+  const app = await build(t)
+  const root = (xml: string): Buffer => multipartBody(BOUNDARY, [{ head: `Content-Type: application/xop+xml;charset=utf-8;type=""\r\nContent-ID: <${MONO_START}>\r\n`, content: xml }])
+  const type = `multipart/related; type="application/xop+xml"; boundary="${BOUNDARY}"`
+  for (const version of ['1.1', '1.2'] as const) {
+    const response = await send(app, type, root(envelope(version, CALL)), '/echo', { soapaction: '"urn:example:calc/Echo"' })
+    await assertEcho(t, response, { version, payload: '{urn:example:calc}Echo', action: 'urn:example:calc/Echo' })
+    t.assert.strictEqual(response.headers['content-type'], version === '1.1' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8')
+  }
+  // Another namespace: a VersionMismatch fault, in SOAP 1.2.
+  const other = await send(app, type, root('<e:Envelope xmlns:e="urn:not-soap"><e:Body/></e:Envelope>'))
+  t.assert.strictEqual(other.statusCode, 500)
+  t.assert.match(other.body, /<soap:Value>soap:VersionMismatch<\/soap:Value>/)
+  // A root with no type parameter at all still names no SOAP media type.
+  const none = multipartBody(BOUNDARY, [{ head: 'Content-Type: application/xop+xml;charset=utf-8\r\n', content: envelope('1.2', CALL) }])
+  assertEmpty(t, await send(app, type, none), 415)
 })
 
 test('docs/protocol.md "MTOM/XOP": a delimiter starts the body or follows a preamble, then transport padding and CRLF (RFC 2046 §5.1.1)', async (t: TestContext) => {

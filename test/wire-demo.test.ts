@@ -3,10 +3,12 @@
  * byte, over raw TCP, against the demo's Calculator: every answer is checked
  * for what the operation must give, and for the request's SOAP version.
  */
+import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
 import { buildDemo } from './demo/app'
+import { mtomReply } from './interop'
 import { FIXTURES, MEDIA, captureConnections, captureRequests, envNs, listen, rawExchange, assertValidEnvelope, type CapturedRequest, type RawResponse } from './helper'
 
 type Version = '1.1' | '1.2'
@@ -144,5 +146,36 @@ for (const name of files) {
       }
     }
     t.assert.deepStrictEqual([...called].filter((op) => op !== 'Subtract').sort(), ['Add', 'Divide', 'Echo'], 'the capture calls Add, Echo and Divide')
+  })
+}
+
+for (const version of ['1.1', '1.2'] as const) {
+  const name = `wcf-mono-${version}.txt`
+  test(`docs/protocol.md "Be liberal": ${name} (WCF on Mono, MTOM: no boundary in the Content-Type, the body's own MIME header, a root part of type="") replayed byte for byte against the demo's /files: the Upload answers the part's size and sha256 in SOAP ${version}, the Download gives the bytes back as an MTOM reply's part`, async (t: TestContext) => {
+    const app = await buildDemo()
+    t.after(() => app.close())
+    const port = await listen(app)
+    const [raw] = captureConnections(readFileSync(join(FIXTURES, 'mtom', name)))
+    const sent = captureRequests(raw)
+    t.assert.deepStrictEqual(sent.map((r) => [r.method, r.target, r.headers['content-type'], r.headers.soapaction]), [
+      ['POST', '/files', 'multipart/related; type=application/xop+xml', '"urn:example:files/Upload"'],
+      ['POST', '/files', 'multipart/related; type=application/xop+xml', '"urn:example:files/Download"']
+    ], 'the capture: an Upload, then a Download, framed as Mono frames them')
+    // The attachment's bytes, cut from the capture by hand: after its header block, up to the close delimiter.
+    const upload = sent[0].body
+    const head = Buffer.from('Content-Type: application/octet-stream\r\n\r\n')
+    const bytes = upload.subarray(upload.indexOf(head) + head.length, upload.lastIndexOf('\r\n--'))
+    t.assert.strictEqual(bytes.length, 1280)
+    t.assert.deepStrictEqual([...bytes.subarray(1024)], Array.from({ length: 256 }, (_v, i) => i), 'every byte value, after 1024 random bytes')
+    // Mono sends Expect: 100-continue: each request gets a 100 Continue first.
+    const answers = (await rawExchange(port, raw, 4)).filter((answer) => answer.status !== 100)
+    t.assert.deepStrictEqual(answers.map((answer) => answer.status), [200, 200])
+    // docs/protocol.md "MTOM replies": answered in kind, in the Envelope's version.
+    const [uploaded, downloaded] = answers.map((answer) => mtomReply({ responseType: answer.headers['content-type'], responseBytes: answer.body }))
+    const media = MEDIA[version].split(';')[0]
+    t.assert.deepStrictEqual([uploaded?.startInfo, uploaded?.parts.length, downloaded?.startInfo, downloaded?.parts.length], [media, 0, media, 1])
+    const sha256 = createHash('sha256').update(bytes).digest('hex')
+    t.assert.match(uploaded?.root ?? '', new RegExp(`<tns:UploadResponse xmlns:tns="urn:example:files"><tns:size>1280</tns:size><tns:sha256>${sha256}</tns:sha256></tns:UploadResponse>`))
+    t.assert.ok(downloaded?.parts[0].equals(bytes), 'Download: the same bytes, as a part')
   })
 }

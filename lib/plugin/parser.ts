@@ -13,7 +13,7 @@ import { DecoderMemory, EnvelopeDecoder } from '../soap/envelope'
 import { SoapFault } from '../soap/fault'
 import { notUnderstood, processHeaders } from '../soap/headers'
 import { SOAP_ERR_CT_DUPLICATE } from '../errors'
-import { SOAP12_ENV, xpathNamespaces, type SoapVersion } from '../namespaces'
+import { SOAP11, SOAP11_ENV, SOAP12_ENV, xpathNamespaces, type SoapVersion } from '../namespaces'
 import type { ResolvedOptions } from '../options'
 import { ENVELOPE_PREFIX, UPGRADE_BLOCK } from '../soap/writer'
 import { escapeAttribute } from '../xml/escape'
@@ -93,9 +93,11 @@ export function buildParser (
     let media: RequestMediaType
     let parts: ReadonlyMap<string, Buffer> | undefined
     let bytes = body
+    let versionless = false
     if (isMultipartRelated(contentType)) {
       const xopPackage = readXopPackage(contentType as string, body, multipart)
       media = xopPackage.media
+      versionless = xopPackage.versionless
       request[kPackageVersion] = media.version.version
       bytes = xopPackage.root
       parts = xopPackage.parts
@@ -103,8 +105,14 @@ export function buildParser (
       media = mediaTypes.read(contentType)
     }
     const { text, encoding } = decodeText(bytes, media.charset)
+    let decoded = decoder.decode(text, media.version.envelope, encoding, media.charset !== undefined)
+    // docs/protocol.md "Be liberal": a root part of type="" is SOAP 1.1 when its Envelope says so.
+    if (versionless && decoded.mismatch && decoded.namespace === SOAP11_ENV) {
+      media = Object.freeze({ version: SOAP11, charset: media.charset, action: undefined })
+      request[kPackageVersion] = '1.1'
+      decoded = decoder.decode(text, SOAP11_ENV, encoding, media.charset !== undefined)
+    }
     const envelope = media.version.envelope
-    const decoded = decoder.decode(text, envelope, encoding, media.charset !== undefined)
     if (decoded.mismatch) throw versionMismatchFault(decoded.namespace)
 
     const version = media.version.version

@@ -110,6 +110,32 @@ function partOf (fields: Map<string, string>, content: Buffer): MimePart {
   return { contentType: type?.trim(), contentId, content }
 }
 
+/** A header block's first line is a field: a name, then a colon. */
+const FIELD_LINE = /^[!-9;-~]+[ \t]*:/
+
+/**
+ * The Content-Type of a MIME header written at the start of the body, and
+ * where the body after it starts: Mono's WCF sends `multipart/related` with
+ * no boundary and writes the message's own header (MIME-Version, the
+ * Content-Type with the boundary), then an empty line, before the first
+ * delimiter (docs/protocol.md "Be liberal"). The header block is read as a
+ * part's is, within `maxPartHeaderBytes`; undefined when the body does not
+ * start with a field (a body starting with `--` starts with a delimiter),
+ * or has no Content-Type there.
+ */
+export function embeddedHeader (
+  body: Buffer, limits: SoapMultipartLimits
+): { type: string, offset: number } | undefined {
+  const window = Math.min(body.length, limits.maxPartHeaderBytes + 4)
+  const end = body.subarray(0, window).indexOf('\r\n\r\n', 0, 'latin1')
+  if (end === -1) return undefined
+  const block = body.toString('latin1', 0, end)
+  // A body that starts with `--` starts with a delimiter.
+  if (block.startsWith('--') || !FIELD_LINE.test(block)) return undefined
+  const type = readHeaders(block, limits).get('content-type')
+  return type === undefined ? undefined : { type, offset: end + 4 }
+}
+
 /**
  * The parts of a multipart body (RFC 2046 §5.1.1): after an optional
  * preamble, `--boundary` at the start or CRLF `--boundary`, transport padding

@@ -10,7 +10,7 @@ import { SOAP_ERR_CT_MEDIA_TYPE, SOAP_ERR_MTOM_ROOT } from '../errors'
 import { XOP_NS } from '../namespaces'
 import type { XmlTree } from '../xml/tree'
 import { parseContentType, soapMediaType, type RequestMediaType } from './content-type'
-import { boundaryOf, readMultipart, type SoapMultipartLimits } from './multipart'
+import { boundaryOf, embeddedHeader, readMultipart, type SoapMultipartLimits } from './multipart'
 
 /** The media type of an MTOM request (RFC 2387) and of its root part (XOP 1.0 §4.1, §5). */
 export const MULTIPART_RELATED = 'multipart/related'
@@ -24,8 +24,13 @@ export function isMultipartRelated (header: string | undefined): boolean {
 }
 
 export interface XopPackage {
-  /** The SOAP media type the root part's `type` parameter names, with its charset and action. */
+  /**
+   * The SOAP media type the root part's `type` parameter names, with its
+   * charset and action; SOAP 1.2's when that parameter is empty (`type=""`).
+   */
   readonly media: RequestMediaType
+  /** The root part's `type` parameter is empty: its Envelope's namespace names the version. */
+  readonly versionless: boolean
   /** The root part's bytes: the XOP document, an envelope decoded as any other body. */
   readonly root: Buffer
   /** The other parts' bytes, by Content-ID (without angle brackets); views of the body. */
@@ -37,6 +42,24 @@ function unbracketed (id: string): string {
 }
 
 /**
+ * The parameters of the request's Content-Type, and the body's multipart
+ * bytes. With no boundary there, a MIME header at the start of the body
+ * that names `multipart/related` with a boundary stands for it (Mono's WCF:
+ * docs/protocol.md "Be liberal"), and the body after it is the multipart.
+ */
+function framingOf (
+  header: string, body: Buffer, limits: SoapMultipartLimits
+): { params: ReadonlyMap<string, string>, multipart: Buffer } {
+  const { params } = parseContentType(header)
+  if (params.has('boundary')) return { params, multipart: body }
+  const embedded = embeddedHeader(body, limits)
+  if (embedded === undefined) return { params, multipart: body }
+  const own = parseContentType(embedded.type)
+  if (own.mediaType !== MULTIPART_RELATED || !own.params.has('boundary')) return { params, multipart: body }
+  return { params: own.params, multipart: body.subarray(embedded.offset) }
+}
+
+/**
  * An XOP package: its parts (multipart.ts), its root part (the one the
  * `start` parameter names, else the first: RFC 2387 §3.2), and the SOAP
  * media type of the root's `application/xop+xml` `type` parameter, with the
@@ -45,8 +68,8 @@ function unbracketed (id: string): string {
  * that order. Throws the 400 and 415 errors.
  */
 export function readXopPackage (header: string, body: Buffer, limits: SoapMultipartLimits): XopPackage {
-  const { params } = parseContentType(header)
-  const all = readMultipart(body, boundaryOf(params.get('boundary')), limits)
+  const { params, multipart } = framingOf(header, body, limits)
+  const all = readMultipart(multipart, boundaryOf(params.get('boundary')), limits)
   const start = params.get('start')
   const root = start === undefined ? all[0] : all.find((part) => part.contentId === unbracketed(start.trim()))
   if (root === undefined) {
@@ -54,7 +77,10 @@ export function readXopPackage (header: string, body: Buffer, limits: SoapMultip
   }
   const own = parseContentType(root.contentType ?? '')
   if (own.mediaType !== XOP_MEDIA_TYPE) throw new SOAP_ERR_CT_MEDIA_TYPE(JSON.stringify(own.mediaType))
-  const soap = parseContentType(own.params.get('type') ?? '')
+  const type = own.params.get('type')
+  // An empty type names no version (Mono's WCF): the parser reads it from the Envelope, SOAP 1.2's first.
+  const versionless = type === ''
+  const soap = parseContentType(versionless ? 'application/soap+xml' : type ?? '')
   const startInfo = params.get('start-info')
   const action = soap.params.get('action') ?? own.params.get('action') ?? params.get('action') ??
     (startInfo === undefined ? undefined : parseContentType(startInfo).params.get('action'))
@@ -63,7 +89,7 @@ export function readXopPackage (header: string, body: Buffer, limits: SoapMultip
   for (const part of all) {
     if (part !== root && part.contentId !== undefined) parts.set(part.contentId, part.content)
   }
-  return { media, root: root.content, parts }
+  return { media, versionless, root: root.content, parts }
 }
 
 /** What the Includes of a decoded XOP document stand for. */

@@ -24,8 +24,9 @@ export function plain (value: unknown): Json {
 export class LoopbackOnly extends soap.HttpClient {
   readonly fetched: string[] = []
 
-  constructor (private readonly origin: string) {
-    super()
+  /** `options`: the HttpClient's own, such as `parseResponseAttachments` (the client's are not passed to it). */
+  constructor (private readonly origin: string, options: soap.IOptions = {}) {
+    super(options)
   }
 
   override buildRequest (rurl: string, data: unknown, exheaders?: soap.IHeaders, exoptions?: soap.IExOptions): Record<string, unknown> {

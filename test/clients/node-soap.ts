@@ -4,8 +4,9 @@
  *
  *     node dist/test/clients/node-soap.js BASE_URL SCENARIO
  *
- * SCENARIO is calc11, calc12, orders11 or orders12. node-soap reads
- * BASE_URL/calculator?wsdl or BASE_URL/orders?wsdl and calls the operations
+ * SCENARIO is calc11, calc12, orders11, orders12, files11 or files12.
+ * node-soap reads BASE_URL/calculator?wsdl, BASE_URL/orders?wsdl or
+ * BASE_URL/files?wsdl and calls the operations
  * through the SOAP 1.1 or 1.2 port; the script prints one JSON line with what
  * node-soap got back (it asserts nothing: the Node test does).
  *
@@ -29,6 +30,7 @@
  * node-soap reaches nothing but BASE_URL's origin: its HTTP client
  * (node-soap-common.ts) refuses any other address and uses no proxy.
  */
+import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import * as soap from 'soap'
 import { LoopbackOnly, plain, type Json } from './node-soap-common'
@@ -45,7 +47,8 @@ interface Session {
 async function open (base: string, path: string, service: string, soap12: boolean): Promise<Session> {
   const origin = new URL(base).origin
   const client = await soap.createClientAsync(`${base}/${path}?wsdl`, {
-    httpClient: new LoopbackOnly(origin),
+    // a multipart/related reply read as MTOM, its parts in lastResponseAttachments: an option of the HttpClient
+    httpClient: new LoopbackOnly(origin, { parseResponseAttachments: path === 'files' }),
     forceSoap12Headers: soap12,
     handleNilAsNull: true
   })
@@ -82,7 +85,9 @@ function faultOf (err: unknown): Json | undefined {
 }
 
 /** Calls `operation` through `port` and reports what node-soap sent and got. */
-async function call (session: Session, service: string, port: string, operation: string, args: unknown): Promise<Record<string, Json>> {
+async function call (
+  session: Session, service: string, port: string, operation: string, args: unknown, options?: Record<string, unknown>
+): Promise<Record<string, Json>> {
   const { client } = session
   session.last = { status: null, type: null }
   client.lastRequest = undefined
@@ -90,7 +95,7 @@ async function call (session: Session, service: string, port: string, operation:
   client.lastRequestHeaders = undefined
   const outcome = await new Promise<{ err: unknown, result: unknown, raw: unknown }>((resolve) => {
     try {
-      client[service][port][operation](args, (err: unknown, result: unknown, raw: unknown) => { resolve({ err, result, raw }) })
+      client[service][port][operation](args, (err: unknown, result: unknown, raw: unknown) => { resolve({ err, result, raw }) }, options)
     } catch (err) {
       resolve({ err, result: undefined, raw: undefined })
     }
@@ -160,13 +165,60 @@ async function orders (base: string, soap12: boolean): Promise<Record<string, Js
   return out
 }
 
+const XOP = 'http://www.w3.org/2004/08/xop/include'
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex')
+
+/**
+ * The bytes of a binary result: its base64 text, or, in an MTOM reply, the
+ * part its xop:Include names (node-soap reads the Include as an element, and
+ * keeps the parts after the root in lastResponseAttachments).
+ */
+function downloaded (session: Session, content: unknown): { bytes: Buffer, as: 'inline' | 'part' } | undefined {
+  if (typeof content === 'string') return { bytes: Buffer.from(content, 'base64'), as: 'inline' }
+  const href = (content as { Include?: { attributes?: { href?: unknown } } } | undefined)?.Include?.attributes?.href
+  if (typeof href !== 'string' || !href.startsWith('cid:')) return undefined
+  const { lastResponseAttachments } = session.client as unknown as { lastResponseAttachments?: { parts: Array<{ headers: Record<string, string>, body: Buffer }> } }
+  const part = lastResponseAttachments?.parts.find((p) => p.headers['content-id'] === `<${decodeURIComponent(href.slice(4))}>`)
+  return part === undefined ? undefined : { bytes: part.body, as: 'part' }
+}
+
+/**
+ * Files as MTOM: node-soap sends a part with the `attachments` option, the
+ * `xop:Include` that names it written into `content` as raw XML (`$xml`); the
+ * Download with `forceMTOM` (the envelope alone, as the root part) and
+ * `parseResponseAttachments`. 200 KB of random bytes, then every byte value.
+ */
+async function files (base: string, soap12: boolean): Promise<Record<string, Json>> {
+  const port = soap12 ? 'FilesSoap12' : 'FilesSoap11'
+  const session = await open(base, 'files', 'Files', soap12)
+  const bytes = Buffer.concat([randomBytes(200_000), Buffer.from(Array.from({ length: 256 }, (_v, i) => i))])
+  const name = `node-soap-${soap12 ? '1.2' : '1.1'}.bin`
+  const id = 'content@node-soap.example.org'
+  const attachments = [{ mimetype: 'application/octet-stream', contentId: id, name, body: bytes }]
+  const upload = await call(session, 'Files', port, 'Upload', { name, content: { $xml: `<xop:Include xmlns:xop="${XOP}" href="cid:${id}"/>` } }, { attachments })
+  const download = await call(session, 'Files', port, 'Download', { name }, { forceMTOM: true })
+  const back = downloaded(session, (download.result as { content?: unknown } | null | undefined)?.content)
+  delete download.result
+  delete download.body
+  return {
+    port,
+    sent: { size: bytes.length, sha256: sha256(bytes) },
+    upload,
+    download,
+    downloaded: back === undefined ? null : { size: back.bytes.length, sha256: sha256(back.bytes), same: back.bytes.equals(bytes), as: back.as },
+    unknown: await call(session, 'Files', port, 'Download', { name: 'never.bin' }, { forceMTOM: true })
+  }
+}
+
 async function main (): Promise<void> {
   const [base, scenario] = [process.argv[2] ?? '', process.argv[3] ?? '']
   const scenarios: Record<string, [typeof calculator, boolean]> = {
     calc11: [calculator, false],
     calc12: [calculator, true],
     orders11: [orders, false],
-    orders12: [orders, true]
+    orders12: [orders, true],
+    files11: [files, false],
+    files12: [files, true]
   }
   const warnings: string[] = []
   for (const level of ['warn', 'error'] as const) {
@@ -177,7 +229,7 @@ async function main (): Promise<void> {
   let out: Record<string, Json>
   const entry = scenarios[scenario]
   if (entry === undefined) {
-    out = { error: `unknown scenario ${JSON.stringify(scenario)}: calc11, calc12, orders11 or orders12` }
+    out = { error: `unknown scenario ${JSON.stringify(scenario)}: calc11, calc12, orders11, orders12, files11 or files12` }
   } else {
     try {
       out = await entry[0](base.replace(/\/+$/, ''), entry[1])

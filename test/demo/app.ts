@@ -8,13 +8,17 @@
  * - Orders at /orders (urn:example:orders): nested objects, repeated and
  *   wrapped arrays, optional and nil values, an enum, dates, an attribute,
  *   a header block, a declared fault with its detail, and a one-way operation.
+ * - Files at /files (urn:example:files): Upload and Download of bytes
+ *   (xs:base64Binary), sent inline or as MTOM parts, kept in memory, bounded.
  * - With `servicePage` on: a browser that opens a service's URL gets its page.
  */
+import { createHash } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import soap, { SoapFault, defineOperation, defineService, soapClientErrorHandler } from '../../lib/index'
 
 export const CALC_NS = 'urn:example:calc'
 export const ORDERS_NS = 'urn:example:orders'
+export const FILES_NS = 'urn:example:files'
 
 const int = { type: 'integer' } as const
 const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', 'b'], additionalProperties: false } as const
@@ -213,6 +217,62 @@ export function orders (): ReturnType<typeof defineService> {
   })
 }
 
+/** The bounds of the Files service's memory: the files kept (the oldest dropped first) and the bytes of each. */
+export const FILES_KEPT = 4
+export const FILE_MAX_OCTETS = 4 * 1024 * 1024
+
+const fileName = { type: 'string', minLength: 1, maxLength: 255 } as const
+const fileContent = { type: 'string', contentEncoding: 'base64', xml: { maxOctets: FILE_MAX_OCTETS } } as const
+
+/**
+ * Files: the bytes last uploaded under each name, in memory, at most
+ * FILES_KEPT of them (an upload under a new name drops the oldest), each at
+ * most FILE_MAX_OCTETS. A name never uploaded (or dropped) is the declared
+ * FileNotFound fault, a Sender fault.
+ */
+export function files (): ReturnType<typeof defineService> {
+  const store = new Map<string, Buffer>()
+  return defineService({
+    path: '/files',
+    namespace: FILES_NS,
+    name: 'Files',
+    operations: {
+      Upload: defineOperation({
+        input: { type: 'object', properties: { name: fileName, content: fileContent }, required: ['name', 'content'], additionalProperties: false },
+        output: {
+          type: 'object',
+          properties: { size: { type: 'integer' }, sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+          required: ['size', 'sha256'],
+          additionalProperties: false
+        },
+        async handler ({ name, content }) {
+          // An MTOM part is a view of the request's body: copied to be kept.
+          const bytes = Buffer.from(content)
+          store.delete(name)
+          store.set(name, bytes)
+          if (store.size > FILES_KEPT) store.delete(store.keys().next().value as string)
+          return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
+        }
+      }),
+      Download: defineOperation({
+        input: { type: 'object', properties: { name: fileName }, required: ['name'], additionalProperties: false },
+        output: { type: 'object', properties: { content: fileContent }, required: ['content'], additionalProperties: false },
+        faults: {
+          FileNotFound: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false }
+        },
+        async handler ({ name }, call) {
+          const content = store.get(name)
+          if (content === undefined) throw call.fault('FileNotFound', { name }, { code: 'Sender', reason: `no file ${name}` })
+          return { content }
+        }
+      })
+    }
+  })
+}
+
+/** The demo's body limit: a file of FILE_MAX_OCTETS as base64 text (4/3 of it) in an envelope. */
+export const DEMO_BODY_LIMIT = 8 * 1024 * 1024
+
 /** Bound every connection: see docs/security.md. */
 export const serverOptions = {
   requestTimeout: 30_000,
@@ -227,9 +287,10 @@ export async function buildDemo (options: FastifyServerOptions = {}): Promise<Fa
     clientErrorHandler: soapClientErrorHandler,
     ...options
   })
-  await app.register(soap, { servicePage: true })
+  await app.register(soap, { servicePage: true, bodyLimit: DEMO_BODY_LIMIT })
   app.soap.service(calculator)
   app.soap.service(orders())
+  app.soap.service(files())
   app.soap.service(secureCalculator)
   return app
 }

@@ -10,9 +10,10 @@ async function main (): Promise<void> {
   const bound = address !== null && typeof address === 'object' ? address.port : port
   const shown = host.includes(':') ? `[${host}]` : host
   const base = `http://${shown}:${bound}`
-  console.log(`fastify-soap demo: POST SOAP 1.1 (text/xml) or 1.2 (application/soap+xml) to ${base}/calculator (Calculator) or ${base}/orders (Orders)`)
-  console.log(`Pages (open in a browser): ${base}/calculator, ${base}/orders and ${base}/secure/calculator`)
-  console.log(`WSDL: ${base}/calculator?wsdl and ${base}/orders?wsdl`)
+  console.log(`fastify-soap demo: POST SOAP 1.1 (text/xml) or 1.2 (application/soap+xml) to ${base}/calculator (Calculator), ${base}/orders (Orders) or ${base}/files (Files)`)
+  console.log(`Pages (open in a browser): ${base}/calculator, ${base}/orders, ${base}/files and ${base}/secure/calculator`)
+  console.log(`WSDL: ${base}/calculator?wsdl, ${base}/orders?wsdl and ${base}/files?wsdl`)
+  console.log(`Files: ${base}/files (Upload and Download of bytes, inline or as MTOM; up to 4 files of 4 MiB, in memory)`)
   console.log(`WS-Security: ${base}/secure/calculator (Calculator behind a UsernameToken: user demo, password demo, text or digest), WSDL ${base}/secure/calculator?wsdl`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => { app.close().then(() => process.exit(0), () => process.exit(1)) })

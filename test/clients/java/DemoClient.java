@@ -1,10 +1,13 @@
 /*
  * A JAX-WS (Metro) client of the demo, from the classes wsimport generated
- * from its live WSDL (packages calc and orders). Usage:
- *   java DemoClient <calc|orders|tenantless|addressing|wsse> <service URL> <1.1|1.2>
+ * from its live WSDL (packages calc, orders, addressed and files). Usage:
+ *   java DemoClient <calc|orders|tenantless|addressing|wsse|files> <service URL> <1.1|1.2>
  * Prints one JSON object: what each call returned, or the fault it raised.
  */
+import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +20,7 @@ import javax.xml.ws.handler.MessageContext;
 import javax.xml.ws.handler.soap.SOAPHandler;
 import javax.xml.ws.handler.soap.SOAPMessageContext;
 import javax.xml.ws.soap.AddressingFeature;
+import javax.xml.ws.soap.MTOMFeature;
 import org.apache.ws.security.WSConstants;
 import org.apache.ws.security.message.WSSecHeader;
 import org.apache.ws.security.message.WSSecTimestamp;
@@ -36,6 +40,7 @@ public final class DemoClient {
       else if (scenario.equals("tenantless")) tenantless(url, v12);
       else if (scenario.equals("addressing")) addressed(url, v12);
       else if (scenario.equals("wsse")) wsse(url, v12);
+      else if (scenario.equals("files")) files(url, v12);
       else calc(url, v12);
     } catch (Throwable e) {
       out.put("error", e.toString());
@@ -204,6 +209,48 @@ public final class DemoClient {
       Map<String, Object> u = new LinkedHashMap<>();
       u.put("reason", e.getMessage());
       u.put("orderId", e.getFaultInfo().getOrderId());
+      out.put("unknown", u);
+    }
+  }
+
+  static String sha256 (byte[] bytes) throws Exception {
+    StringBuilder hex = new StringBuilder();
+    for (byte b : MessageDigest.getInstance("SHA-256").digest(bytes)) hex.append(String.format("%02x", b & 0xff));
+    return hex.toString();
+  }
+
+  static Map<String, Object> summary (long size, String sha256) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("size", size);
+    m.put("sha256", sha256);
+    return m;
+  }
+
+  /* Files with MTOMFeature (threshold 0): 200 KB of random bytes and every byte value, uploaded and downloaded. */
+  static void files (String url, boolean v12) throws Exception {
+    files.Files_Service service = new files.Files_Service();
+    MTOMFeature mtom = new MTOMFeature(true, 0);
+    files.Files port = at(v12 ? service.getFilesSoap12(mtom) : service.getFilesSoap11(mtom), url);
+    byte[] bytes = new byte[200_000 + 256];
+    new SecureRandom().nextBytes(bytes);
+    for (int i = 0; i < 256; i++) bytes[200_000 + i] = (byte) i;
+    String name = "jaxws-" + (v12 ? "1.2" : "1.1") + ".bin";
+    out.put("sent", summary(bytes.length, sha256(bytes)));
+    Holder<Long> size = new Holder<>();
+    Holder<String> sha = new Holder<>();
+    port.upload(name, bytes, size, sha);
+    out.put("upload", summary(size.value, sha.value));
+    byte[] back = port.download(name);
+    Map<String, Object> d = summary(back.length, sha256(back));
+    d.put("same", Arrays.equals(bytes, back));
+    out.put("download", d);
+    try {
+      port.download("never.bin");
+      out.put("unknown", "no fault");
+    } catch (files.FileNotFoundFault e) {
+      Map<String, Object> u = new LinkedHashMap<>();
+      u.put("reason", e.getMessage());
+      u.put("name", e.getFaultInfo().getName());
       out.put("unknown", u);
     }
   }
