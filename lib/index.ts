@@ -39,6 +39,8 @@ import { protocolModules } from './ws/protocols'
 import './ws/addressing/protocol'
 import './ws/security/protocol'
 import { kExchange } from './service/protocol'
+import { otelApi } from './telemetry/api'
+import { kSpan } from './plugin/telemetry'
 
 export interface SoapDecorator {
   /** The options in force, defaults applied. */
@@ -114,7 +116,9 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   const outer = fastify[kRegistration]
   const deliveries = new DeliveryBudget(soap.maxAsyncReplies, soap.maxAsyncReplyBytes)
   const replay = outer?.replay ?? memoryReplayStore()
-  fastify[kRegistration] = { soap, ajv: createAjv(), replay, protocols: protocolModules(replay, deliveries) }
+  // The OpenTelemetry API, an optional peer dependency, loaded here if it can be (docs/observability.md).
+  const otel = otelApi()
+  fastify[kRegistration] = { soap, ajv: createAjv(), replay, protocols: protocolModules(replay, deliveries), otel }
   if (!fastify.hasDecorator('soap')) {
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {
@@ -136,6 +140,7 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   if (!fastify.hasReplyDecorator('soap')) fastify.decorateReply('soap', sendSoap)
   if (!fastify.hasRequestDecorator(kAnswer)) fastify.decorateRequest(kAnswer, null)
   if (!fastify.hasRequestDecorator(kExchange)) fastify.decorateRequest(kExchange, null)
+  if (otel !== undefined && !fastify.hasRequestDecorator(kSpan)) fastify.decorateRequest(kSpan, null)
   await fastify.register(endpoint, { routes: soap.routes, prefix: soap.prefix })
 }
 

@@ -134,6 +134,8 @@ export interface ServiceOptions {
   readonly redact: ReadonlySet<string>
   /** The protocol modules its declaration may turn on, each by its key. */
   readonly protocols: readonly ProtocolModule[]
+  /** Wraps each operation's handler once, when given (the plugin's telemetry: docs/observability.md). */
+  readonly instrument?: (handler: Operation['handler']) => Operation['handler']
 }
 
 function compileOperation (
@@ -373,7 +375,8 @@ export function compileService (
   ])
   for (const operationName of Object.keys(declaration.operations)) {
     const validateOutput = declaration.validateOutput !== false
-    const op = compileOperation(ajv, declaration, operationName, scope, timeout, validateOutput, options.redact, shapes)
+    let op = compileOperation(ajv, declaration, operationName, scope, timeout, validateOutput, options.redact, shapes)
+    if (options.instrument !== undefined) op = { ...op, handler: options.instrument(op.handler) }
     if (op.localName !== undefined) {
       let inNamespace = byElement.get(op.namespace)
       if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())
