@@ -1,13 +1,14 @@
 /**
- * `npm run bench`: two workloads, each against five contenders (six with
+ * `npm run bench`: two workloads, each against six contenders (seven with
  * BENCH_BASELINE), every server in its own process on 127.0.0.1, pinned to one
  * CPU with taskset while the load generator has another; driven by wrk when it
  * is installed (BENCH_GENERATOR=autocannon to choose autocannon), else autocannon.
  *   small  Add (about 400 bytes; eight pairs of operands in turn, so that each
  *          request's values differ from the last's): the JSON route (the reference),
  *          the XML echo (Fastify sending the request's bytes back: the floor),
- *          fastify-soap, node-soap, strong-soap
- *   large  EchoList of 1,000 records (about 107 KB), the same five
+ *          fastify-soap, fastify-soap with an OpenTelemetry SDK registered,
+ *          node-soap, strong-soap
+ *   large  EchoList of 1,000 records (about 107 KB), the same six
  * BENCH_BASELINE=<another checkout's compiled dist/ folder> adds, to both, the
  * fastify-soap server of that build (its own benchmarks/http/server.js), so
  * that one run compares the two builds.
@@ -20,7 +21,7 @@
  * Prints one markdown table per workload, fastify-soap's goals and, with a
  * baseline build, this build over that one; writes benchmarks/results/results.md,
  * results.json (every round's figures) and chart.svg.
- * Bounded: BENCH_ROUNDS (3) × 10 contenders (12 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
+ * Bounded: BENCH_ROUNDS (3) × 12 contenders (14 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
  * each load run stopped if it overruns; every child process is killed when the run ends.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
@@ -57,7 +58,7 @@ interface Workload { id: string, title: (soap: number, json: number) => string, 
 
 /** The contenders; `baseline`: another build's benchmarks/http/server.js, whose fastify-soap server runs beside this build's. */
 /**
- * The contenders; BENCH_ONLY (kinds, comma-separated: xml-echo, soap,
+ * The contenders; BENCH_ONLY (kinds, comma-separated: xml-echo, soap, otel,
  * soap-baseline, node-soap, strong-soap) keeps those and the JSON route, the
  * reference every ratio is taken against.
  */
@@ -66,6 +67,7 @@ function contenders (baseline: string | undefined): Array<Omit<ContenderRecord, 
     { kind: 'json', name: 'Fastify JSON' },
     { kind: 'xml-echo', name: 'Fastify XML echo' },
     { kind: 'soap', name: 'fastify-soap' },
+    { kind: 'otel', name: 'fastify-soap with OpenTelemetry' },
     ...(baseline === undefined ? [] : [{ kind: BASELINE_BUILD, name: 'fastify-soap (baseline build)', serves: 'soap', script: baseline }]),
     { kind: 'node-soap', name: 'node-soap' },
     { kind: 'strong-soap', name: 'strong-soap' }
@@ -110,12 +112,12 @@ function workloads (): Workload[] {
     {
       id: 'small',
       title: (soap, json) => `small: Add (SOAP 1.2 envelope ${soap} B, JSON ${json} B)`,
-      loads: { json: { path: '/calculator', headers: JSON_TYPE, bodies: ADDENDS.map(([a, b]) => JSON.stringify({ a, b })), check: expect(/"result":5\b/, '"result":5') }, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, [BASELINE_BUILD]: add, 'node-soap': add, 'strong-soap': add }
+      loads: { json: { path: '/calculator', headers: JSON_TYPE, bodies: ADDENDS.map(([a, b]) => JSON.stringify({ a, b })), check: expect(/"result":5\b/, '"result":5') }, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, otel: add, [BASELINE_BUILD]: add, 'node-soap': add, 'strong-soap': add }
     },
     {
       id: 'large',
       title: (soap, json) => `large: EchoList of 1,000 records (SOAP 1.2 envelope ${(soap / 1024).toFixed(0)} KiB, JSON ${(json / 1024).toFixed(0)} KiB)`,
-      loads: { json: { path: '/list', headers: JSON_TYPE, bodies: [listJson(1000)], check: expect(/item 999\b/, '"item 999"') }, 'xml-echo': list, soap: list, [BASELINE_BUILD]: list, 'node-soap': list, 'strong-soap': list }
+      loads: { json: { path: '/list', headers: JSON_TYPE, bodies: [listJson(1000)], check: expect(/item 999\b/, '"item 999"') }, 'xml-echo': list, soap: list, otel: list, [BASELINE_BUILD]: list, 'node-soap': list, 'strong-soap': list }
     }
   ]
 }
