@@ -13,7 +13,7 @@ import { TRACE_CONTEXT_NS, qnameKey } from '../namespaces'
 import type { SoapContext } from '../service/context'
 import type { SoapCall } from '../types'
 import { textContent } from '../xml/element'
-import { kAnswer } from './logging'
+import { kAnswer, type AnswerNote } from './logging'
 
 /** The header blocks of a trace context, understood by every service (docs/observability.md "Trace context"). */
 export const TRACE_CONTEXT_BLOCKS: readonly string[] = Object.freeze([
@@ -106,6 +106,18 @@ function byteLength (payload: unknown): number {
   return Buffer.isBuffer(payload) ? payload.length : 0
 }
 
+/** What a span records of its request's answer, besides what its metrics record too. */
+function answerAttributes (soap: SoapContext | null, note: AnswerNote | null, payload: unknown): Attributes {
+  const attributes: Attributes = { 'soap.response.size': byteLength(payload) }
+  if (soap?.action !== undefined) attributes['soap.action'] = soap.action
+  if (soap?.username !== undefined) attributes['soap.username'] = soap.username
+  const failure = note?.fault ?? note?.error
+  if (failure !== undefined) attributes['error.type'] = failure
+  if (note?.fault !== undefined) attributes['soap.fault.code'] = note.fault
+  if (note?.subcode !== undefined) attributes['soap.fault.subcode'] = note.subcode
+  return attributes
+}
+
 /** A service's telemetry: its spans through the global tracer, its metrics through the global meter. */
 export function serviceTelemetry (api: OtelApi, service: string): ServiceTelemetry {
   const { trace, context } = api
@@ -154,32 +166,23 @@ export function serviceTelemetry (api: OtelApi, service: string): ServiceTelemet
     const note = request[kAnswer]
     const common: Attributes = { 'rpc.system': 'soap', 'rpc.service': service }
     const operation = soap?.operation?.name
-    if (operation !== undefined) {
-      span.updateName(`${service}/${operation}`)
-      common['rpc.method'] = operation
-    }
-    const attributes: Attributes = { ...common, 'soap.response.size': byteLength(payload) }
+    if (operation !== undefined) common['rpc.method'] = operation
     const version = soap?.version ?? note?.version
-    if (version !== undefined) attributes['soap.version'] = common['soap.version'] = version
-    if (soap?.action !== undefined) attributes['soap.action'] = soap.action
-    if (soap?.username !== undefined) attributes['soap.username'] = soap.username
+    if (version !== undefined) common['soap.version'] = version
     const failure = note?.fault ?? note?.error
-    const measured = failure === undefined ? common : { ...common, 'error.type': failure }
-    if (failure !== undefined) {
-      attributes['error.type'] = failure
-      if (note?.fault !== undefined) {
-        attributes['soap.fault.code'] = note.fault
-        if (note.subcode !== undefined) attributes['soap.fault.subcode'] = note.subcode
-        faults.add(1, { ...common, 'soap.fault.code': note.fault })
-      }
+    if (note?.fault !== undefined) faults.add(1, { ...common, 'soap.fault.code': note.fault })
+    // A span the SDK does not record (none registered, or not sampled) is given nothing more.
+    if (span.isRecording()) {
+      if (operation !== undefined) span.updateName(`${service}/${operation}`)
+      span.setAttributes(common)
+      span.setAttributes(answerAttributes(soap, note, payload))
       // Only a failure of the server's own is an error of a server span: a Receiver fault.
       if (note?.fault === 'Receiver') span.setStatus({ code: api.SpanStatusCode.ERROR, message: note.reason })
     }
-    span.setAttributes(attributes)
     span.end(now)
     requests.add(1, common)
     // The span's duration, in seconds (semantic conventions: the metric SHOULD equal the span's duration).
-    duration.record((now - state.start) / 1000, measured)
+    duration.record((now - state.start) / 1000, failure === undefined ? common : { ...common, 'error.type': failure })
     // The hooks after this one (an asynchronous reply's delivery) run in the request's context.
     context.with(state.context, () => done(null, payload))
   }
