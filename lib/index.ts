@@ -42,6 +42,8 @@ import { protocolModules } from './ws/protocols'
 import './ws/addressing/protocol'
 import './ws/security/protocol'
 import { kExchange } from './service/protocol'
+import { otelApi } from './telemetry/api'
+import { kSpan } from './plugin/telemetry'
 
 export interface SoapDecorator {
   /** The options in force, defaults applied. */
@@ -120,7 +122,9 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   fastify.addHook('onReady', async () => { await replies.start(fastify.log) })
   fastify.addHook('onClose', async () => { await replies.close() })
   const replay = outer?.replay ?? memoryReplayStore()
-  fastify[kRegistration] = { soap, ajv: createAjv(), replay, protocols: protocolModules(replay, replies) }
+  // The OpenTelemetry API, an optional peer dependency, loaded here if it can be (docs/observability.md).
+  const otel = otelApi()
+  fastify[kRegistration] = { soap, ajv: createAjv(), replay, protocols: protocolModules(replay, replies), otel }
   if (!fastify.hasDecorator('soap')) {
     const decorators = new WeakMap<FastifyInstance, SoapDecorator>()
     fastify.decorate('soap', {
@@ -144,6 +148,7 @@ const plugin: FastifyPluginAsync<FastifySoapOptions> = async function fastifySoa
   if (!fastify.hasRequestDecorator(kExchange)) fastify.decorateRequest(kExchange, null)
   if (!fastify.hasRequestDecorator(kPackageVersion)) fastify.decorateRequest(kPackageVersion, null)
   if (!fastify.hasRequestDecorator(kMtomRule)) fastify.decorateRequest(kMtomRule, null)
+  if (otel !== undefined && !fastify.hasRequestDecorator(kSpan)) fastify.decorateRequest(kSpan, null)
   await fastify.register(endpoint, { routes: soap.routes, prefix: soap.prefix })
 }
 

@@ -55,6 +55,11 @@ export const WSSE_NAMESPACES: readonly string[] = Object.freeze([
 ])
 /** WS-Security 1.0 utility (`wsu:Timestamp`, `wsu:Created`, `wsu:Id`). */
 export const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd'
+/**
+ * The W3C Trace Context header blocks' namespace (`traceparent`, `tracestate`), as
+ * OpenTelemetry's WCF instrumentation writes them and CoreWCF reads them.
+ */
+export const TRACE_CONTEXT_NS = 'https://www.w3.org/TR/trace-context/'
 /** WS-Policy 1.5 (W3C) and the 2004/09 submission it replaced. */
 export const WSP_NS = 'http://www.w3.org/ns/ws-policy'
 export const WSP_2004_NS = 'http://schemas.xmlsoap.org/ws/2004/09/policy'

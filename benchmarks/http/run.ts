@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: two workloads, each against five contenders (six with
+ * `npm run bench`: two workloads, each against six contenders (seven with
  * BENCH_BASELINE), and an upload in two forms; every server in its own process
  * on 127.0.0.1, pinned to one CPU with taskset while the load generator has
  * another; driven by wrk when it is installed (BENCH_GENERATOR=autocannon to
@@ -7,8 +7,9 @@
  *   small  Add (about 400 bytes; eight pairs of operands in turn, so that each
  *          request's values differ from the last's): the JSON route (the reference),
  *          the XML echo (Fastify sending the request's bytes back: the floor),
- *          fastify-soap, node-soap, strong-soap
- *   large  EchoList of 1,000 records (about 107 KB), the same five
+ *          fastify-soap, fastify-soap with an OpenTelemetry SDK registered,
+ *          node-soap, strong-soap
+ *   large  EchoList of 1,000 records (about 107 KB), the same six
  *   upload 10 MiB of random bytes to fastify-soap's Upload (one base64Binary
  *          element; the answer their count and SHA-256), as base64 text inline
  *          (the reference) and as MTOM (the bytes a raw part): BENCH_UPLOADS (20)
@@ -25,7 +26,7 @@
  * Prints one markdown table per workload, fastify-soap's goals and, with a
  * baseline build, this build over that one; writes benchmarks/results/results.md,
  * results.json (every round's figures) and chart.svg.
- * Bounded: BENCH_ROUNDS (3) × 10 contenders (12 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
+ * Bounded: BENCH_ROUNDS (3) × 12 contenders (14 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
  * each load run stopped if it overruns, and BENCH_ROUNDS × 2 × (BENCH_UPLOADS + 1) uploads of at most 30 s each;
  * every child process is killed when the run ends.
  */
@@ -77,6 +78,7 @@ function contenders (baseline: string | undefined): Contender[] {
     { kind: 'json', name: 'Fastify JSON' },
     { kind: 'xml-echo', name: 'Fastify XML echo' },
     { kind: 'soap', name: 'fastify-soap' },
+    { kind: 'otel', name: 'fastify-soap with OpenTelemetry' },
     ...(baseline === undefined ? [] : [{ kind: BASELINE_BUILD, name: 'fastify-soap (baseline build)', serves: 'soap', script: baseline }]),
     { kind: 'node-soap', name: 'node-soap' },
     { kind: 'strong-soap', name: 'strong-soap' }
@@ -84,7 +86,7 @@ function contenders (baseline: string | undefined): Contender[] {
 }
 
 /**
- * BENCH_ONLY (kinds, comma-separated: xml-echo, soap, soap-baseline,
+ * BENCH_ONLY (kinds, comma-separated: xml-echo, soap, otel, soap-baseline,
  * node-soap, strong-soap, upload-base64, upload-mtom): the workloads with a
  * contender named, each with the contenders named and its reference (the
  * JSON route; for the upload, base64 inline).
@@ -153,14 +155,14 @@ function workloads (baseline: string | undefined, uploads: number): Workload[] {
       title: `small: Add (SOAP 1.2 envelope ${size(add)} B, JSON ${size(addJson)} B)`,
       reference: 'json',
       contenders: contenders(baseline),
-      loads: { json: addJson, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, [BASELINE_BUILD]: add, 'node-soap': add, 'strong-soap': add }
+      loads: { json: addJson, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, otel: add, [BASELINE_BUILD]: add, 'node-soap': add, 'strong-soap': add }
     },
     {
       id: 'large',
       title: `large: EchoList of 1,000 records (SOAP 1.2 envelope ${(size(list) / 1024).toFixed(0)} KiB, JSON ${(size(listJsonLoad) / 1024).toFixed(0)} KiB)`,
       reference: 'json',
       contenders: contenders(baseline),
-      loads: { json: listJsonLoad, 'xml-echo': list, soap: list, [BASELINE_BUILD]: list, 'node-soap': list, 'strong-soap': list }
+      loads: { json: listJsonLoad, 'xml-echo': list, soap: list, otel: list, [BASELINE_BUILD]: list, 'node-soap': list, 'strong-soap': list }
     },
     {
       id: 'upload',

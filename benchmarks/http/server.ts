@@ -8,7 +8,8 @@
  *   xml-echo     plain Fastify answering each SOAP request with its own bytes: no XML
  *                read or written, the floor of any SOAP server on Fastify
  *   soap         fastify-soap: the demo Calculator and a declared List service
- *                (benchmarks/http/services.ts)
+ *                (benchmarks/http/services.ts); @opentelemetry/api is installed, no SDK
+ *   otel         the same, with an OpenTelemetry SDK registered (benchmarks/http/otel.ts)
  *   node-soap    node-soap's server, from the WSDL fastify-soap writes for the same services
  *   strong-soap  strong-soap's server, likewise (benchmarks/http/peers.ts)
  *   soap-upload  fastify-soap serving only POST /upload, Upload(Data: base64Binary) →
@@ -23,6 +24,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { serverOptions } from '../../test/demo/app'
 import { buildPeer } from './peers'
 import { buildSoap, buildUpload } from './services'
+import { registerSdk } from './otel'
 
 async function build (kind: string | undefined): Promise<FastifyInstance | { listen: () => Promise<number>, close: () => Promise<void> }> {
   if (kind === 'json') {
@@ -49,6 +51,10 @@ async function build (kind: string | undefined): Promise<FastifyInstance | { lis
   }
   if (kind === 'soap') return await buildSoap()
   if (kind === 'soap-upload') return await buildUpload()
+  if (kind === 'otel') {
+    registerSdk()
+    return await buildSoap()
+  }
   if (kind === 'node-soap' || kind === 'strong-soap') return await buildPeer(kind)
   throw new Error(`unknown contender ${String(kind)}`)
 }

@@ -15,7 +15,7 @@ import { kMtomRule, repliesInParts, type MtomRule } from '../service/mtom'
 import { SOAP_ERR_DECODE_EMPTY, SOAP_ERR_SERVICE_INVALID } from '../errors'
 import { SoapFault, renderFault, toSoapFault } from '../soap/fault'
 import type { SoapScope } from '../service/hooks'
-import { versionInfo, type SoapVersion } from '../namespaces'
+import { qnameKey, versionInfo, type SoapVersion } from '../namespaces'
 import type { ResolvedOptions, SoapFaultStatus } from '../options'
 import type { SoapMtomMode, SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
@@ -27,6 +27,9 @@ import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
 import { describeRoute } from '../wsdl/wsdl'
 import { faultHeaders, type ProtocolModule, type ProtocolRoute } from '../service/protocol'
+import type { OtelApi } from '../telemetry/api'
+import { serviceTelemetry, TRACE_CONTEXT_BLOCKS, type ServiceTelemetry } from './telemetry'
+import type { SoapContext } from '../service/context'
 
 /**
  * On each Fastify instance that registers the plugin or is registered under it:
@@ -45,13 +48,15 @@ declare module 'fastify' {
  * validators are compiled with, the replay store its services share when
  * they name none (one replay domain: docs/security.md "Replay"), and the
  * protocol modules its services may turn on (which hold what the services
- * share: the replay store, the asynchronous replies in flight).
+ * share: the replay store, the asynchronous replies in flight), and the
+ * OpenTelemetry API when it loads (docs/observability.md).
  */
 export interface Registration {
   readonly soap: ResolvedOptions
   readonly ajv: Ajv
   readonly replay: SoapReplayStore
   readonly protocols: readonly ProtocolModule[]
+  readonly otel: OtelApi | undefined
 }
 
 /**
@@ -119,7 +124,9 @@ function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefi
       }
     }
     const version = faultVersion(request)
-    noteAnswer(request, { fault: fault.faultCode, reason: fault.message, version })
+    const first = fault.subcodes[0]
+    const subcode = first === undefined ? undefined : qnameKey(first.namespace, first.localName)
+    noteAnswer(request, { fault: fault.faultCode, subcode, reason: fault.message, version })
     const { status, contentType, body } = renderFault(fault, version, faultHeaders(request, fault))
     reply.code(every500 ? 500 : status)
     const rule = request[kMtomRule] ?? mtom
@@ -164,6 +171,39 @@ function onSoapRequest (request: FastifyRequest, reply: FastifyReply, done: Hook
   }
 }
 
+type BodyParser = (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: SoapContext) => void) => void
+
+/** The content-type parser; with telemetry, it also notes when decoding began and how many bytes it read. */
+function bodyParser (
+  parse: (request: FastifyRequest, body: Buffer) => SoapContext, telemetry?: ServiceTelemetry
+): BodyParser {
+  if (telemetry === undefined) {
+    return function parseSoapBody (request, body, done) {
+      let parsed
+      try {
+        parsed = parse(request, body)
+      } catch (err) {
+        done(err as Error, undefined)
+        return
+      }
+      done(null, parsed)
+    }
+  }
+  return function parseTracedSoapBody (request, body, done) {
+    const start = performance.now()
+    let parsed
+    try {
+      parsed = parse(request, body)
+    } catch (err) {
+      telemetry.decoded(request, start, body.length)
+      done(err as Error, undefined)
+      return
+    }
+    telemetry.decoded(request, start, body.length)
+    done(null, parsed)
+  }
+}
+
 /** Hands the parsed request's context the response it is answered on. */
 function respondsOn (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   request.soap?.respondsOn(reply.raw)
@@ -177,26 +217,20 @@ function respondsOn (request: FastifyRequest, reply: FastifyReply, done: HookHan
  * and prefix, however the calls were ordered or awaited.
  */
 export async function endpoint (instance: FastifyInstance, { routes, service }: EndpointOptions): Promise<void> {
-  const { soap, ajv, protocols } = instance[kRegistration] as Registration
+  const { soap, ajv, protocols, otel } = instance[kRegistration] as Registration
   // A service's understood header blocks are known at ready(), when its scope's are.
   const understood = service === undefined ? soap.understoodHeaders : new Set<string>()
   const parse = buildParser(soap, understood)
+  // A service's spans and metrics, when the OpenTelemetry API loaded (docs/observability.md).
+  const telemetry = service === undefined || otel === undefined
+    ? undefined
+    : serviceTelemetry(otel, String(service?.name))
   instance.removeAllContentTypeParsers()
-  type Done = (err: Error | null, body?: unknown) => void
-  const parseBody = (request: FastifyRequest, body: Buffer, done: Done): void => {
-    let parsed
-    try {
-      parsed = parse(request, body)
-    } catch (err) {
-      done(err as Error, undefined)
-      return
-    }
-    done(null, parsed)
-  }
+  const parseBody = bodyParser(parse, telemetry)
   instance.addContentTypeParser(
     MEDIA_TYPES as unknown as string[],
     { parseAs: 'buffer', bodyLimit: soap.bodyLimit },
-    (request, body, done) => parseBody(request, body as Buffer, done)
+    parseBody as never
   )
   // An MTOM body, often large, collected into one Buffer without holding it twice (body.ts).
   instance.addContentTypeParser(MULTIPART_RELATED, (request, payload, done) => collectBody(
@@ -233,7 +267,9 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     instance.addHook('preValidation', respondsOn)
     await instance.register(routes)
   }
-  if (service !== undefined) serviceRoutes(instance, soap, service, ajv, understood as Set<string>, protocols)
+  if (service !== undefined) {
+    serviceRoutes(instance, soap, service, ajv, understood as Set<string>, protocols, telemetry)
+  }
 
   collecting = false
   const supported = instance.supportedMethods
@@ -260,7 +296,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
  */
 function serviceRoutes (
   instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv,
-  understood: Set<string>, protocols: readonly ProtocolModule[]
+  understood: Set<string>, protocols: readonly ProtocolModule[], telemetry: ServiceTelemetry | undefined
 ): void {
   const own: unknown = declaration?.path
   if (typeof own !== 'string' || !own.startsWith('/')) {
@@ -276,8 +312,12 @@ function serviceRoutes (
   const keys = declaration as unknown as Record<string, unknown>
   const onSend = protocols.flatMap((module) => module.route?.(instance, keys[module.key]) ?? [] as ProtocolRoute[])
     .flatMap((route) => route.onSend === undefined ? [] : [route.onSend])
+  // The span ends first: the hooks after it (an asynchronous reply's delivery) run in its context.
+  if (telemetry !== undefined) onSend.unshift(telemetry.onSend as never)
   instance.addHook('onReady', async function compileSoapService () {
-    const options = { understoodHeaders: soap.understoodHeaders, redact: soap.redact, protocols }
+    // A trace context's header blocks are understood (docs/observability.md "Trace context").
+    const understoodHeaders = new Set([...soap.understoodHeaders, ...TRACE_CONTEXT_BLOCKS])
+    const options = { understoodHeaders, redact: soap.redact, protocols, instrument: telemetry?.instrument }
     const service = compileService(ajv, declaration, instance[kSoapScope] as SoapScope, options)
     for (const key of service.understood) understood.add(key)
     post = serviceHandler(service)
@@ -297,8 +337,14 @@ function serviceRoutes (
   const operations: unknown = declaration.operations
   if (typeof operations !== 'object' || operations === null) return
   for (const [name, op] of Object.entries(operations)) {
-    if ((op as { get?: unknown } | null)?.get === true) {
+    if ((op as { get?: unknown } | null)?.get !== true) continue
+    if (telemetry === undefined) {
       instance.get(`${path}/${name}`, (request, reply) => (gets.get(name) as Handler)(request, reply))
+    } else {
+      instance.get(`${path}/${name}`, { onSend: telemetry.onSend }, (request, reply) => {
+        telemetry.begin(request)
+        return (gets.get(name) as Handler)(request, reply)
+      })
     }
   }
 }

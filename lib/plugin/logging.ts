@@ -17,6 +17,8 @@ import { qnameKey } from '../namespaces'
 export interface AnswerNote {
   /** The fault code sent: Sender, Receiver, MustUnderstand, VersionMismatch, DataEncodingUnknown. */
   readonly fault?: string
+  /** Its first subcode, `{namespace}localName` (SOAP 1.2; SOAP 1.1 sends it as the faultcode). */
+  readonly subcode?: string
   readonly reason?: string
   /** The code of the error that made the request undecodable (answered with no body). */
   readonly error?: string

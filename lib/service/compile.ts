@@ -139,6 +139,8 @@ export interface ServiceOptions {
   readonly redact: ReadonlySet<string>
   /** The protocol modules its declaration may turn on, each by its key. */
   readonly protocols: readonly ProtocolModule[]
+  /** Wraps each operation's handler once, when given (the plugin's telemetry: docs/observability.md). */
+  readonly instrument?: (handler: Operation['handler']) => Operation['handler']
 }
 
 function compileOperation (
@@ -380,9 +382,10 @@ export function compileService (
   ])
   for (const operationName of Object.keys(declaration.operations)) {
     const validateOutput = declaration.validateOutput !== false
-    const op = compileOperation(
+    let op = compileOperation(
       ajv, declaration, operationName, scope, timeout, validateOutput, options.redact, shapes, mtom
     )
+    if (options.instrument !== undefined) op = { ...op, handler: options.instrument(op.handler) }
     if (op.localName !== undefined) {
       let inNamespace = byElement.get(op.namespace)
       if (inNamespace === undefined) byElement.set(op.namespace, inNamespace = new Map())

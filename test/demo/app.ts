@@ -13,7 +13,7 @@
  * - With `servicePage` on: a browser that opens a service's URL gets its page.
  */
 import { createHash } from 'node:crypto'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyPluginCallback, type FastifyServerOptions } from 'fastify'
 import soap, { SoapFault, defineOperation, defineService, soapClientErrorHandler } from '../../lib/index'
 
 export const CALC_NS = 'urn:example:calc'
@@ -280,13 +280,17 @@ export const serverOptions = {
   keepAliveTimeout: 5_000
 } as const satisfies FastifyServerOptions
 
-export async function buildDemo (options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+export async function buildDemo (
+  options: FastifyServerOptions = {}, instrumentation?: FastifyPluginCallback
+): Promise<FastifyInstance> {
   const app = Fastify({
     ...serverOptions,
     // HTTP framing errors answered like any undecodable request: status only, no body
     clientErrorHandler: soapClientErrorHandler,
     ...options
   })
+  // @fastify/otel, when the demo traces (docs/observability.md "Demo"): registered first, it sees every route.
+  if (instrumentation !== undefined) await app.register(instrumentation)
   await app.register(soap, { servicePage: true, bodyLimit: DEMO_BODY_LIMIT })
   app.soap.service(calculator)
   app.soap.service(orders())

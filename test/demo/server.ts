@@ -1,8 +1,29 @@
-/** `npm start`: the demo service on 127.0.0.1:3000 (HOST and PORT override). */
+/**
+ * `npm start`: the demo service on 127.0.0.1:3000 (HOST and PORT override).
+ * With OTEL_TRACES_EXPORTER=console, the spans of each call are printed
+ * (docs/observability.md "Demo").
+ */
+import { context, propagation, trace } from '@opentelemetry/api'
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
+import { W3CTraceContextPropagator } from '@opentelemetry/core'
+import { BasicTracerProvider, ConsoleSpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
+import { FastifyOtelInstrumentation } from '@fastify/otel'
+import type { FastifyPluginCallback } from 'fastify'
 import { buildDemo } from './app'
 
+/** The SDK, registered before the plugin: spans printed as they end, @fastify/otel's HTTP spans with them. */
+function consoleTracing (): FastifyPluginCallback | undefined {
+  if (process.env.OTEL_TRACES_EXPORTER !== 'console') return undefined
+  trace.setGlobalTracerProvider(new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(new ConsoleSpanExporter())]
+  }))
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator())
+  return new FastifyOtelInstrumentation({ instrumentHooks: false, instrumentHandler: false }).plugin()
+}
+
 async function main (): Promise<void> {
-  const app = await buildDemo({ logger: { level: 'info' } })
+  const app = await buildDemo({ logger: { level: 'info' } }, consoleTracing())
   const host = process.env.HOST ?? '127.0.0.1'
   const port = Number(process.env.PORT ?? 3000)
   await app.listen({ host, port })
@@ -14,6 +35,7 @@ async function main (): Promise<void> {
   console.log(`Pages (open in a browser): ${base}/calculator, ${base}/orders, ${base}/files and ${base}/secure/calculator`)
   console.log(`WSDL: ${base}/calculator?wsdl, ${base}/orders?wsdl and ${base}/files?wsdl`)
   console.log(`Files: ${base}/files (Upload and Download of bytes, inline or as MTOM; up to 4 files of 4 MiB, in memory)`)
+  if (process.env.OTEL_TRACES_EXPORTER === 'console') console.log('OpenTelemetry: the spans of each call are printed below')
   console.log(`WS-Security: ${base}/secure/calculator (Calculator behind a UsernameToken: user demo, password demo, text or digest), WSDL ${base}/secure/calculator?wsdl`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => { app.close().then(() => process.exit(0), () => process.exit(1)) })

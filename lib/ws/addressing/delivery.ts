@@ -10,6 +10,7 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { versionInfo, type SoapVersion } from '../../namespaces'
+import { injectTraceContext } from '../../telemetry/api'
 
 export interface Delivery {
   readonly url: URL
@@ -101,9 +102,12 @@ const RETRY: ReadonlySet<number> = new Set([502, 503, 504])
 function headersOf (version: SoapVersion, action: string): Record<string, string> {
   const { contentType } = versionInfo(version)
   const quoted = `"${action.replace(/["\\]/g, (c) => '\\' + c)}"`
-  return version === '1.2'
+  const headers: Record<string, string> = version === '1.2'
     ? { 'content-type': `${contentType}; action=${quoted}` }
     : { 'content-type': contentType, soapaction: quoted }
+  // The request's trace context, when the OpenTelemetry API is loaded (docs/observability.md "Trace context").
+  injectTraceContext(headers)
+  return headers
 }
 
 /**

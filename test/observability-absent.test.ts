@@ -1,0 +1,104 @@
+/**
+ * docs/observability.md "Without OpenTelemetry": the plugin works when
+ * `@opentelemetry/api` cannot be loaded, and makes no span when the API is
+ * there but no SDK is registered. Each case runs in a process of its own, so
+ * that what this file's process has registered plays no part.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test, type TestContext } from 'node:test'
+
+const ROOT = join(__dirname, '..', '..')
+const LIB = join(ROOT, 'dist', 'lib', 'index.js')
+
+// Makes `@opentelemetry/api` (and anything under it) unresolvable, as in an install without it.
+const UNRESOLVABLE = `
+const Module = require('node:module')
+const resolve = Module._resolveFilename
+Module._resolveFilename = function (request, ...rest) {
+  if (request === '@opentelemetry/api' || request.startsWith('@opentelemetry/api/')) {
+    throw Object.assign(new Error("Cannot find module '" + request + "'"), { code: 'MODULE_NOT_FOUND' })
+  }
+  return resolve.call(this, request, ...rest)
+}
+`
+
+// A service, a POST with a trace context block that must be understood, a GET, a fault; what the handler saw.
+const SCRIPT = `
+const Fastify = require('fastify')
+const soap = require(${JSON.stringify(LIB)})
+let resolvable = true
+try { require.resolve('@opentelemetry/api') } catch { resolvable = false }
+const seen = []
+const api = resolvable ? require('@opentelemetry/api') : undefined
+const int = { type: 'integer' }
+const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', 'b'] }
+;(async () => {
+  const app = Fastify()
+  await app.register(soap)
+  app.soap.service({
+    path: '/calc', name: 'Calc', namespace: 'urn:c',
+    operations: {
+      Add: {
+        input: pair, output: { type: 'object', properties: { sum: int } }, get: true,
+        handler: ({ a, b }) => {
+          const span = api?.trace.getActiveSpan()
+          seen.push(span === undefined ? 'none' : span.isRecording() ? 'recording' : 'not recording')
+          if (b < 0) throw new soap.SoapFault({ code: 'Sender', reason: 'negative' })
+          return { sum: a + b }
+        }
+      }
+    }
+  })
+  await app.ready()
+  const env = (b, header) => '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Header>' + header +
+    '</s:Header><s:Body><m:Add xmlns:m="urn:c"><m:a>1</m:a><m:b>' + b + '</m:b></m:Add></s:Body></s:Envelope>'
+  const traced = '<traceparent xmlns="https://www.w3.org/TR/trace-context/" s:mustUnderstand="true">' +
+    '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01</traceparent>'
+  const send = (b) => app.inject({ method: 'POST', url: '/calc', headers: { 'content-type': 'application/soap+xml' }, payload: env(b, traced) })
+  const ok = await send(2)
+  const fault = await send(-1)
+  const get = await app.inject({ method: 'GET', url: '/calc/Add?a=1&b=2' })
+  await app.close()
+  const loaded = Object.keys(require.cache).filter((path) => path.includes('@opentelemetry'))
+  console.log(JSON.stringify({ resolvable, post: ok.statusCode, sum: /<[^>]*sum>3</.test(ok.body), fault: fault.statusCode, get: get.statusCode, seen, loaded }))
+})().catch((err) => { console.error(err); process.exit(1) })
+`
+
+async function run (t: TestContext, preload: string | undefined): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'fastify-soap-otel-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const args = ['-e', SCRIPT]
+  if (preload !== undefined) {
+    writeFileSync(join(dir, 'preload.js'), preload)
+    args.unshift('-r', join(dir, 'preload.js'))
+  }
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(process.execPath, args, { cwd: ROOT, timeout: 30_000 }, (err, out, errors) => {
+      if (err !== null) reject(new Error(`${err.message}\n${errors}`)); else resolve(out)
+    })
+  })
+  return JSON.parse(stdout.trim().split('\n').at(-1) as string)
+}
+
+test('docs/observability.md "Without OpenTelemetry": with @opentelemetry/api not resolvable the plugin works, loads none of it, and understands the trace context blocks', async (t: TestContext) => {
+  const result = await run(t, UNRESOLVABLE)
+  t.assert.deepStrictEqual(result, {
+    resolvable: false, post: 200, sum: true, fault: 400, get: 200, seen: ['none', 'none', 'none'], loaded: []
+  })
+})
+
+test('docs/observability.md "Without OpenTelemetry": with the API and no SDK registered, the plugin works and no span is recorded (the API\'s no-op)', async (t: TestContext) => {
+  const result = await run(t, undefined)
+  t.assert.deepStrictEqual({ ...result, loaded: undefined }, {
+    resolvable: true,
+    post: 200,
+    sum: true,
+    fault: 400,
+    get: 200,
+    seen: ['none', 'none', 'none'],
+    loaded: undefined
+  })
+})
