@@ -173,34 +173,24 @@ function onSoapRequest (request: FastifyRequest, reply: FastifyReply, done: Hook
 
 type BodyParser = (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: SoapContext) => void) => void
 
-/** The content-type parser; with telemetry, it also notes when decoding began and how many bytes it read. */
+/**
+ * The content-type parser of the SOAP media types, or of an MTOM package (`packaged`); with telemetry, it also
+ * notes when decoding began and how many bytes it read.
+ */
 function bodyParser (
-  parse: (request: FastifyRequest, body: Buffer) => SoapContext, telemetry?: ServiceTelemetry
+  parse: ReturnType<typeof buildParser>, packaged: boolean, telemetry: ServiceTelemetry | undefined
 ): BodyParser {
-  if (telemetry === undefined) {
-    return function parseSoapBody (request, body, done) {
-      let parsed
-      try {
-        parsed = parse(request, body)
-      } catch (err) {
-        done(err as Error, undefined)
-        return
-      }
-      done(null, parsed)
-    }
-  }
-  return function parseTracedSoapBody (request, body, done) {
-    const start = performance.now()
-    let parsed
+  return function parseSoapBody (request, body, done) {
+    const start = telemetry === undefined ? 0 : performance.now()
+    let parsed: SoapContext | undefined
+    let error: Error | null = null
     try {
-      parsed = parse(request, body)
+      parsed = parse(request, body, packaged)
     } catch (err) {
-      telemetry.decoded(request, start, body.length)
-      done(err as Error, undefined)
-      return
+      error = err as Error
     }
-    telemetry.decoded(request, start, body.length)
-    done(null, parsed)
+    telemetry?.decoded(request, start, body.length)
+    done(error, parsed)
   }
 }
 
@@ -226,15 +216,16 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     ? undefined
     : serviceTelemetry(otel, String(service?.name))
   instance.removeAllContentTypeParsers()
-  const parseBody = bodyParser(parse, telemetry)
   instance.addContentTypeParser(
     MEDIA_TYPES as unknown as string[],
     { parseAs: 'buffer', bodyLimit: soap.bodyLimit },
-    parseBody as never
+    bodyParser(parse, false, telemetry) as never
   )
   // An MTOM body, often large, collected into one Buffer without holding it twice (body.ts).
+  const parsePackage = bodyParser(parse, true, telemetry)
   instance.addContentTypeParser(MULTIPART_RELATED, (request, payload, done) => collectBody(
-    request, payload, soap.bodyLimit, (err, body) => err === null ? parseBody(request, body as Buffer, done) : done(err)
+    request, payload, soap.bodyLimit,
+    (err, body) => err === null ? parsePackage(request, body as Buffer, done) : done(err)
   ))
   // An invalid `faultStatus` refuses the service when it is compiled, before any request.
   // A declaration that is not an object is refused when the service is compiled.
