@@ -330,14 +330,10 @@ function serviceRoutes (
   if (typeof operations !== 'object' || operations === null) return () => compiled
   for (const [name, op] of Object.entries(operations)) {
     if ((op as { get?: unknown } | null)?.get !== true) continue
-    if (telemetry === undefined) {
-      instance.get(`${path}/${name}`, (request, reply) => (gets.get(name) as Handler)(request, reply))
-    } else {
-      instance.get(`${path}/${name}`, { onSend: telemetry.onSend }, (request, reply) => {
-        telemetry.begin(request)
-        return (gets.get(name) as Handler)(request, reply)
-      })
-    }
+    instance.get(`${path}/${name}`, telemetry === undefined ? {} : { onSend: telemetry.onSend }, (request, reply) => {
+      telemetry?.begin(request)
+      return (gets.get(name) as Handler)(request, reply)
+    })
   }
   return () => compiled
 }
