@@ -414,7 +414,7 @@ test('docs/binary.md "MTOM", docs/contract-first.md "Options", WS-MTOMPolicy: a 
 
 // ------------------------------------------------------------ addressing ---
 
-test('docs/protocol.md "MTOM replies", docs/addressing.md: the reply to an MTOM request whose wsa:ReplyTo is not anonymous (asyncReplies) goes there as one envelope, its base64 value inline; the client gets 202', async (t: TestContext) => {
+test('docs/protocol.md "MTOM replies", docs/addressing.md: the reply to an MTOM request whose wsa:ReplyTo is not anonymous (asyncReplies) goes there as one envelope, its base64 value inline; the client gets 202; a fault that stays on the connection is answered in kind', async (t: TestContext) => {
   const listener = await partner(t)
   const app = await service(t, { addressing: { asyncReplies: { allow: [listener.url] } } })
   const header = `<wsa:Action xmlns:wsa="${WSA_NS}">${NS}/Fetch</wsa:Action><wsa:MessageID xmlns:wsa="${WSA_NS}">urn:uuid:1</wsa:MessageID>` +
@@ -429,6 +429,15 @@ test('docs/protocol.md "MTOM replies", docs/addressing.md: the reply to an MTOM 
   const anonymous = mtomMessage('1.2', envelope('1.2', fetchCall(1000), header.replace(listener.url, `${WSA_NS}/anonymous`)), [])
   const direct = await app.inject({ method: 'POST', url: '/files', headers: { 'content-type': anonymous.contentType }, payload: anonymous.body })
   t.assert.deepStrictEqual(unpack(t, '1.2', direct).included.map((i) => i.bytes), [bytesOf(1000)])
+  // A security fault of an unauthenticated request stays on the connection (docs/addressing.md): in kind, a package.
+  const secured = await service(t, {
+    addressing: { asyncReplies: { allow: [listener.url] } },
+    security: { usernameToken: { lookup: async () => undefined } }
+  })
+  const fault = await secured.inject({ method: 'POST', url: '/files', headers: { 'content-type': contentType }, payload: body })
+  t.assert.strictEqual(fault.statusCode, 400, fault.body)
+  t.assert.match(String(fault.headers['content-type']), /^multipart\/related;/)
+  t.assert.match(unpack(t, '1.2', fault).envelope, /<soap:Value>soap:Sender<\/soap:Value>/)
 })
 
 test('docs/contract-first.md "Options" (mtom), WS-MTOMPolicy: the VECOZO WSDL, whose bindings hold a nested policy referencing an optional wsoma:OptimizedMimeSerialization, is read as mtom \'request\'; a WSDL without the assertion states none', async (t: TestContext) => {

@@ -14,7 +14,9 @@
 import { generate, random, readPattern, type Random } from './sample-pattern'
 import type { SoapSchema } from '../types'
 import { TYPE_PROPERTY, shapeOf, usesXsi } from './shapes'
-import { xmlOf } from './xml-keyword'
+import { BINARY_ENCODINGS, isObject, isString, xmlOf } from './xml-keyword'
+import { readBinary } from './read'
+import type { BinaryEncoding } from './shape-types'
 import { compileElement } from './write'
 import { prefixesFor } from './prefixes'
 import { writeEnvelope } from '../soap/writer'
@@ -65,10 +67,6 @@ const FORMATS: Readonly<Record<string, string>> = {
 }
 
 const WORDS = ['sample', 'alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf']
-
-function isObject (value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** A presence schema's verdict on an object's skeleton (lib/contract/presence-rules.ts presenceOf()). */
 function holds (schema: unknown, value: Record<string, unknown[] | true>): boolean {
@@ -300,12 +298,11 @@ class Sampler {
    * octets as its bounds allow, about 6; undefined for any other schema.
    */
   private bytes (schema: Schema): Buffer | undefined {
-    const encoding = schema.contentEncoding
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type]
-    if ((encoding !== 'base64' && encoding !== 'base16') || !types.includes('string')) return undefined
+    const encoding = schema.contentEncoding as BinaryEncoding
+    if (!BINARY_ENCODINGS.has(encoding) || !isString(schema)) return undefined
     const listed = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : []
     const values = listed.filter((v) => v !== null)
-    if (values.length > 0) return Buffer.from(String(this.pick(values)), encoding === 'base64' ? 'base64' : 'hex')
+    if (values.length > 0) return readBinary(encoding, String(this.pick(values)))
     const xml = isObject(schema.xml) ? schema.xml : {}
     const min = typeof xml.minOctets === 'number' ? xml.minOctets : 0
     const max = typeof xml.maxOctets === 'number' ? xml.maxOctets : Infinity

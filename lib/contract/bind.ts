@@ -7,7 +7,7 @@
  */
 import { SOAP_ERR_CONTRACT_INVALID } from '../errors'
 import { SoapFault } from '../soap/fault'
-import type { SoapOperationHooks } from '../types'
+import type { SoapContractOptions, SoapOperationHooks } from '../types'
 import type { OperationDeclaration, ServiceDeclaration } from '../service/declaration'
 import type { KeyRecord } from '../codec/keys'
 import { contractSecurity } from '../ws/security/security-policy'
@@ -22,8 +22,14 @@ export type ContractHandler = ((input: never, call: never) => unknown) | {
   readonly timeout?: number
 }
 
-export interface ContractDefinition extends ContractSource {
-  readonly path: string
+/**
+ * A contract's definition: the public options (SoapContractOptions, with its
+ * source keys as the reader takes them), its handlers by operation, and the
+ * keys a protocol module or the MTOM rule checks when the service compiles.
+ */
+export interface ContractDefinition extends ContractSource, Omit<
+  SoapContractOptions, keyof ContractSource | 'addressing' | 'security' | 'mtom' | 'mtomThreshold'
+> {
   /** A handler for every operation of the binding, by operation name (with `unimplemented: 'fault'`, for some). */
   readonly operations: Readonly<Record<string, ContractHandler>>
   /**
@@ -34,13 +40,6 @@ export interface ContractDefinition extends ContractSource {
   readonly unimplemented?: 'error' | 'fault' | 'sample'
   /** With `unimplemented: 'sample'`: the seed of the samples answered (default 1). */
   readonly sampleSeed?: number
-  /** The endpoint URL written in the served WSDL's ports; by default the one each request came to. */
-  readonly address?: string
-  readonly understoodHeaders?: readonly string[]
-  readonly strictAction?: boolean
-  readonly validateOutput?: boolean
-  readonly timeout?: number
-  readonly faultStatus?: 'spec' | 500
   /** When a reply is an MTOM package; by default as the contract's MTOM policy assertion says. */
   readonly mtom?: unknown
   readonly mtomThreshold?: unknown
@@ -48,8 +47,6 @@ export interface ContractDefinition extends ContractSource {
   readonly addressing?: unknown
   /** WS-Security, merged with what the contract's policy asks for. */
   readonly security?: unknown
-  /** Policy assertions served without being applied, `{namespace}localName` (docs/contract-first.md "WS-Security"). */
-  readonly ignorePolicyAssertions?: readonly string[]
 }
 
 /** The keys of a contract's operation, each carried into the operation's declaration. */

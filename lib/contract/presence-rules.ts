@@ -309,11 +309,7 @@ function flatRule (branches: readonly Reach[], props: readonly string[]): Branch
   for (const b of branches) {
     const flat = b.flat?.()
     if (flat === undefined || alternatives.length + flat.length > FLAT_MOST) return undefined
-    for (const a of flat) {
-      const sum = new Map<string, [number, number]>()
-      for (const [p, min, max] of a) sum.set(p, [(sum.get(p)?.[0] ?? 0) + min, (sum.get(p)?.[1] ?? 0) + max])
-      alternatives.push([...sum].map(([p, [min, max]]) => [p, min, max]))
-    }
+    for (const a of flat) alternatives.push(byProperty(a))
   }
   return {
     kind: 'branches',

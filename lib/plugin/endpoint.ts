@@ -17,7 +17,7 @@ import { SoapFault, renderFault, toSoapFault } from '../soap/fault'
 import type { SoapScope } from '../service/hooks'
 import { qnameKey, versionInfo, type SoapVersion } from '../namespaces'
 import type { ResolvedOptions, SoapFaultStatus } from '../options'
-import type { SoapMtomMode, SoapReplayStore } from '../types'
+import type { SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser, kPackageVersion } from './parser'
 import { buildInflate } from './inflate'
@@ -108,7 +108,7 @@ function faultVersion (request: FastifyRequest): SoapVersion {
  * follows it; none outside a service): the service's or contract's own,
  * else the registration's (docs/faults.md, docs/binary.md "MTOM").
  */
-function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefined, mtom: MtomRule | null) {
+function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefined, mtom: () => MtomRule | null) {
   const { faultFormatter } = soap
   // RFC 9110 §15.5.16, §12.5.3: the codings a request's content may come in.
   const acceptEncoding = [...soap.contentCodings, 'identity'].join(', ')
@@ -129,7 +129,7 @@ function buildErrorHandler (soap: ResolvedOptions, own: SoapFaultStatus | undefi
     noteAnswer(request, { fault: fault.faultCode, subcode, reason: fault.message, version })
     const { status, contentType, body } = renderFault(fault, version, faultHeaders(request, fault))
     reply.code(every500 ? 500 : status)
-    const rule = request[kMtomRule] ?? mtom
+    const rule = request[kMtomRule] ?? mtom()
     // A fault holds no binary value: as an MTOM package, its envelope is the only part.
     if (rule === null || !repliesInParts(rule, request, request[kPackageVersion] !== null)) {
       return reply.header('content-type', contentType).send(body)
@@ -173,34 +173,24 @@ function onSoapRequest (request: FastifyRequest, reply: FastifyReply, done: Hook
 
 type BodyParser = (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: SoapContext) => void) => void
 
-/** The content-type parser; with telemetry, it also notes when decoding began and how many bytes it read. */
+/**
+ * The content-type parser of the SOAP media types, or of an MTOM package (`packaged`); with telemetry, it also
+ * notes when decoding began and how many bytes it read.
+ */
 function bodyParser (
-  parse: (request: FastifyRequest, body: Buffer) => SoapContext, telemetry?: ServiceTelemetry
+  parse: ReturnType<typeof buildParser>, packaged: boolean, telemetry: ServiceTelemetry | undefined
 ): BodyParser {
-  if (telemetry === undefined) {
-    return function parseSoapBody (request, body, done) {
-      let parsed
-      try {
-        parsed = parse(request, body)
-      } catch (err) {
-        done(err as Error, undefined)
-        return
-      }
-      done(null, parsed)
-    }
-  }
-  return function parseTracedSoapBody (request, body, done) {
-    const start = performance.now()
-    let parsed
+  return function parseSoapBody (request, body, done) {
+    const start = telemetry === undefined ? 0 : performance.now()
+    let parsed: SoapContext | undefined
+    let error: Error | null = null
     try {
-      parsed = parse(request, body)
+      parsed = parse(request, body, packaged)
     } catch (err) {
-      telemetry.decoded(request, start, body.length)
-      done(err as Error, undefined)
-      return
+      error = err as Error
     }
-    telemetry.decoded(request, start, body.length)
-    done(null, parsed)
+    telemetry?.decoded(request, start, body.length)
+    done(error, parsed)
   }
 }
 
@@ -226,19 +216,21 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     ? undefined
     : serviceTelemetry(otel, String(service?.name))
   instance.removeAllContentTypeParsers()
-  const parseBody = bodyParser(parse, telemetry)
   instance.addContentTypeParser(
     MEDIA_TYPES as unknown as string[],
     { parseAs: 'buffer', bodyLimit: soap.bodyLimit },
-    parseBody as never
+    bodyParser(parse, false, telemetry) as never
   )
   // An MTOM body, often large, collected into one Buffer without holding it twice (body.ts).
+  const parsePackage = bodyParser(parse, true, telemetry)
   instance.addContentTypeParser(MULTIPART_RELATED, (request, payload, done) => collectBody(
-    request, payload, soap.bodyLimit, (err, body) => err === null ? parseBody(request, body as Buffer, done) : done(err)
+    request, payload, soap.bodyLimit,
+    (err, body) => err === null ? parsePackage(request, body as Buffer, done) : done(err)
   ))
-  // An invalid `faultStatus` refuses the service when it is compiled, before any request.
-  // A declaration that is not an object is refused when the service is compiled.
-  const mtom = service === undefined ? null : { mode: (service?.mtom ?? 'request') as SoapMtomMode, threshold: 0 }
+  // An invalid `faultStatus` refuses the service when it is compiled, before any request; a fault before
+  // dispatch follows the compiled service's MTOM rule.
+  let compiled: () => Service | undefined = () => undefined
+  const mtom = (): MtomRule | null => compiled()?.mtom ?? null
   instance.setErrorHandler(buildErrorHandler(soap, service?.faultStatus as SoapFaultStatus | undefined, mtom))
   instance.addHook('onRequest', onSoapRequest)
   instance.addHook('preParsing', buildInflate(soap))
@@ -268,7 +260,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     await instance.register(routes)
   }
   if (service !== undefined) {
-    serviceRoutes(instance, soap, service, ajv, understood as Set<string>, protocols, telemetry)
+    compiled = serviceRoutes(instance, soap, service, ajv, understood as Set<string>, protocols, telemetry)
   }
 
   collecting = false
@@ -297,7 +289,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
 function serviceRoutes (
   instance: FastifyInstance, soap: ResolvedOptions, declaration: ServiceDeclaration, ajv: Ajv,
   understood: Set<string>, protocols: readonly ProtocolModule[], telemetry: ServiceTelemetry | undefined
-): void {
+): () => Service | undefined {
   const own: unknown = declaration?.path
   if (typeof own !== 'string' || !own.startsWith('/')) {
     throw new SOAP_ERR_SERVICE_INVALID(String(declaration?.name), '"path" must be a string starting with "/"')
@@ -335,16 +327,13 @@ function serviceRoutes (
     instance.get(path, describeRoute(() => (compiled as Service).description, soap.servicePage))
   }
   const operations: unknown = declaration.operations
-  if (typeof operations !== 'object' || operations === null) return
+  if (typeof operations !== 'object' || operations === null) return () => compiled
   for (const [name, op] of Object.entries(operations)) {
     if ((op as { get?: unknown } | null)?.get !== true) continue
-    if (telemetry === undefined) {
-      instance.get(`${path}/${name}`, (request, reply) => (gets.get(name) as Handler)(request, reply))
-    } else {
-      instance.get(`${path}/${name}`, { onSend: telemetry.onSend }, (request, reply) => {
-        telemetry.begin(request)
-        return (gets.get(name) as Handler)(request, reply)
-      })
-    }
+    instance.get(`${path}/${name}`, telemetry === undefined ? {} : { onSend: telemetry.onSend }, (request, reply) => {
+      telemetry?.begin(request)
+      return (gets.get(name) as Handler)(request, reply)
+    })
   }
+  return () => compiled
 }

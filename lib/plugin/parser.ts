@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify'
 import * as xpath from 'xpath'
 import { decodeText } from '../soap/charset'
-import { requestAction, type RequestMediaType } from '../soap/content-type'
+import { requestAction, soapMediaType } from '../soap/content-type'
 import { SoapContext, type DecodedTree } from '../service/context'
 import { DecoderMemory, EnvelopeDecoder } from '../soap/envelope'
 import { SoapFault } from '../soap/fault'
@@ -18,7 +18,7 @@ import type { ResolvedOptions } from '../options'
 import { ENVELOPE_PREFIX, UPGRADE_BLOCK } from '../soap/writer'
 import { escapeAttribute } from '../xml/escape'
 import { XmlTree } from '../xml/tree'
-import { isMultipartRelated, readXopPackage, resolveIncludes } from '../soap/xop'
+import { readXopPackage, resolveIncludes } from '../soap/xop'
 
 function versionMismatchFault (found: string): SoapFault {
   return new SoapFault({
@@ -71,11 +71,13 @@ function contentTypeLines (raw: string[]): number {
 
 /**
  * `understood` is the set of header blocks the endpoint understands: the
- * option's for plain routes; a service's own, filled in at `ready()`.
+ * option's for plain routes; a service's own, filled in at `ready()`. The
+ * parser is told whether the body is an MTOM package (`packaged`): Fastify
+ * chose the content-type parser by the media type already.
  */
 export function buildParser (
   options: ResolvedOptions, understood: ReadonlySet<string> = options.understoodHeaders
-): (request: FastifyRequest, body: Buffer) => SoapContext {
+): (request: FastifyRequest, body: Buffer, packaged: boolean) => SoapContext {
   const { roles, maxXPathElements, multipart } = options
   // All the parser keeps from one request to the next (DecoderMemory).
   const memory = new DecoderMemory()
@@ -84,34 +86,23 @@ export function buildParser (
   const select11 = xpath.useNamespaces({ ...xpathNamespaces('1.1'), ...options.namespaces })
   const select12 = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })
 
-  return function parseSoap (request, body) {
+  return function parseSoap (request, body, packaged) {
     // Node keeps the first of several Content-Type lines and drops the rest; a
     // message that says two things about its own type is refused (RFC 9110 §5.3).
     if (contentTypeLines(request.raw.rawHeaders) > 1) throw new SOAP_ERR_CT_DUPLICATE()
     const contentType = request.headers['content-type']
     // docs/protocol.md "MTOM/XOP": the root part is read as any other body, its parts kept aside.
-    let media: RequestMediaType
-    let parts: ReadonlyMap<string, Buffer> | undefined
-    let bytes = body
-    let versionless = false
-    if (isMultipartRelated(contentType)) {
-      const xopPackage = readXopPackage(contentType as string, body, multipart)
-      media = xopPackage.media
-      versionless = xopPackage.versionless
-      request[kPackageVersion] = media.version.version
-      bytes = xopPackage.root
-      parts = xopPackage.parts
-    } else {
-      media = mediaTypes.read(contentType)
-    }
-    const { text, encoding } = decodeText(bytes, media.charset)
+    const xopPackage = packaged ? readXopPackage(contentType as string, body, multipart) : undefined
+    let media = xopPackage === undefined ? mediaTypes.read(contentType) : xopPackage.media
+    const parts = xopPackage?.parts
+    const { text, encoding } = decodeText(xopPackage === undefined ? body : xopPackage.root, media.charset)
     let decoded = decoder.decode(text, media.version.envelope, encoding, media.charset !== undefined)
     // docs/protocol.md "Be liberal": a root part of type="" is SOAP 1.1 when its Envelope says so.
-    if (versionless && decoded.mismatch && decoded.namespace === SOAP11_ENV) {
-      media = Object.freeze({ version: SOAP11, charset: media.charset, action: undefined })
-      request[kPackageVersion] = '1.1'
+    if (xopPackage?.versionless === true && decoded.mismatch && decoded.namespace === SOAP11_ENV) {
+      media = soapMediaType(SOAP11.mediaType, media.charset, undefined)
       decoded = decoder.decode(text, SOAP11_ENV, encoding, media.charset !== undefined)
     }
+    if (xopPackage !== undefined) request[kPackageVersion] = media.version.version
     const envelope = media.version.envelope
     if (decoded.mismatch) throw versionMismatchFault(decoded.namespace)
 

@@ -16,9 +16,9 @@ import { textContent } from '../xml/element'
 import { kAnswer, type AnswerNote } from './logging'
 
 /** The header blocks of a trace context, understood by every service (docs/observability.md "Trace context"). */
-export const TRACE_CONTEXT_BLOCKS: readonly string[] = Object.freeze([
-  qnameKey(TRACE_CONTEXT_NS, 'traceparent'), qnameKey(TRACE_CONTEXT_NS, 'tracestate')
-])
+const TRACEPARENT_BLOCK = qnameKey(TRACE_CONTEXT_NS, 'traceparent')
+const TRACESTATE_BLOCK = qnameKey(TRACE_CONTEXT_NS, 'tracestate')
+export const TRACE_CONTEXT_BLOCKS: readonly string[] = Object.freeze([TRACEPARENT_BLOCK, TRACESTATE_BLOCK])
 
 /** The events of a span, each recorded when its stage ends (docs/observability.md "Stages"). */
 export const STAGE_EVENTS = Object.freeze({
@@ -36,20 +36,10 @@ const MAX_TRACESTATE = 512
  * times are all of performance.now(), the clock of its start, which the span
  * is given.
  */
-class RequestSpan {
-  readonly #span: Span
-  readonly #context: Context
-  readonly #start: number
-
-  constructor (span: Span, context: Context, start: number) {
-    this.#span = span
-    this.#context = context
-    this.#start = start
-  }
-
-  get span (): Span { return this.#span }
-  get context (): Context { return this.#context }
-  get start (): number { return this.#start }
+interface RequestSpan {
+  readonly span: Span
+  readonly context: Context
+  readonly start: number
 }
 
 /** On a service's request: its span, once it has begun (a request decorator, declared by the plugin). */
@@ -80,14 +70,14 @@ export interface ServiceTelemetry {
  * carry; undefined when there is none, or one not exactly once, or not valid.
  */
 function soapTraceContext (api: OtelApi, soap: SoapContext): SpanContext | undefined {
-  const parents = soap.headersByName.get(qnameKey(TRACE_CONTEXT_NS, 'traceparent'))
+  const parents = soap.headersByName.get(TRACEPARENT_BLOCK)
   if (parents === undefined || parents.length !== 1 || !parents[0].targeted) return undefined
   const match = TRACEPARENT.exec(textContent(parents[0].element).trim())
   if (match === null || match[1] === 'ff' || (match[1] === '00' && match[5] !== undefined)) return undefined
   const flags = parseInt(match[4], 16) & 1
   const context: SpanContext = { traceId: match[2], spanId: match[3], traceFlags: flags, isRemote: true }
   if (!api.trace.isSpanContextValid(context)) return undefined
-  const states = soap.headersByName.get(qnameKey(TRACE_CONTEXT_NS, 'tracestate'))
+  const states = soap.headersByName.get(TRACESTATE_BLOCK)
   if (states?.length === 1 && states[0].targeted) {
     const state = textContent(states[0].element).trim()
     if (state.length <= MAX_TRACESTATE) context.traceState = api.createTraceState(state)
@@ -151,7 +141,7 @@ export function serviceTelemetry (api: OtelApi, service: string): ServiceTelemet
     const attributes: Attributes = { 'rpc.system': 'soap', 'rpc.service': service }
     if (bytes !== undefined) attributes['soap.request.size'] = bytes
     const span = tracer.startSpan(service, { kind: api.SpanKind.SERVER, startTime: started, attributes, links }, parent)
-    const state = new RequestSpan(span, trace.setSpan(parent, span), started)
+    const state: RequestSpan = { span, context: trace.setSpan(parent, span), start: started }
     request[kSpan] = state
     return state
   }

@@ -30,6 +30,7 @@ import { kMtomRule, repliesInParts } from './mtom'
 import { problemsOf } from '../codec/validation'
 import { writeReplyHeaders } from './reply-headers'
 import { Exchange, kExchange } from './protocol'
+import { withDeadline } from '../deadline'
 
 type InputReader = (op: Operation, request: FastifyRequest) => unknown
 
@@ -118,21 +119,11 @@ function validate (op: Operation, soap: SoapContext): void {
 async function invokeTimed (
   op: Operation, request: FastifyRequest, reply: FastifyReply, input: unknown
 ): Promise<unknown> {
-  const controller = new AbortController()
-  const call = new Call(request, reply, op, controller.signal)
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      const error = new SOAP_ERR_OPERATION_TIMEOUT(op.info.name, op.timeout)
-      controller.abort(error)
-      reject(error)
-    }, op.timeout)
-  })
-  try {
-    return await Promise.race([(async () => await op.handler(input, call))(), expired])
-  } finally {
-    clearTimeout(timer)
-  }
+  return await withDeadline(
+    async (signal) => await op.handler(input, new Call(request, reply, op, signal)),
+    op.timeout,
+    () => new SOAP_ERR_OPERATION_TIMEOUT(op.info.name, op.timeout)
+  )
 }
 
 async function runOperation (

@@ -59,6 +59,8 @@ export interface ProtocolSteps {
   readonly onReply?: (exchange: Exchange, op: Operation) => string
   /** The header blocks of a fault answering the request; undefined for none. */
   readonly onFault?: (exchange: Exchange, fault: SoapFault) => string | undefined
+  /** Whether the answer leaves by another way than this response, as it stands now (the protocol sends it). */
+  readonly repliesAway?: (exchange: Exchange) => boolean
 }
 
 /** A protocol as one service uses it. */
@@ -94,6 +96,7 @@ export interface ProtocolStages {
   readonly beforeHandler: ReadonlyArray<NonNullable<ProtocolSteps['beforeHandler']>>
   readonly onReply: ReadonlyArray<NonNullable<ProtocolSteps['onReply']>>
   readonly onFault: ReadonlyArray<NonNullable<ProtocolSteps['onFault']>>
+  readonly repliesAway: ReadonlyArray<NonNullable<ProtocolSteps['repliesAway']>>
 }
 
 /** Groups the steps of `protocols` by stage. */
@@ -107,7 +110,8 @@ export function stagesOf (protocols: readonly Protocol[]): ProtocolStages {
     afterDispatch: steps('afterDispatch'),
     beforeHandler: steps('beforeHandler'),
     onReply: steps('onReply'),
-    onFault: steps('onFault')
+    onFault: steps('onFault'),
+    repliesAway: steps('repliesAway')
   }
 }
 
@@ -122,14 +126,17 @@ export class Exchange {
   readonly request: FastifyRequest
   readonly soap: SoapContext
   readonly service: Service
-  /** Whether the answer leaves by another way than this response (a protocol sends it): never an MTOM package. */
-  repliesAway = false
   readonly #states = new Map<symbol, unknown>()
 
   constructor (request: FastifyRequest, service: Service) {
     this.request = request
     this.soap = request.soap as SoapContext
     this.service = service
+  }
+
+  /** Whether the answer leaves by another way than this response (a protocol sends it): never an MTOM package. */
+  get repliesAway (): boolean {
+    return this.service.stages.repliesAway.some((step) => step(this))
   }
 
   /** A protocol's state for this request, once it set one. */

@@ -110,6 +110,15 @@ function partOf (fields: Map<string, string>, content: Buffer): MimePart {
   return { contentType: type?.trim(), contentId, content }
 }
 
+/**
+ * Where the header block starting at `start` ends (before its empty line), looked for within `maxPartHeaderBytes`:
+ * -1 when it does not end there; `cut` when the body goes on past that window.
+ */
+function headerBlockEnd (body: Buffer, start: number, limits: SoapMultipartLimits): { end: number, cut: boolean } {
+  const window = Math.min(body.length, start + limits.maxPartHeaderBytes + 4)
+  return { end: body.subarray(0, window).indexOf('\r\n\r\n', start, 'latin1'), cut: window < body.length }
+}
+
 /** A header block's first line is a field: a name, then a colon. */
 const FIELD_LINE = /^[!-9;-~]+[ \t]*:/
 
@@ -126,8 +135,7 @@ const FIELD_LINE = /^[!-9;-~]+[ \t]*:/
 export function embeddedHeader (
   body: Buffer, limits: SoapMultipartLimits
 ): { type: string, offset: number } | undefined {
-  const window = Math.min(body.length, limits.maxPartHeaderBytes + 4)
-  const end = body.subarray(0, window).indexOf('\r\n\r\n', 0, 'latin1')
+  const { end } = headerBlockEnd(body, 0, limits)
   if (end === -1) return undefined
   const block = body.toString('latin1', 0, end)
   // A body that starts with `--` starts with a delimiter.
@@ -160,10 +168,9 @@ export function readMultipart (body: Buffer, boundary: string, limits: SoapMulti
     let separator = start
     let fields = new Map<string, string>()
     if (body[start] !== CR || body[start + 1] !== LF) {
-      const window = Math.min(body.length, start + limits.maxPartHeaderBytes + 4)
-      const end = body.subarray(0, window).indexOf('\r\n\r\n', start, 'latin1')
+      const { end, cut } = headerBlockEnd(body, start, limits)
       if (end === -1) {
-        if (window < body.length) throw new SOAP_ERR_MTOM_LIMIT('maxPartHeaderBytes', limits.maxPartHeaderBytes)
+        if (cut) throw new SOAP_ERR_MTOM_LIMIT('maxPartHeaderBytes', limits.maxPartHeaderBytes)
         throw new SOAP_ERR_MTOM_FRAMING('a part\'s header block does not end')
       }
       fields = readHeaders(body.toString('latin1', start, end), limits)

@@ -16,13 +16,6 @@ import { boundaryOf, embeddedHeader, readMultipart, type SoapMultipartLimits } f
 export const MULTIPART_RELATED = 'multipart/related'
 const XOP_MEDIA_TYPE = 'application/xop+xml'
 
-const MULTIPART = /^multipart\/related[ \t]*(?:;|$)/i
-
-/** Whether a Content-Type is `multipart/related`, so that the request is an XOP package. */
-export function isMultipartRelated (header: string | undefined): boolean {
-  return header !== undefined && MULTIPART.test(header)
-}
-
 export interface XopPackage {
   /**
    * The SOAP media type the root part's `type` parameter names, with its

@@ -54,7 +54,11 @@ class AddressingProtocol implements Protocol {
     }
     exchange.setState(kAddressing, state)
     state.delivery = admit(exchange, options, addressing, this.#desk.shared)
-    exchange.repliesAway = state.delivery !== undefined
+  }
+
+  /** An asynchronous reply holds its place until it leaves: a fault that gives it up answers on the connection. */
+  repliesAway (exchange: Exchange): boolean {
+    return exchange.state(kAddressing)?.delivery !== undefined
   }
 
   /**

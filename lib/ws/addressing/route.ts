@@ -19,6 +19,7 @@ import type { AsyncReplies } from './options'
 import { isAnonymous, NONE } from './read'
 import type { ReplyDesk } from './queue'
 import { newMessageId, replyEndpoint, replyHeaders } from './reply'
+import { withDeadline } from '../../deadline'
 
 /** What WS-Addressing keeps of a request that used it, in its exchange. */
 export interface AddressingState {
@@ -107,19 +108,8 @@ export function admit (
 
 /** Stores `job` in `desk`'s queue within `timeout` ms; rejects when it is not stored in that time. */
 async function store (desk: ReplyDesk, job: SoapReplyJob, timeout: number): Promise<SoapReplyReceipt | undefined> {
-  const gaveUp = new AbortController()
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((resolve, reject) => {
-    timer = setTimeout(() => {
-      gaveUp.abort()
-      reject(new Error(`not stored in ${timeout} ms`))
-    }, timeout)
-  })
-  try {
-    return await Promise.race([desk.queue.add(job, gaveUp.signal), late])
-  } finally {
-    clearTimeout(timer)
-  }
+  const late = (): Error => new Error(`not stored in ${timeout} ms`)
+  return await withDeadline(async (signal) => await desk.queue.add(job, signal), timeout, late)
 }
 
 /**

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto'
 import { SOAP_ERR_SECURITY_STORE } from '../../errors'
 import type { SoapReplayStore } from '../../types'
+import { withDeadline } from '../../deadline'
 
 /**
  * The key a Nonce is claimed under: a SHA-256 (64 hex characters) of the
@@ -92,17 +93,9 @@ export function memoryReplayStore (options: MemoryReplayStoreOptions = {}): Soap
  * the request has failed, and the client's resend must not meet it.
  */
 export async function claim (store: SoapReplayStore, key: string, ttlMs: number, timeoutMs: number): Promise<boolean> {
-  const abandoned = new AbortController()
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      const err = new SOAP_ERR_SECURITY_STORE(`no answer in ${timeoutMs} ms`)
-      abandoned.abort(err)
-      reject(err)
-    }, timeoutMs)
-  })
+  const late = (): Error => new SOAP_ERR_SECURITY_STORE(`no answer in ${timeoutMs} ms`)
   try {
-    const claimed: unknown = await Promise.race([store.claim(key, ttlMs, abandoned.signal), late])
+    const claimed: unknown = await withDeadline((signal) => store.claim(key, ttlMs, signal), timeoutMs, late)
     if (typeof claimed !== 'boolean') throw new SOAP_ERR_SECURITY_STORE('claim() did not resolve to a boolean')
     return claimed
   } catch (err) {
@@ -110,7 +103,5 @@ export async function claim (store: SoapReplayStore, key: string, ttlMs: number,
     const failed = new SOAP_ERR_SECURITY_STORE(err instanceof Error ? err.message : String(err))
     failed.cause = err
     throw failed
-  } finally {
-    clearTimeout(timer)
   }
 }

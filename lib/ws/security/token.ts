@@ -12,6 +12,7 @@ import { isWhitespace, trimXmlSpace } from '../../xml/chars'
 import { securityFault } from './faults'
 import { childElements, textOf } from './elements'
 import { parseDateTime } from './timestamp'
+import { bytesOf } from '../../codec/binary'
 
 const PROFILE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0'
 export const PASSWORD_TEXT = `${PROFILE}#PasswordText`
@@ -39,13 +40,10 @@ export interface UsernameToken {
   readonly created: { readonly text: string, readonly instant: number } | undefined
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
-const XML_SPACE = /[ \t\r\n]+/g
-
-/** Base64 (xs:base64Binary, white space allowed) as bytes; undefined when it is not Base64. */
+/** Base64 (xs:base64Binary, white space allowed) as bytes, read as the codec reads it; undefined when it is not. */
 export function decodeBase64 (text: string): Buffer | undefined {
-  const compact = text.replace(XML_SPACE, '')
-  return BASE64.test(compact) ? Buffer.from(compact, 'base64') : undefined
+  const bytes = bytesOf('base64', text)
+  return typeof bytes === 'string' ? undefined : bytes
 }
 
 /** An attribute's value, XML white space around it let go (anyURI's whiteSpace is collapse); nothing else is. */
