@@ -260,10 +260,12 @@ export type {
   SoapReplyReceipt,
   SoapReplyTry,
   SoapSchema,
+  SoapPrincipal,
   SoapSecurityOptions,
   SoapServiceDefinition,
   SoapUsernameTokenOptions,
   SoapUserSecret,
+  SoapX509Options,
   SoapWsdlOptions,
   XmlAttribute,
   XmlElement
