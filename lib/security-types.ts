@@ -69,12 +69,17 @@ export interface SoapPrincipal {
   readonly from: 'signature' | 'tls' | 'proxy'
 }
 
+/** A partner-specific decision once a certificate's chain holds; false refuses (FailedAuthentication). */
+export type SoapPrincipalLookup = (
+  principal: SoapPrincipal, context: { readonly operation: string }
+) => boolean | Promise<boolean>
+
 /** The `security.x509` key: XML Signatures by X.509 certificates (docs/security.md "X.509 signatures"). */
 export interface SoapX509Options {
   /** PEM certificates trusted (CAs, or a partner's own certificate): text or Buffer, one or several. */
   readonly trust: string | Buffer | ReadonlyArray<string | Buffer>
   /** A partner-specific decision once the chain holds; false refuses (FailedAuthentication). */
-  readonly lookup?: (principal: SoapPrincipal, context: { readonly operation: string }) => boolean | Promise<boolean>
+  readonly lookup?: SoapPrincipalLookup
   /**
    * What must be signed besides the Body and the Timestamp (always required): header blocks by
    * `{namespace}localName`, or a namespace URI alone for every block of it present; and the UsernameToken.

@@ -11,7 +11,8 @@ import type { SoapMtomOptions } from './soap/xop-write'
 export type { SoapMtomMode, SoapMtomOptions } from './soap/xop-write'
 import type { SoapSecurityOptions } from './security-types'
 export type {
-  SoapPrincipal, SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions, SoapUserSecret, SoapX509Options
+  SoapPrincipal, SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions, SoapUserSecret, SoapX509Options,
+  SoapPrincipalLookup
 } from './security-types'
 
 import type { XmlElement } from './xml/element'
