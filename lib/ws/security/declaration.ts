@@ -9,6 +9,8 @@ import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } f
 import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import { usernameTokenAssertion } from './security-policy'
 import type { Freshness } from './timestamp'
+import type { ServiceX509 } from './signature-verify'
+import { compileX509 } from './x509-options'
 
 export interface ServiceSecurity {
   readonly usernameToken: Required<SoapUsernameTokenOptions> | undefined
@@ -20,13 +22,15 @@ export interface ServiceSecurity {
   readonly except: ReadonlySet<string>
   /** WS-Policy assertions for the description, each serialised with its namespaces. */
   readonly assertions: readonly string[]
+  /** The XML Signature required, when `x509` is given. */
+  readonly x509: ServiceX509 | undefined
 }
 
 export const DEFAULT_MAX_AGE = 300_000
 export const DEFAULT_CLOCK_SKEW = 60_000
 
 const KEYS = new KnownKeys({
-  usernameToken: true, timestamp: true, maxAge: true, clockSkew: true, replay: true, except: true
+  usernameToken: true, timestamp: true, maxAge: true, clockSkew: true, replay: true, except: true, x509: true
 } as const satisfies KeyRecord<SoapSecurityOptions>)
 const TOKEN_KEYS = new KnownKeys({
   lookup: true, password: true, requireNonce: true
@@ -83,9 +87,11 @@ export function compileSecurity (
       if (flag !== undefined && typeof flag !== 'boolean') bad(`.timestamp.${key} must be a boolean`)
     }
   }
-  const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true
+  // With x509, a Timestamp is required: it is signed with the Body, and its signature claimed once.
+  const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true ||
+    options.x509 !== undefined
   if (usernameToken === undefined && !timestampRequired) {
-    bad(' asks for nothing: give usernameToken, or timestamp: { required: true }')
+    bad(' asks for nothing: give usernameToken, x509, or timestamp: { required: true }')
   }
 
   const ms = (key: 'maxAge' | 'clockSkew', fallback: number): number => {
@@ -97,6 +103,10 @@ export function compileSecurity (
     return given as number
   }
   const freshness = { maxAge: ms('maxAge', DEFAULT_MAX_AGE), clockSkew: ms('clockSkew', DEFAULT_CLOCK_SKEW) }
+
+  const x509 = options.x509 === undefined
+    ? undefined
+    : compileX509(bad, options.x509, { usernameToken: usernameToken !== undefined, clockSkew: freshness.clockSkew })
 
   let replay: SoapReplayStore | undefined
   if (options.replay === undefined) replay = defaultStore
@@ -122,6 +132,7 @@ export function compileSecurity (
     freshness,
     replay,
     except: new Set(except as string[]),
-    assertions: usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')]
+    assertions: usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')],
+    x509
   }
 }
