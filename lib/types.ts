@@ -570,6 +570,36 @@ export interface SoapSecurityOptions {
   readonly replay?: SoapReplayStore | false
   /** Operations served without WS-Security (e.g. ONVIF's GetSystemDateAndTime): their Security header is not read. */
   readonly except?: readonly string[]
+  /** Require XML Signatures made with X.509 certificates (a Timestamp is then required too). */
+  readonly x509?: SoapX509Options
+}
+
+/** The signer of a request, once its certificate is trusted. */
+export interface SoapPrincipal {
+  readonly subject: string
+  readonly issuer: string
+  /** Hexadecimal. */
+  readonly serialNumber: string
+  readonly fingerprint256: string
+  readonly pem: string
+  readonly from: 'signature' | 'tls' | 'proxy'
+}
+
+/** X.509 signatures of requests, and of replies (docs/security.md "WS-Security"). */
+export interface SoapX509Options {
+  /** PEM certificates trusted (CAs, or a partner's own certificate): text or Buffer, one or several. */
+  readonly trust: string | Buffer | ReadonlyArray<string | Buffer>
+  /** A partner-specific decision once the chain holds; false refuses (FailedAuthentication). */
+  readonly lookup?: (principal: SoapPrincipal, context: { readonly operation: string }) => boolean | Promise<boolean>
+  /**
+   * What must be signed besides the Body and the Timestamp (always required): header blocks by
+   * `{namespace}localName`, or a namespace URI alone for every block of it present; and the UsernameToken.
+   */
+  readonly signed?: { readonly headers?: readonly string[], readonly usernameToken?: boolean }
+  /** Accept RSA-SHA1 signatures and SHA-1 digests (legacy partners); default false: UnsupportedAlgorithm. */
+  readonly allowSha1?: boolean
+  /** Sign replies (Body and Timestamp) with this key and certificate (PEM); off when absent. */
+  readonly reply?: { readonly key: string | Buffer, readonly certificate: string | Buffer }
 }
 
 /**

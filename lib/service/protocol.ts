@@ -69,6 +69,9 @@ export interface Protocol extends ProtocolSteps {
   readonly understood: readonly string[]
   /** WS-Policy assertions the service's description states, each serialised with its namespaces. */
   readonly policies: readonly string[]
+  /** Those it states of each operation's input message, and of each output (WS-PolicyAttachment §4.1). */
+  readonly inputPolicies?: readonly string[]
+  readonly outputPolicies?: readonly string[]
   /** Whether the description states each message's `wsam:Action`. */
   readonly statesActions?: boolean
   /** Whether it authenticates the sender of some operation's requests. */

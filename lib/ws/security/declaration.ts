@@ -8,6 +8,7 @@ import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } from '../../types'
 import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import { usernameTokenAssertion } from './security-policy'
+import { x509Assertions, type X509PolicyInputs } from './x509-policy'
 import type { Freshness } from './timestamp'
 
 export interface ServiceSecurity {
@@ -20,13 +21,16 @@ export interface ServiceSecurity {
   readonly except: ReadonlySet<string>
   /** WS-Policy assertions for the description, each serialised with its namespaces. */
   readonly assertions: readonly string[]
+  /** Those of each operation's input, and of each output. */
+  readonly inputAssertions: readonly string[]
+  readonly outputAssertions: readonly string[]
 }
 
 export const DEFAULT_MAX_AGE = 300_000
 export const DEFAULT_CLOCK_SKEW = 60_000
 
 const KEYS = new KnownKeys({
-  usernameToken: true, timestamp: true, maxAge: true, clockSkew: true, replay: true, except: true
+  usernameToken: true, timestamp: true, maxAge: true, clockSkew: true, replay: true, except: true, x509: true
 } as const satisfies KeyRecord<SoapSecurityOptions>)
 const TOKEN_KEYS = new KnownKeys({
   lookup: true, password: true, requireNonce: true
@@ -83,9 +87,11 @@ export function compileSecurity (
       if (flag !== undefined && typeof flag !== 'boolean') bad(`.timestamp.${key} must be a boolean`)
     }
   }
-  const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true
+  const x509 = x509Policy(bad, options.x509)
+  // With x509, a Timestamp is required (signed with the Body).
+  const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true || x509 !== undefined
   if (usernameToken === undefined && !timestampRequired) {
-    bad(' asks for nothing: give usernameToken, or timestamp: { required: true }')
+    bad(' asks for nothing: give usernameToken, x509, or timestamp: { required: true }')
   }
 
   const ms = (key: 'maxAge' | 'clockSkew', fallback: number): number => {
@@ -122,6 +128,32 @@ export function compileSecurity (
     freshness,
     replay,
     except: new Set(except as string[]),
-    assertions: usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')]
+    ...policyAssertions(usernameToken, x509)
   }
+}
+
+/** The WS-Policy assertions of the description (docs/wsdl.md "Policy"). */
+function policyAssertions (
+  usernameToken: ServiceSecurity['usernameToken'], x509: X509PolicyInputs | undefined
+): Pick<ServiceSecurity, 'assertions' | 'inputAssertions' | 'outputAssertions'> {
+  const token = usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')]
+  if (x509 === undefined) return { assertions: token, inputAssertions: [], outputAssertions: [] }
+  const { endpoint, input, output } = x509Assertions(x509)
+  return { assertions: [...endpoint, ...token], inputAssertions: input, outputAssertions: output }
+}
+
+/**
+ * What the policy of `security.x509` states: the signed headers, SHA-1, a
+ * signed reply. Its other keys (trust, lookup) are the verifier's.
+ */
+function x509Policy (bad: (problem: string) => never, value: unknown): X509PolicyInputs | undefined {
+  if (value === undefined) return undefined
+  if (!isObject(value)) return bad('.x509 must be an object')
+  const signed = value.signed as { headers?: unknown } | undefined
+  const headers = signed?.headers ?? []
+  if (!Array.isArray(headers) || !headers.every((h) => typeof h === 'string' && h !== '')) {
+    return bad('.x509.signed.headers must be an array of "{namespace}localName" or namespace strings')
+  }
+  const signedHeaders = headers as string[]
+  return { signedHeaders, allowSha1: value.allowSha1 === true, replySigned: value.reply !== undefined }
 }

@@ -23,12 +23,16 @@ declare module '../../service/context' {
 class SecurityProtocol implements Protocol {
   readonly understood = [SECURITY_HEADER]
   readonly policies: readonly string[]
+  readonly inputPolicies: readonly string[]
+  readonly outputPolicies: readonly string[]
   readonly authenticates: boolean
   readonly #security: ServiceSecurity
 
   constructor (security: ServiceSecurity, operations: readonly string[]) {
     this.#security = security
     this.policies = security.assertions
+    this.inputPolicies = security.inputAssertions
+    this.outputPolicies = security.outputAssertions
     this.authenticates = operations.some((name) => !security.except.has(name))
   }
 
