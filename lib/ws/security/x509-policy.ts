@@ -5,8 +5,10 @@
  * messages; and what a contract's `sp:AsymmetricBinding` and `sp:SignedParts`
  * ask (docs/contract-first.md "WS-Security"), or why they cannot be applied.
  */
-import { SP_NS } from '../../namespaces'
+import type { Element as DomElement } from '@xmldom/xmldom'
+import { SP_13_NS, SP_2005_NS, SP_NS } from '../../namespaces'
 import { escapeAttribute } from '../../xml/escape'
+import { nestedAssertions } from '../ws-policy'
 
 const INCLUDE = `${SP_NS}/IncludeToken`
 
@@ -67,4 +69,92 @@ export function x509Assertions ({ signedHeaders, allowSha1, replySigned }: X509P
   const parts = (headers: readonly string[]): string =>
     `<sp:SignedParts ${sp}><sp:Body/>${headers.map(signedHeader).join('')}</sp:SignedParts>`
   return { endpoint: [binding, wss], input: [parts(signedHeaders)], output: replySigned ? [parts([])] : [] }
+}
+
+const SP_NAMESPACES: ReadonlySet<string> = new Set([SP_NS, SP_2005_NS, SP_13_NS])
+
+function spName (node: DomElement): string | undefined {
+  return SP_NAMESPACES.has(node.namespaceURI ?? '') ? node.localName ?? '' : undefined
+}
+
+/** The parameters of an sp:X509Token the plugin serves: the token kinds and references its verifier reads. */
+const X509_PARAMETERS: ReadonlySet<string> = new Set([
+  'WssX509V3Token10', 'WssX509V3Token11', 'RequireKeyIdentifierReference', 'RequireIssuerSerialReference',
+  'RequireEmbeddedTokenReference', 'RequireThumbprintReference'
+])
+/** WS-SecurityPolicy 1.2 §6.1 algorithm suites: SHA-256 ones, and SHA-1 ones (RSA-SHA1, SHA-1 digests). */
+const SHA256_SUITE = /^(Basic(256|192|128)|TripleDes)(Sha256)(Rsa15)?$/
+const SHA1_SUITE = /^(Basic(256|192|128)|TripleDes)(Rsa15)?$/
+/** What else an sp:AsymmetricBinding may say and the plugin serve: it asks nothing of a signature it checks. */
+const BINDING_ACCEPTED: ReadonlySet<string> = new Set([
+  'Layout', 'IncludeTimestamp', 'OnlySignEntireHeadersAndBody', 'EncryptBeforeSigning', 'SignBeforeEncrypting'
+])
+const TOKEN_ROLES: ReadonlySet<string> = new Set([
+  'InitiatorToken', 'InitiatorSignatureToken', 'RecipientToken', 'RecipientSignatureToken'
+])
+
+/** Why an sp:X509Token role cannot be served, or undefined when it can. */
+function judgeToken (role: DomElement): string | undefined {
+  for (const token of nestedAssertions(role)) {
+    if (spName(token) !== 'X509Token') return 'a token other than an X.509 certificate'
+    const other = nestedAssertions(token).find((p) => !X509_PARAMETERS.has(spName(p) ?? ''))
+    if (other !== undefined) return `an X.509 token with ${other.localName ?? ''}`
+  }
+  return undefined
+}
+
+/**
+ * What an sp:AsymmetricBinding (WS-SecurityPolicy 1.2 §7.5) asks of a
+ * request: an X.509 signature, SHA-1 allowed when its algorithm suite is a
+ * SHA-1 one; `why` it cannot be served otherwise (encryption, a token other
+ * than X.509, an algorithm suite or transform the verifier does not have).
+ * Its sp:IncludeTimestamp is the caller's.
+ */
+export function judgeAsymmetricBinding (
+  binding: DomElement
+): { readonly sha1: boolean, readonly why: string | undefined } {
+  let sha1 = false
+  let why: string | undefined
+  for (const assertion of nestedAssertions(binding)) {
+    const name = spName(assertion) ?? ''
+    if (TOKEN_ROLES.has(name)) why ??= judgeToken(assertion)
+    else if (name === 'AlgorithmSuite') {
+      for (const suite of nestedAssertions(assertion)) {
+        const suiteName = spName(suite) ?? ''
+        if (SHA1_SUITE.test(suiteName)) sha1 = true
+        else if (!SHA256_SUITE.test(suiteName)) why ??= `the algorithm suite ${suite.localName ?? ''}`
+      }
+    } else if (!BINDING_ACCEPTED.has(name)) {
+      why ??= name.endsWith('EncryptionToken') || name === 'EncryptSignature'
+        ? 'message encryption'
+        : `${assertion.localName ?? ''} in an asymmetric binding`
+    }
+  }
+  return { sha1, why }
+}
+
+/**
+ * The header blocks an sp:SignedParts (§4.1.1) names, as
+ * `signed.headers` entries; `why` the plugin cannot serve it: attachments,
+ * or no part named (which asks for every header block signed).
+ */
+export function judgeSignedParts (
+  parts: DomElement
+): { readonly headers: readonly string[], readonly why: string | undefined } {
+  const headers: string[] = []
+  let named = false
+  let why: string | undefined
+  for (let child = parts.firstChild; child !== null; child = child.nextSibling) {
+    if (child.nodeType !== 1) continue
+    const part = child as DomElement
+    const name = spName(part)
+    named = true
+    if (name === 'Header') {
+      const local = part.getAttribute('Name') ?? ''
+      const namespace = part.getAttribute('Namespace') ?? ''
+      if (namespace === '') why ??= 'an sp:Header with no Namespace'
+      headers.push(local === '' ? namespace : `{${namespace}}${local}`)
+    } else if (name !== 'Body') why ??= `signed ${part.localName ?? ''}`
+  }
+  return { headers, why: why ?? (named ? undefined : 'every header block signed') }
 }

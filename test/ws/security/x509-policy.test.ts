@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { DOMParser, type Element as DomElement } from '@xmldom/xmldom'
-import soap, { type SoapSecurityOptions, type SoapServiceDefinition } from '../../../lib/index'
-import { requireXmllint, sharedFixture } from '../../helper'
+import soap, { errorCodes, type SoapSecurityOptions, type SoapServiceDefinition } from '../../../lib/index'
+import { contractWsdl, requireXmllint, sharedFixture } from '../../helper'
 
 const SP = 'http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702'
 const WSP = 'http://www.w3.org/ns/ws-policy'
@@ -156,4 +156,119 @@ test('docs/security.md "WS-Security": security.x509 asks for something by itself
   await app.register(soap)
   app.soap.service(calculator({ x509: { trust: CA, signed: { headers: [''] } } }))
   await t.assert.rejects(async () => { await app.ready() }, /"security"\.x509\.signed\.headers must be an array/)
+})
+
+type Line = Record<string, unknown>
+
+/** Serves `wsdl` as a contract with `definition`; the error of ready(), if any, and the log lines. */
+async function serveContract (t: TestContext, wsdl: string, definition: Record<string, unknown>, operations: Record<string, unknown>): Promise<{ app: FastifyInstance, error: Error | undefined, lines: Line[] }> {
+  const lines: Line[] = []
+  const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/c', document: wsdl, operations, ...definition } as never)
+  const error = await app.ready().then(() => undefined, (err: Error) => err)
+  return { app, error, lines }
+}
+
+const addOperations = { Add: async ({ a, b }: { a: number, b: number }) => ({ result: a + b }), Ping: async () => {} }
+
+function securityLine (lines: readonly Line[]): Line | undefined {
+  return lines.find((l) => typeof l.msg === 'string' && l.msg.includes('WS-Security requires'))
+}
+
+test('docs/contract-first.md "WS-Security": the WSDL a service with security.x509 states, served as a contract with security.x509.trust, is read to the same security: an X.509 signature of the Body, the Timestamp and the signed headers of each operation, SHA-1 and a signed reply as stated; without trust, or without the reply key a signed output asks for, SOAP_ERR_SECURITY_TRUST', async (t: TestContext) => {
+  const headers = [`{${NS}}Tenant`, WSA]
+  const reply = { key: SERVER_KEY, certificate: SERVER_CERT }
+  const plain = await wsdlOf(t, { x509: { trust: CA, signed: { headers } } })
+  const served = await serveContract(t, plain, { security: { x509: { trust: CA } } }, addOperations)
+  t.assert.strictEqual(served.error, undefined)
+  const line = securityLine(served.lines)
+  t.assert.deepStrictEqual(line?.security, { [`X.509 signature (Body, Timestamp, {${NS}}Tenant, ${WSA})`]: ['Add', 'Ping'] }, JSON.stringify(line))
+  t.assert.strictEqual(line?.msg, `fastify-soap: contract Calculator: WS-Security requires X.509 signature (Body, Timestamp, {${NS}}Tenant, ${WSA}) for Add, Ping`)
+  const unsigned = await served.app.inject({ method: 'POST', url: '/c', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"Add"' }, payload: `<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><t:Add xmlns:t="${NS}"><t:a>1</t:a><t:b>2</t:b></t:Add></s:Body></s:Envelope>` })
+  t.assert.strictEqual(unsigned.statusCode, 500, unsigned.body)
+  t.assert.match(unsigned.body, /InvalidSecurity/, 'a request with no Security header is refused')
+
+  const none = await serveContract(t, plain, {}, addOperations)
+  t.assert.ok(none.error instanceof errorCodes.SOAP_ERR_SECURITY_TRUST, String(none.error))
+  t.assert.strictEqual(none.error?.message, 'fastify-soap: contract Calculator: its WS-SecurityPolicy asks for X.509 signatures (sp:AsymmetricBinding): give "security.x509.trust"')
+
+  const signedReplies = await wsdlOf(t, { x509: { trust: CA, allowSha1: true, reply } })
+  const keyless = await serveContract(t, signedReplies, { security: { x509: { trust: CA } } }, addOperations)
+  t.assert.ok(keyless.error instanceof errorCodes.SOAP_ERR_SECURITY_TRUST, String(keyless.error))
+  t.assert.strictEqual(keyless.error?.message, 'fastify-soap: contract Calculator: its WS-SecurityPolicy asks for signed replies (sp:SignedParts of an output): give "security.x509.reply"')
+  const keyed = await serveContract(t, signedReplies, { security: { x509: { trust: CA, reply } } }, addOperations)
+  t.assert.strictEqual(keyed.error, undefined)
+  t.assert.deepStrictEqual(securityLine(keyed.lines)?.security, { 'X.509 signature (Body, Timestamp; SHA-1 allowed; replies signed)': ['Add', 'Ping'] })
+})
+
+const SP_NS_DECL = `xmlns:wsp="${WSP}" xmlns:sp="${SP}"`
+
+/** A one-operation contract (`Op`) whose binding has `bindingPolicy` inline, and its input and output their own. */
+function x509Contract (bindingPolicy: string, input = '', output = ''): string {
+  const inline = (assertions: string): string => assertions === '' ? '' : `<wsp:Policy ${SP_NS_DECL}>${assertions}</wsp:Policy>`
+  return contractWsdl({
+    binding: `<wsdl:binding name="B" type="tns:PT">${inline(bindingPolicy)}<soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <wsdl:operation name="Op"><soap:operation soapAction="urn:svc/Op"/><wsdl:input>${inline(input)}<soap:body use="literal"/></wsdl:input><wsdl:output>${inline(output)}<soap:body use="literal"/></wsdl:output></wsdl:operation>
+  </wsdl:binding>`
+  })
+}
+
+const token = (role: string, parameters = '<sp:WssX509V3Token10/>', kind = 'X509Token'): string =>
+  `<sp:${role}><wsp:Policy><sp:${kind}><wsp:Policy>${parameters}</wsp:Policy></sp:${kind}></wsp:Policy></sp:${role}>`
+const suite = (...names: string[]): string => `<sp:AlgorithmSuite><wsp:Policy>${names.map((n) => `<sp:${n}/>`).join('')}</wsp:Policy></sp:AlgorithmSuite>`
+const asymmetric = (...assertions: string[]): string => `<sp:AsymmetricBinding><wsp:Policy>${assertions.join('')}</wsp:Policy></sp:AsymmetricBinding>`
+const opOperations = { Op: async () => ({ b: 'ok' }) }
+
+test('docs/contract-first.md "WS-Security": an sp:AsymmetricBinding as WCF and CXF write it (X509 tokens, any layout, EncryptBeforeSigning, Wss10 or Wss11) is served as security.x509; a SHA-1 suite (Basic256, Basic128Rsa15) allows SHA-1, a SHA-256 one does not; sp:SignedParts on the input names the header blocks signed', async (t: TestContext) => {
+  const cases: Array<[string, string, string]> = [
+    [asymmetric(token('InitiatorToken', '<sp:WssX509V3Token10/><sp:RequireIssuerSerialReference/>'), token('RecipientToken', '<sp:WssX509V3Token10/><sp:RequireThumbprintReference/>'), suite('Basic256Sha256'), '<sp:Layout><wsp:Policy><sp:Strict/></wsp:Policy></sp:Layout>', '<sp:IncludeTimestamp/>', '<sp:OnlySignEntireHeadersAndBody/>') + '<sp:Wss10><wsp:Policy><sp:MustSupportRefKeyIdentifier/></wsp:Policy></sp:Wss10>',
+      '<sp:SignedParts><sp:Body/><sp:Header Namespace="urn:h" Name="Tenant"/></sp:SignedParts>', 'X.509 signature (Body, Timestamp, {urn:h}Tenant)'],
+    [asymmetric(token('InitiatorSignatureToken', '<sp:WssX509V3Token11/>'), token('RecipientSignatureToken'), suite('Basic256'), '<sp:EncryptBeforeSigning/>', '<sp:Layout><wsp:Policy><sp:LaxTsFirst/></wsp:Policy></sp:Layout>'),
+      '', 'X.509 signature (Body, Timestamp; SHA-1 allowed)'],
+    [asymmetric(token('InitiatorToken'), suite('Basic128Rsa15', 'TripleDesRsa15'), '<sp:SignBeforeEncrypting/>'),
+      '<sp:SignedParts><sp:Body/><sp:Header Namespace="http://www.w3.org/2005/08/addressing"/></sp:SignedParts>', 'X.509 signature (Body, Timestamp, http://www.w3.org/2005/08/addressing; SHA-1 allowed)']
+  ]
+  for (const [binding, input, said] of cases) {
+    const { error, lines } = await serveContract(t, x509Contract(binding, input), { security: { x509: { trust: CA } } }, opOperations)
+    t.assert.strictEqual(error, undefined, `${binding}: ${String(error)}`)
+    t.assert.deepStrictEqual(securityLine(lines)?.security, { [said]: ['Op'] }, binding)
+  }
+})
+
+test('docs/contract-first.md "WS-Security": an sp:AsymmetricBinding asking what the plugin cannot do (encryption, a token other than X.509, an X.509 token of another kind, another algorithm suite, protected tokens), or sp:SignedParts naming attachments or nothing, refuses the contract with SOAP_ERR_CONTRACT_UNSUPPORTED saying why', async (t: TestContext) => {
+  const ok = token('InitiatorToken')
+  const cases: Array<[string, string, string]> = [
+    [asymmetric(ok, token('RecipientEncryptionToken')), '', 'AsymmetricBinding (message encryption;'],
+    [asymmetric(ok, '<sp:EncryptSignature/>'), '', 'AsymmetricBinding (message encryption;'],
+    [asymmetric(token('InitiatorToken', '', 'KerberosToken')), '', 'AsymmetricBinding (a token other than an X.509 certificate;'],
+    [asymmetric(token('InitiatorToken', '<sp:WssX509Pkcs7Token10/>')), '', 'AsymmetricBinding (an X.509 token with WssX509Pkcs7Token10;'],
+    [asymmetric(token('InitiatorToken', '<sp:RequireDerivedKeys/>')), '', 'AsymmetricBinding (an X.509 token with RequireDerivedKeys;'],
+    [asymmetric(ok, suite('Basic256Sha256', 'InclusiveC14N')), '', 'AsymmetricBinding (the algorithm suite InclusiveC14N;'],
+    [asymmetric(ok, '<sp:ProtectTokens/>'), '', 'AsymmetricBinding (ProtectTokens in an asymmetric binding;'],
+    [asymmetric(ok), '<sp:SignedParts><sp:Body/><sp:Attachments/></sp:SignedParts>', 'SignedParts (signed Attachments;'],
+    [asymmetric(ok), '<sp:SignedParts/>', 'SignedParts (every header block signed;'],
+    [asymmetric(ok), '<sp:SignedParts><sp:Header Name="H"/></sp:SignedParts>', 'SignedParts (an sp:Header with no Namespace;']
+  ]
+  for (const [binding, input, why] of cases) {
+    const { error } = await serveContract(t, x509Contract(binding, input), { security: { x509: { trust: CA } } }, opOperations)
+    t.assert.ok(error instanceof errorCodes.SOAP_ERR_CONTRACT_UNSUPPORTED, `${binding}: ${String(error)}`)
+    t.assert.ok(error.message.startsWith(`fastify-soap: the contract uses the WS-Policy assertion {${SP}}${why}`), error.message)
+  }
+})
+
+test('docs/contract-first.md "WS-Security": Digipoort\'s contract (an sp:AsymmetricBinding with SHA-1 suites, sp:SignedParts of WS-Addressing headers on its input) is served as security.x509 once its XPath sp:SignedElements and its output\'s signed headers are ignored', async (t: TestContext) => {
+  const dir = sharedFixture(t, 'wsdl', 'digipoort-aanleverservice')
+  if (dir === undefined) return
+  const wsdl = readFileSync(join(dir, '1.wsdl'), 'utf8')
+  const ignored = ['SignedElements', 'SignedParts'].map((name) => `{${SP}}${name}`)
+  const lines: Line[] = []
+  const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.contract({ path: '/aanlever', wsdl: join(dir, '1.wsdl'), catalog: { '/cpl/digipoort-koppelvlak-1.2.xsd': './digipoort-koppelvlak-1.xsd' }, ignorePolicyAssertions: ignored, unimplemented: 'fault', operations: {}, security: { x509: { trust: CA } } } as never)
+  await app.ready()
+  t.assert.match(wsdl, /<sp:AsymmetricBinding>/)
+  t.assert.deepStrictEqual(securityLine(lines)?.security, { 'X.509 signature (Body, Timestamp; SHA-1 allowed)': ['aanleveren'] })
 })
