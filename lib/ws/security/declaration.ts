@@ -8,8 +8,10 @@ import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } from '../../types'
 import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import { usernameTokenAssertion } from './security-policy'
-import { x509Assertions, type X509PolicyInputs } from './x509-policy'
+import { x509Assertions } from './x509-policy'
 import type { Freshness } from './timestamp'
+import type { ServiceX509 } from './signature-verify'
+import { compileX509 } from './x509-options'
 
 export interface ServiceSecurity {
   readonly usernameToken: Required<SoapUsernameTokenOptions> | undefined
@@ -24,6 +26,8 @@ export interface ServiceSecurity {
   /** Those of each operation's input, and of each output. */
   readonly inputAssertions: readonly string[]
   readonly outputAssertions: readonly string[]
+  /** The XML Signature required, when `x509` is given. */
+  readonly x509: ServiceX509 | undefined
 }
 
 export const DEFAULT_MAX_AGE = 300_000
@@ -87,9 +91,9 @@ export function compileSecurity (
       if (flag !== undefined && typeof flag !== 'boolean') bad(`.timestamp.${key} must be a boolean`)
     }
   }
-  const x509 = x509Policy(bad, options.x509)
-  // With x509, a Timestamp is required (signed with the Body).
-  const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true || x509 !== undefined
+  // With x509, a Timestamp is required: it is signed with the Body, and its signature claimed once.
+  const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true ||
+    options.x509 !== undefined
   if (usernameToken === undefined && !timestampRequired) {
     bad(' asks for nothing: give usernameToken, x509, or timestamp: { required: true }')
   }
@@ -103,6 +107,10 @@ export function compileSecurity (
     return given as number
   }
   const freshness = { maxAge: ms('maxAge', DEFAULT_MAX_AGE), clockSkew: ms('clockSkew', DEFAULT_CLOCK_SKEW) }
+
+  const x509 = options.x509 === undefined
+    ? undefined
+    : compileX509(bad, options.x509, { usernameToken: usernameToken !== undefined, clockSkew: freshness.clockSkew })
 
   let replay: SoapReplayStore | undefined
   if (options.replay === undefined) replay = defaultStore
@@ -128,32 +136,19 @@ export function compileSecurity (
     freshness,
     replay,
     except: new Set(except as string[]),
-    ...policyAssertions(usernameToken, x509)
+    ...policyAssertions(usernameToken, x509 === undefined ? undefined : options.x509),
+    x509
   }
 }
 
-/** The WS-Policy assertions of the description (docs/wsdl.md "Policy"). */
+/** The WS-Policy assertions of the description (docs/wsdl.md "Policy"), of a `security.x509` already checked. */
 function policyAssertions (
-  usernameToken: ServiceSecurity['usernameToken'], x509: X509PolicyInputs | undefined
+  usernameToken: ServiceSecurity['usernameToken'], x509: SoapSecurityOptions['x509']
 ): Pick<ServiceSecurity, 'assertions' | 'inputAssertions' | 'outputAssertions'> {
   const token = usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')]
   if (x509 === undefined) return { assertions: token, inputAssertions: [], outputAssertions: [] }
-  const { endpoint, input, output } = x509Assertions(x509)
+  const signedHeaders = x509.signed?.headers ?? []
+  const { endpoint, input, output } =
+    x509Assertions({ signedHeaders, allowSha1: x509.allowSha1 === true, replySigned: x509.reply !== undefined })
   return { assertions: [...endpoint, ...token], inputAssertions: input, outputAssertions: output }
-}
-
-/**
- * What the policy of `security.x509` states: the signed headers, SHA-1, a
- * signed reply. Its other keys (trust, lookup) are the verifier's.
- */
-function x509Policy (bad: (problem: string) => never, value: unknown): X509PolicyInputs | undefined {
-  if (value === undefined) return undefined
-  if (!isObject(value)) return bad('.x509 must be an object')
-  const signed = value.signed as { headers?: unknown } | undefined
-  const headers = signed?.headers ?? []
-  if (!Array.isArray(headers) || !headers.every((h) => typeof h === 'string' && h !== '')) {
-    return bad('.x509.signed.headers must be an array of "{namespace}localName" or namespace strings')
-  }
-  const signedHeaders = headers as string[]
-  return { signedHeaders, allowSha1: value.allowSha1 === true, replySigned: value.reply !== undefined }
 }

@@ -7,6 +7,8 @@
  */
 import type { SoapReplayStore } from '../../types'
 import type { Exchange, Operation, Protocol, ProtocolModule } from '../../service/protocol'
+import { decodedSource } from '../../service/context'
+import { readSigningView, type SigningElement } from '../../xml/c14n'
 import { compileSecurity, type ServiceSecurity } from './declaration'
 import { SECURITY_HEADER, verifySecurity } from './verify'
 
@@ -39,8 +41,12 @@ class SecurityProtocol implements Protocol {
   async afterDispatch (exchange: Exchange, op: Operation): Promise<void> {
     if (this.#security.except.has(op.info.name)) return
     const { soap } = exchange
-    const { username, replyHeader } = await verifySecurity(this.#security, soap.headers)
+    const view = (): SigningElement => readSigningView(decodedSource(soap), soap.parts)
+    const { username, principal, replyHeader } = await verifySecurity(
+      this.#security, { headers: soap.headers, operation: op.info.name, view }
+    )
     soap.username = username
+    if (principal !== undefined) soap.principal = principal
     if (replyHeader !== undefined) soap.responseHeaders.push(replyHeader)
   }
 }
