@@ -82,6 +82,13 @@ const MUTATIONS: Record<string, (version: Version, seed: number) => Mutated> = {
     const value = [`<!--${evilDigest}-->${original}`, `${original}<!--${evilDigest}-->`, `<!--${original}-->${evilDigest}`][seed % 3]
     return { text: text.replace('hello', 'evil').replace(`<ds:DigestValue>${original}</ds:DigestValue>`, `<ds:DigestValue>${value}</ds:DigestValue>`), faults: ['FailedCheck'] }
   },
+  'a second SignedInfo (xml-crypto CVE-2025-29774)': (version, seed) => {
+    const text = signedRequest({ version })
+    const signedInfo = /<ds:SignedInfo>[\s\S]*<\/ds:SignedInfo>/.exec(text)?.[0] as string
+    const forged = signedInfo.replace(/<ds:DigestValue>[^<]*</, '<ds:DigestValue>AAAA<')
+    const where = seed % 2 === 0 ? signedInfo + forged : forged + signedInfo
+    return { text: text.replace(signedInfo, where), faults: ['InvalidSecurity'] }
+  },
   'two References\' URIs swapped': (version) => {
     const text = signedRequest({ version })
     return { text: text.replace('URI="#Body-1"', 'URI="#SWAP"').replace('URI="#TS-1"', 'URI="#Body-1"').replace('URI="#SWAP"', 'URI="#TS-1"'), faults: ['FailedCheck'] }
