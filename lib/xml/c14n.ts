@@ -226,7 +226,7 @@ function startTag (element: SigningElement, context: Context, undo: Undo[]): str
   const used = new Set<string>()
   used.add(element.prefix)
   for (const a of element.attributes) if (a.prefix !== '') used.add(a.prefix)
-  for (const prefix of inclusive) if (prefix === '' || scope.has(prefix)) used.add(prefix)
+  for (const prefix of inclusive) if (scope.has(prefix)) used.add(prefix)
   const prefixes = [...used].filter((prefix) => prefix !== 'xml').sort(compareCodePoints)
   let out = '<' + element.name
   for (const prefix of prefixes) {
