@@ -221,12 +221,22 @@ interface Context {
  * element's own (not inherited from ancestors). Namespace nodes sorted by
  * prefix, the default first; attributes by namespace URI, then local name.
  */
-function startTag (element: SigningElement, context: Context, undo: Undo[]): string {
+function startTag (element: SigningElement, context: Context, undo: Undo[], apex: boolean): string {
   const { scope, rendered, inclusive } = context
   const used = new Set<string>()
   used.add(element.prefix)
   for (const a of element.attributes) if (a.prefix !== '') used.add(a.prefix)
-  for (const prefix of inclusive) if (scope.has(prefix)) used.add(prefix)
+  if (apex) {
+    // Each listed prefix in scope; walking the shorter of the list and the scope (the list is the message's).
+    if (inclusive.size <= scope.size) {
+      for (const prefix of inclusive) if (scope.has(prefix)) used.add(prefix)
+    } else {
+      for (const prefix of scope.keys()) if (inclusive.has(prefix)) used.add(prefix)
+    }
+  } else {
+    // Below the apex, a listed prefix the element does not declare is bound as its output parent bound it.
+    for (const [prefix] of element.declarations) if (inclusive.has(prefix)) used.add(prefix)
+  }
   const prefixes = [...used].filter((prefix) => prefix !== 'xml').sort(compareCodePoints)
   let out = '<' + element.name
   for (const prefix of prefixes) {
@@ -265,7 +275,7 @@ export function exclusiveC14n (
     if (entering !== undefined) {
       const undo: Undo[] = []
       for (const [prefix, uri] of entering.declarations) set(context.scope, prefix, uri, undo)
-      out += startTag(entering, context, undo)
+      out += startTag(entering, context, undo, open.length === 0)
       open.push({ element: entering, next: 0, undo })
       entering = undefined
     }
