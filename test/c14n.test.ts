@@ -347,10 +347,25 @@ test('readSigningView, XOP 1.0 §3.2: an xop:Include is replaced by the base64 t
     '<xop:Include href="cid:a%20b@x"><x/></xop:Include></d></r>', parts)
   t.assert.deepStrictEqual((root.children[0] as SigningElement).children, [Buffer.from('hello').toString('base64')])
   t.assert.strictEqual(exclusiveC14n(root), '<r><d>aGVsbG8=</d></r>')
-  for (const href of ['cid:other', 'http://x/', 'cid:%zz']) {
-    t.assert.throws(() => readSigningView(`<r><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="${href}"/></r>`, parts))
+  const bad: Array<[string, RegExp]> = [
+    [' href="cid:other"', /names no part/], [' href="http://x/"', /no cid: URL/], [' href="cid:%zz"', /malformed/],
+    ['', /no cid: URL/], [' xop:href="cid:a%20b@x"', /no cid: URL/]
+  ]
+  for (const [attribute, error] of bad) {
+    const xml = `<r><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include"${attribute}/></r>`
+    t.assert.throws(() => readSigningView(xml, parts), error, attribute)
   }
-  t.assert.throws(() => readSigningView('<r><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include"/></r>'))
+  // An MTOM message without parts still has its Includes resolved: each names none.
+  const include = '<r><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:a%20b@x"/></r>'
+  t.assert.throws(() => readSigningView(include, new Map()), /names no part/)
+})
+
+test('readSigningView, XOP 1.0 §3.2: in a message that is no XOP package (no parts), an xop:Include is an element', (t: TestContext) => {
+  const root = readSigningView('<r><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:x"/></r>')
+  const include = root.children[0] as SigningElement
+  t.assert.deepStrictEqual([include.localName, include.namespace], ['Include', 'http://www.w3.org/2004/08/xop/include'])
+  t.assert.strictEqual(exclusiveC14n(root), '<r><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:x">' +
+    '</xop:Include></r>')
 })
 
 test('readSigningView: a read error throws', (t: TestContext) => {

@@ -59,7 +59,7 @@ function includedText (attributes: readonly XmlAttributeEvent[], parts: Readonly
 /** Builds the signing view as the reader goes (XmlHandler). */
 class ViewBuilder implements XmlHandler {
   readonly #source: string
-  readonly #parts: ReadonlyMap<string, Buffer>
+  readonly #parts: ReadonlyMap<string, Buffer> | undefined
   readonly #open: ViewElement[] = []
   /** The pieces of the text run in hand. */
   readonly #text: string[] = []
@@ -67,7 +67,7 @@ class ViewBuilder implements XmlHandler {
   #inInclude = 0
   root: SigningElement | undefined
 
-  constructor (source: string, parts: ReadonlyMap<string, Buffer>) {
+  constructor (source: string, parts: ReadonlyMap<string, Buffer> | undefined) {
     this.#source = source
     this.#parts = parts
   }
@@ -93,7 +93,7 @@ class ViewBuilder implements XmlHandler {
       this.#inInclude++
       return
     }
-    if (uri === XOP_NS && local === 'Include') {
+    if (uri === XOP_NS && local === 'Include' && this.#parts !== undefined) {
       this.#text.push(includedText(attributes, this.#parts))
       this.#inInclude = 1
       return
@@ -132,14 +132,13 @@ class ViewBuilder implements XmlHandler {
   }
 }
 
-const NO_PARTS: ReadonlyMap<string, Buffer> = new Map()
-
 /**
  * The document element of `source` (already checked by the decoder), read again with every declaration;
- * each xop:Include (XOP 1.0) is replaced by the base64 text of the part it names in `parts`. Throws when
- * the text cannot be read or an Include names no part.
+ * each xop:Include (XOP 1.0) is replaced by the base64 text of the part it names in `parts`. Without
+ * `parts` (a message that is no XOP package), an xop:Include is an element as any other. Throws when the
+ * text cannot be read or an Include names no part.
  */
-export function readSigningView (source: string, parts: ReadonlyMap<string, Buffer> = NO_PARTS): SigningElement {
+export function readSigningView (source: string, parts?: ReadonlyMap<string, Buffer>): SigningElement {
   const builder = new ViewBuilder(source, parts)
   new XmlReader(builder).read(source)
   return builder.root as SigningElement
