@@ -1,8 +1,10 @@
 /**
  * The signing view (lib/xml/c14n.ts readSigningView) and Exclusive XML
  * Canonicalization 1.0 without comments (W3C REC xml-exc-c14n; Canonical
- * XML 1.0 §2.3, §4), checked against two references: lxml (libxml2's C14N
- * through Python) on subtrees selected by their path, and xmllint
+ * XML 1.0 §2.3), checked against three references built on libxml2: lxml's
+ * canonical form of an element (a subtree selected by its path), xmlsec's
+ * digest of the same element as a signed Reference (a true document subset,
+ * the only one of them that takes '#default' in a PrefixList), and xmllint
  * --exc-c14n on whole documents.
  */
 import { test, type TestContext } from 'node:test'
@@ -368,7 +370,7 @@ test('readSigningView, XOP 1.0 §3.2: in a message that is no XOP package (no pa
     '</xop:Include></r>')
 })
 
-test('readSigningView: a read error throws', (t: TestContext) => {
+test('readSigningView: text the reader refuses (XML 1.0, Namespaces in XML) throws', (t: TestContext) => {
   for (const bad of ['<r>', '<!DOCTYPE r><r/>', '<r/><?pi x?>', '<p:r/>', '']) t.assert.throws(() => readSigningView(bad))
 })
 
