@@ -22,6 +22,8 @@ interface Case {
   readonly xml: string
   readonly path: readonly number[]
   readonly prefixes?: readonly string[]
+  /** The document holds signatureTemplate(): xmlsec signs with it, and the signature is omitted here. */
+  readonly enveloped?: boolean
 }
 
 /**
@@ -50,12 +52,15 @@ def xmlsec_digest(case):
     doc = etree.fromstring(('<w>' + body + '</w>').encode('utf-8'))
     target = at([c for c in doc if isinstance(c.tag, str)][0], case['path'])
     target.set('c14nTarget', '1')
-    sig = xmlsec.template.create(doc, xmlsec.constants.TransformExclC14N, xmlsec.constants.TransformHmacSha256)
-    doc.append(sig)
-    ref = xmlsec.template.add_reference(sig, xmlsec.constants.TransformSha256, uri='#1')
-    transform = xmlsec.template.add_transform(ref, xmlsec.constants.TransformExclC14N)
-    if case['prefixes']:
-        xmlsec.template.transform_add_c14n_inclusive_namespaces(transform, case['prefixes'])
+    if case.get('enveloped'):
+        sig = doc.find('.//{http://www.w3.org/2000/09/xmldsig#}Signature')
+    else:
+        sig = xmlsec.template.create(doc, xmlsec.constants.TransformExclC14N, xmlsec.constants.TransformHmacSha256)
+        doc.append(sig)
+        ref = xmlsec.template.add_reference(sig, xmlsec.constants.TransformSha256, uri='#1')
+        transform = xmlsec.template.add_transform(ref, xmlsec.constants.TransformExclC14N)
+        if case['prefixes']:
+            xmlsec.template.transform_add_c14n_inclusive_namespaces(transform, case['prefixes'])
     ctx = xmlsec.SignatureContext()
     ctx.key = KEY
     ctx.register_id(target, 'c14nTarget')
@@ -129,17 +134,30 @@ function differential (t: TestContext, cases: readonly Case[]): number {
   const theirs = references(cases)
   let compared = 0
   cases.forEach((c, i) => {
-    const element = at(readSigningView(c.xml), c.path)
+    const view = readSigningView(c.xml)
+    const element = at(view, c.path)
     const prefixes = c.prefixes ?? []
     const where = `${c.xml}\npath ${JSON.stringify(c.path)} PrefixList ${JSON.stringify(prefixes)}`
     const plain = exclusiveC14n(element, prefixes.filter((p) => p !== '#default'))
     t.assert.strictEqual(plain, theirs[i].lxml, `lxml: ${where}`)
-    const marked = exclusiveC14n({ ...element, attributes: [...element.attributes, MARK] }, prefixes)
+    const apex = { ...element, attributes: [...element.attributes, MARK] }
+    const signature = c.enveloped === true ? signatureOf(view) : undefined
+    const marked = exclusiveC14n(apex, prefixes, signature === element ? apex : signature)
     const digest = createHash('sha256').update(marked).digest('base64')
     t.assert.strictEqual(digest, theirs[i].xmlsec, `xmlsec: ${where}\nours: ${marked}`)
     compared += 2
   })
   return compared
+}
+
+/** The first ds:Signature under `root`. */
+function signatureOf (root: SigningElement): SigningElement | undefined {
+  for (const child of elements(root)) {
+    if (child.localName === 'Signature' && child.namespace === DS) return child
+    const found = signatureOf(child)
+    if (found !== undefined) return found
+  }
+  return undefined
 }
 
 /** Every element of each document, with each PrefixList. */
@@ -283,6 +301,37 @@ test('Exclusive XML Canonicalization §3 and Canonical XML 1.0 §2.3, with lxml 
     compared += differential(t, batch.map((c) => generated(c)))
   }), { numRuns: 10, endOnFailure: true, includeErrorInReport: true })
   t.diagnostic(`${compared} comparisons`)
+})
+
+const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#'
+
+/** A signature template xmlsec signs in place: one Reference to the marked element, enveloped, then exc-c14n. */
+function signatureTemplate (prefixes: readonly string[]): string {
+  const list = prefixes.length === 0 ? '' : `<ec:InclusiveNamespaces xmlns:ec="${EXC_C14N}" PrefixList="${prefixes.join(' ')}"/>`
+  return `<ds:Signature xmlns:ds="${DS}"><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="${EXC_C14N}"/>` +
+    '<ds:SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#hmac-sha256"/><ds:Reference URI="#1">' +
+    '<ds:Transforms><ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/>' +
+    `<ds:Transform Algorithm="${EXC_C14N}">${list}</ds:Transform></ds:Transforms>` +
+    '<ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/><ds:DigestValue></ds:DigestValue>' +
+    '</ds:Reference></ds:SignedInfo><ds:SignatureValue></ds:SignatureValue></ds:Signature>'
+}
+
+/** Documents with an enveloped signature where `{SIG}` stands. */
+const ENVELOPED = [
+  `<soap:Envelope xmlns:soap="${SOAP}" xmlns:xsd="urn:xsd"><soap:Header><wsse:Security xmlns:wsse="${WSSE}">{SIG}` +
+    '</wsse:Security></soap:Header><soap:Body><p:op xmlns:p="urn:p">1</p:op></soap:Body></soap:Envelope>',
+  `<r xmlns="urn:d" xmlns:ds="${DS}"><a>t{SIG}u</a><b>v</b></r>`,
+  '<p:r xmlns:p="urn:p" xmlns="urn:d">{SIG}<x><y xmlns="">z</y></x></p:r>'
+]
+
+test('XML-Signature enveloped-signature transform, then Exclusive XML Canonicalization, with xmlsec: `omit` leaves ' +
+  'the signature out, whichever element is the apex', (t: TestContext) => {
+  if (!requireReferences(t)) return
+  const cases = ENVELOPED.flatMap((doc) => [[], ['#default'], ['p', 'ds', 'soap']].flatMap((prefixes) => {
+    const xml = doc.replace('{SIG}', signatureTemplate(prefixes))
+    return pathsOf(xml).map((path) => ({ xml, path, prefixes, enveloped: true }))
+  }))
+  t.diagnostic(`${differential(t, cases)} comparisons`)
 })
 
 /** xmllint's exclusive canonical form of a whole document (with comments: give it none). */

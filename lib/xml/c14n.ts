@@ -260,7 +260,8 @@ function startTag (element: SigningElement, context: Context, undo: Undo[], apex
 export function exclusiveC14n (
   element: SigningElement, inclusivePrefixes: readonly string[] = [], omit?: SigningElement
 ): string {
-  if (element === omit) return ''
+  // The enveloped-signature transform takes the omitted element out with all it holds: the apex too, if in it.
+  for (let e: SigningElement | undefined = element; e !== undefined; e = e.parent) if (e === omit) return ''
   const context: Context = {
     scope: ancestorScope(element),
     rendered: new Map(),
