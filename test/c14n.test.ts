@@ -237,10 +237,12 @@ const GEN_LISTS = ['#default', 'a', 'b', 'c', 'xml', 'nowhere']
  * A document made from a list of choices (fast-check shrinks it towards zeros): elements up to 5
  * deep and 14 in all, each declaring prefixes (the default one too, empty or not) or using those of its
  * ancestors, with attributes of any prefix and of xml:, text with references, CR, CDATA sections and
- * (unless `comments` is false) comments; one of its elements as the apex, and a PrefixList.
+ * (unless `comments` is false) comments; one of its elements as the apex, and a PrefixList; with
+ * `enveloped`, a signature template (signatureTemplate()) somewhere in it.
  */
-function generated (choices: readonly number[], comments = true): Case {
+function generated (choices: readonly number[], comments = true, enveloped = false): Case {
   let next = 0
+  let signed = false
   const pick = (n: number): number => choices[next++ % choices.length] % n
   const paths: number[][] = []
   const element = (path: number[], scope: ReadonlyMap<string, string>): string => {
@@ -280,25 +282,34 @@ function generated (choices: readonly number[], comments = true): Case {
       } else {
         const text = GEN_TEXTS[pick(GEN_TEXTS.length)]
         content += comments || text !== '<!--c-->' ? text : ''
+        if (enveloped && !signed && pick(2) === 0) {
+          content += '{SIG}'
+          signed = true
+        }
       }
     }
     return `<${name}${declarations.join('')}${attributes}>${content}</${name}>`
   }
-  const xml = element([], new Map())
+  let xml = element([], new Map())
   const path = paths[pick(paths.length)]
   const prefixes = GEN_LISTS.filter(() => pick(3) === 0)
-  return { xml, path, prefixes }
+  if (!enveloped) return { xml, path, prefixes }
+  if (!signed) xml = xml.slice(0, xml.lastIndexOf('</')) + '{SIG}' + xml.slice(xml.lastIndexOf('</'))
+  xml = xml.replace('{SIG}', signatureTemplate(prefixes))
+  // The signature moves the elements after it: the apex is any element of the signed document, its own included.
+  const every = pathsOf(xml)
+  return { xml, path: every[pick(every.length)], prefixes, enveloped }
 }
 
 const choices = fc.array(fc.nat({ max: 1 << 16 }), { minLength: 80, maxLength: 80 })
 
 test('Exclusive XML Canonicalization §3 and Canonical XML 1.0 §2.3, with lxml and xmlsec: generated namespaced ' +
-  'documents, an element of each as the apex, with a PrefixList', (t: TestContext) => {
+  'documents, an element of each as the apex, with a PrefixList, a quarter with an enveloped signature', (t: TestContext) => {
   if (!requireReferences(t)) return
   let compared = 0
   // 10 runs of 40 documents, each run checked by one Python process; no shrinking (a failure names its document).
   fc.assert(fc.property(fc.array(choices, { minLength: 40, maxLength: 40 }), (batch) => {
-    compared += differential(t, batch.map((c) => generated(c)))
+    compared += differential(t, batch.map((c, i) => generated(c, true, i % 4 === 0)))
   }), { numRuns: 10, endOnFailure: true, includeErrorInReport: true })
   t.diagnostic(`${compared} comparisons`)
 })
