@@ -12,6 +12,11 @@ import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { exclusiveC14n, readSigningView, type SigningElement } from '../lib/xml/c14n'
+import { EnvelopeDecoder } from '../lib/soap/envelope'
+import { SOAP11_ENV } from '../lib/namespaces'
+import { normalizeOptions } from '../lib/options'
+import { elementsAt } from '../lib/xml/tree'
+import type { XmlElement } from '../lib/xml/element'
 import { missing, requireXmllint } from './helper'
 
 /** Debian's Python, the one python3-lxml and python3-xmlsec are installed for. */
@@ -385,6 +390,27 @@ test('Exclusive XML Canonicalization §3: a PrefixList of 100,000 prefixes over 
   const out = exclusiveC14n(root, list)
   t.assert.ok(performance.now() - started < 5000, `${Math.round(performance.now() - started)} ms`)
   t.assert.strictEqual(out, '<r xmlns:p7="urn:7">' + '<a:e xmlns:a="urn:a" x="1">t</a:e>'.repeat(20_000) + '</r>')
+})
+
+/** A view element as the decoder's plain data shows an element: no declarations, no parent. */
+function plain (element: SigningElement): XmlElement {
+  const { name, prefix, localName, namespace, attributes } = element
+  const children = element.children.map((c) => typeof c === 'string' ? c : plain(c))
+  return { name, prefix, localName, namespace, attributes, children }
+}
+
+test('readSigningView: same text, same reader: the Body\'s children are the elements, attributes and text the ' +
+  'envelope decoder gives the codec', (t: TestContext) => {
+  const decoder = new EnvelopeDecoder(normalizeOptions().limits)
+  let compared = 0
+  fc.assert(fc.property(choices, (c) => {
+    const xml = `<s:Envelope xmlns:s="${SOAP11_ENV}"><s:Body>${generated(c).xml}</s:Body></s:Envelope>`
+    const decoded = decoder.decode(xml, SOAP11_ENV, 'utf-8')
+    const body = at(readSigningView(xml), [0])
+    t.assert.deepStrictEqual(elements(body).map(plain), elementsAt(decoded.tree, decoded.bodyNodes), xml)
+    compared++
+  }), { numRuns: 200, includeErrorInReport: true })
+  t.diagnostic(`${compared} envelopes`)
 })
 
 test('readSigningView: declarations, attributes and children in document order; comments join text', (t: TestContext) => {
