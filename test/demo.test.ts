@@ -2,6 +2,7 @@ import { test, type TestContext } from 'node:test'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { createHash, randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { DEMO_X509, FILES_KEPT, FILE_MAX_OCTETS, buildDemo } from './demo/app'
 import { envelope, post, assertValidEnvelope } from './helper'
 import { mtomMessage } from './mtom-message'
@@ -130,8 +131,11 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
+/** The demo server's certificate as a BinarySecurityToken holds it: base64 DER on one line. */
+const serverToken = readFileSync(join(DEMO_X509, 'test-server.pem'), 'utf8').replace(/-----[A-Z ]+-----|\s/g, '')
+
 for (const version of ['1.1', '1.2'] as const) {
-  test(`demo, docs/security.md "X.509 signatures": /secure/signed-calculator adds for a request the demo client signed (Body and Timestamp); a replayed, a changed and an unsigned request get their WSS faults (SOAP ${version})`, async (t: TestContext) => {
+  test(`demo, docs/security.md "X.509 signatures": /secure/signed-calculator adds for a request the demo client signed (Body and Timestamp) and signs its reply with the demo server's certificate; a replayed, a changed and an unsigned request get their WSS faults (SOAP ${version})`, async (t: TestContext) => {
     const app = await buildDemo()
     t.after(() => app.close())
     const add = (payload: string): ReturnType<typeof post> => post(app, version, payload, { url: '/secure/signed-calculator' })
@@ -139,6 +143,8 @@ for (const version of ['1.1', '1.2'] as const) {
     const signed = await add(message)
     t.assert.strictEqual(signed.statusCode, 200, signed.body)
     t.assert.match(signed.body, /<tns:result>5<\/tns:result>/)
+    t.assert.match(signed.body, /<ds:Signature\b/, 'the reply is signed')
+    t.assert.ok(signed.body.replace(/\s/g, '').includes(`>${serverToken}</`), 'by the demo server\'s certificate, sent as its token')
     const sender = version === '1.2' ? 400 : 500
     for (const [payload, name] of [
       [message, 'FailedCheck'],

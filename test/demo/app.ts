@@ -7,7 +7,7 @@
  *   `demo`, password `demo`, as text or digest; a Timestamp is checked when sent).
  * - The same Calculator at /secure/signed-calculator, requiring the Body and
  *   a Timestamp signed with a certificate the demo CA issued (test/demo/x509/:
- *   test keys only).
+ *   test keys only), its replies signed with the demo server's key.
  * - Orders at /orders (urn:example:orders): nested objects, repeated and
  *   wrapped arrays, optional and nil values, an enum, dates, an attribute,
  *   a header block, a declared fault with its detail, and a one-way operation.
@@ -83,13 +83,18 @@ const x509File = (name: string): Buffer => readFileSync(join(DEMO_X509, name))
 
 /**
  * The Calculator requiring an XML Signature over the Body and a Timestamp by
- * a certificate the demo CA issued (docs/security.md "X.509 signatures").
+ * a certificate the demo CA issued (docs/security.md "X.509 signatures"),
+ * its replies signed with the demo server's key and certificate
+ * (docs/security.md "Signed replies").
  */
 export const signedCalculator = defineService({
   ...calculator,
   path: '/secure/signed-calculator',
   security: {
-    x509: { trust: x509File('test-ca.pem') }
+    x509: {
+      trust: x509File('test-ca.pem'),
+      reply: { key: x509File('test-server.key'), certificate: x509File('test-server.pem') }
+    }
   }
 })
 

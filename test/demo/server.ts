@@ -37,8 +37,8 @@ async function main (): Promise<void> {
   console.log(`Files: ${base}/files (Upload and Download of bytes, inline or as MTOM; up to 4 files of 4 MiB, in memory)`)
   if (process.env.OTEL_TRACES_EXPORTER === 'console') console.log('OpenTelemetry: the spans of each call are printed below')
   console.log(`WS-Security: ${base}/secure/calculator (Calculator behind a UsernameToken: user demo, password demo, text or digest), WSDL ${base}/secure/calculator?wsdl`)
-  console.log(`X.509: ${base}/secure/signed-calculator (Calculator requiring the Body and a Timestamp signed by a certificate the demo CA issued), WSDL ${base}/secure/signed-calculator?wsdl`)
-  console.log(`X.509 keys (test keys only, never for production): ${DEMO_X509} (test-ca.pem: the CA trusted; test-client.pem/.key: sign with these)`)
+  console.log(`X.509: ${base}/secure/signed-calculator (Calculator requiring the Body and a Timestamp signed by a certificate the demo CA issued; replies signed), WSDL ${base}/secure/signed-calculator?wsdl`)
+  console.log(`X.509 keys (test keys only, never for production): ${DEMO_X509} (test-ca.pem: the CA trusted; test-client.pem/.key: sign with these; test-server.pem: the replies' signer)`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
   }
