@@ -7,14 +7,15 @@
 import { test, type TestContext } from 'node:test'
 import { ADDENDS, addEnvelope } from '../benchmarks/fixtures'
 import { buildSoap } from '../benchmarks/http/services'
-import { SIGNED_PATH, signedWorkload } from '../benchmarks/http/signed'
+import { SIGNED_PATH, SIGNED_REPLY_PATH, signedWorkload } from '../benchmarks/http/signed'
 
 const check = (status: number, body: string): string | undefined => /<tns:result>5<\/tns:result>/.test(body) && status === 200 ? undefined : `status ${status}: ${body}`
 const add = { path: '/calculator', headers: { 'content-type': 'application/soap+xml; charset=utf-8; action="urn:example:calc/Add"' }, bodies: ADDENDS.map(([a, b]) => addEnvelope(a, b)), check }
 
-test('docs/benchmarks.md "Signed requests": each signed Add of the bench gets its sum from the bench\'s fastify-soap server, twice; unsigned, the same Adds are refused there', async (t: TestContext) => {
+test('docs/benchmarks.md "Signed requests": each signed Add of the bench gets its sum from the bench\'s fastify-soap server, twice, its reply signed at the second path; unsigned, the same Adds are refused there', async (t: TestContext) => {
   const workload = signedWorkload(add)
-  t.assert.deepStrictEqual(workload.contenders.map((c) => [c.kind, c.serves]), [['soap', undefined], ['soap-x509', 'soap']])
+  t.assert.deepStrictEqual(workload.contenders.map((c) => [c.kind, c.serves]), [['soap', undefined], ['soap-x509', 'soap'], ['soap-x509-reply', 'soap']])
+  t.assert.deepStrictEqual(workload.loads['soap-x509-reply'], { ...workload.loads['soap-x509'], path: SIGNED_REPLY_PATH })
   t.assert.strictEqual(workload.reference, 'soap')
   const signed = workload.loads['soap-x509']
   t.assert.strictEqual(signed.path, SIGNED_PATH)
@@ -24,9 +25,12 @@ test('docs/benchmarks.md "Signed requests": each signed Add of the bench gets it
   for (const [i, body] of signed.bodies.entries()) {
     t.assert.match(body.toString(), new RegExp(`<calc:a>${ADDENDS[i][0]}</calc:a><calc:b>${ADDENDS[i][1]}</calc:b>`))
     t.assert.match(body.toString(), /<ds:Signature\b/)
-    for (let time = 0; time < 2; time++) {
-      const response: { statusCode: number, body: string } = await app.inject({ method: 'POST', url: signed.path, headers: signed.headers, payload: body })
-      t.assert.strictEqual(signed.check(response.statusCode, response.body), undefined)
+    for (const [path, replySigned] of [[SIGNED_PATH, false], [SIGNED_REPLY_PATH, true]] as const) {
+      for (let time = 0; time < 2; time++) {
+        const response: { statusCode: number, body: string } = await app.inject({ method: 'POST', url: path, headers: signed.headers, payload: body })
+        t.assert.strictEqual(signed.check(response.statusCode, response.body), undefined)
+        t.assert.strictEqual(response.body.includes('<ds:Signature'), replySigned, path)
+      }
     }
   }
   for (const body of add.bodies) {
