@@ -14,9 +14,10 @@ const add = { path: '/calculator', headers: { 'content-type': 'application/soap+
 
 test('docs/benchmarks.md "Signed requests": each signed Add of the bench gets its sum from the bench\'s fastify-soap server, twice, its reply signed at the second path; unsigned, the same Adds are refused there', async (t: TestContext) => {
   const workload = signedWorkload(add)
-  t.assert.deepStrictEqual(workload.contenders.map((c) => [c.kind, c.serves]), [['soap', undefined], ['soap-x509', 'soap'], ['soap-x509-reply', 'soap']])
+  t.assert.deepStrictEqual(workload.contenders.map((c) => [c.kind, c.serves]), [['soap-unsigned', 'soap'], ['soap-x509', 'soap'], ['soap-x509-reply', 'soap']])
   t.assert.deepStrictEqual(workload.loads['soap-x509-reply'], { ...workload.loads['soap-x509'], path: SIGNED_REPLY_PATH })
-  t.assert.strictEqual(workload.reference, 'soap')
+  t.assert.strictEqual(workload.reference, 'soap-unsigned')
+  t.assert.strictEqual(workload.loads['soap-unsigned'], add)
   const signed = workload.loads['soap-x509']
   t.assert.strictEqual(signed.path, SIGNED_PATH)
   t.assert.strictEqual(signed.bodies.length, ADDENDS.length)
