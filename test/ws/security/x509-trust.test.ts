@@ -490,6 +490,17 @@ test('docs/security.md "Trust and the principal": lookup decides per operation; 
   t.assert.ok(!crashed.body.includes('directory down'), crashed.body)
 })
 
+test('docs/security.md "Logging": the answer\'s log line names the principal by subject, fingerprint and source, never its PEM', async (t: TestContext) => {
+  const lines: Array<Record<string, unknown>> = []
+  const app = await build(t, service({}), {}, (line) => lines.push(line))
+  t.assert.strictEqual((await send(app, { value: escaped('test-client') })).statusCode, 200)
+  const answered = lines.find((line) => line.msg === 'fastify-soap: answered') as { soap: Record<string, unknown> }
+  const client = certificate('test-client')
+  t.assert.deepStrictEqual(answered.soap.principal, { subject: client.subject, fingerprint256: client.fingerprint256, from: 'proxy' })
+  const base64 = client.raw.toString('base64')
+  t.assert.ok(!JSON.stringify(lines).includes(base64.slice(100, 160)), 'no PEM in the log')
+})
+
 test('docs/security.md "Client certificates": a bad clientCertificate is SOAP_ERR_SERVICE_INVALID at ready(); clientCertificate alone asks for something', async (t: TestContext) => {
   const trust = pem('test-ca')
   const cases: Record<string, unknown> = {
