@@ -173,6 +173,17 @@ test('XML Signature §4.4.4 X509IssuerSerial: the issuer\'s distinguished name (
   t.assert.strictEqual(found(`CN=${cn},O=fastify-soap demo`, decimal(certificate('test-ca'))), certificate('test-ca').fingerprint256)
 })
 
+test('RFC 5280 §4.1.2.2: a serial number as X509Certificate writes it, negative or with a leading zero, is found by its X509SerialNumber (xs:integer)', (t: TestContext) => {
+  const negative = certificate('negative-serial')
+  t.assert.strictEqual(negative.serialNumber, '-05')
+  const trust = store([pem('negative-serial'), pem('test-ca')])
+  const issuer = 'CN=negative-serial (test only),O=fastify-soap tests'
+  for (const serial of ['-5', '-05', ' -5 ']) {
+    t.assert.strictEqual(trust.find({ kind: 'issuerSerial', issuer, serial })?.fingerprint256, negative.fingerprint256, serial)
+  }
+  for (const serial of ['5', '+-5', '--5', '-', '\u00a0-5']) t.assert.strictEqual(trust.find({ kind: 'issuerSerial', issuer, serial }), undefined, serial)
+})
+
 test('RFC 4514 §2: a multi-valued RDN\'s order does not count; values other than strings compare as their encoding; BMPString and Teletex text compare as text', (t: TestContext) => {
   t.assert.deepStrictEqual(parseName('CN=a+OU=b,O=x'), parseName('OU=b+CN=a,O=x'))
   t.assert.notDeepStrictEqual(parseName('CN=a+OU=b,O=x'), parseName('CN=a,OU=b,O=x'))
