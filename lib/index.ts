@@ -38,9 +38,10 @@ import { memoryReplayStore } from './ws/security/replay'
 import { DeliveryBudget } from './ws/addressing/delivery'
 import { memoryReplyQueue, ReplyDesk } from './ws/addressing/queue'
 import { protocolModules } from './ws/protocols'
-// The fields each protocol adds to `request.soap` (`addressing`, `username`), typed where the protocol is.
+// The fields each protocol adds to `request.soap` (`addressing`, `username`, `principal`), typed where the protocol is.
 import './ws/addressing/protocol'
 import './ws/security/protocol'
+import './ws/security/principal'
 import { kExchange } from './service/protocol'
 import { otelApi } from './telemetry/api'
 import { kSpan } from './plugin/telemetry'
@@ -237,6 +238,8 @@ export type {
   SoapAddressing,
   SoapAddressingOptions,
   SoapAsyncReplyOptions,
+  SoapClientCertificateOptions,
+  SoapClientTrust,
   SoapCall,
   SoapEndpointReference,
   SoapContractDefinition,
@@ -260,10 +263,13 @@ export type {
   SoapReplyReceipt,
   SoapReplyTry,
   SoapSchema,
+  SoapPrincipal,
+  SoapPrincipalLookup,
   SoapSecurityOptions,
   SoapServiceDefinition,
   SoapUsernameTokenOptions,
   SoapUserSecret,
+  SoapX509Options,
   SoapWsdlOptions,
   XmlAttribute,
   XmlElement

@@ -9,6 +9,11 @@ import type { SoapVersion } from './namespaces'
 import type { SoapFault, SoapFaultOptions } from './soap/fault'
 import type { SoapMtomOptions } from './soap/xop-write'
 export type { SoapMtomMode, SoapMtomOptions } from './soap/xop-write'
+import type { SoapSecurityOptions } from './security-types'
+export type {
+  SoapPrincipal, SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions, SoapUserSecret, SoapX509Options,
+  SoapPrincipalLookup, SoapClientCertificateOptions, SoapClientTrust
+} from './security-types'
 
 import type { XmlElement } from './xml/element'
 
@@ -518,58 +523,6 @@ export interface SoapContractOptions extends SoapMtomOptions {
    * unless named here (docs/contract-first.md "WS-Security").
    */
   readonly ignorePolicyAssertions?: readonly string[]
-}
-
-// ---------------------------------------------------------- WS-Security ---
-
-/**
- * What a UsernameToken's user is checked against: the password itself (for
- * `#PasswordText` and `#PasswordDigest`), or, for a store of password hashes,
- * a verifier of the password sent in `#PasswordText` (a digest cannot be
- * checked against a hash). `undefined` for an unknown user.
- */
-export type SoapUserSecret = string | { readonly verify: (password: string) => boolean | Promise<boolean> }
-
-/**
- * Where the Nonces seen are kept, so that a message is accepted once
- * (docs/security.md "Replay"). `claim` is atomic: the first claim of a key
- * within `ttlMs` resolves true, any other false. A rejection answers the
- * request with a Receiver fault. `signal` aborts when the plugin stops
- * waiting (after 2 s: the request got a Receiver fault, and its client may
- * send it again): a store that can answer that late must see to it that
- * this claim does not hold, undoing it once made (as redisReplayStore does),
- * or the resend is refused as a replay.
- */
-export interface SoapReplayStore {
-  claim (key: string, ttlMs: number, signal?: AbortSignal): Promise<boolean>
-}
-
-export interface SoapUsernameTokenOptions {
-  /** The user's secret, by username; `undefined` (or null) for an unknown user. */
-  readonly lookup: (username: string) => SoapUserSecret | undefined | null | Promise<SoapUserSecret | undefined | null>
-  /** The password types accepted: `'text'`, `'digest'` or `'any'` (the default). */
-  readonly password?: 'text' | 'digest' | 'any'
-  /** When a Nonce and a Created must be sent: with a digest (the default), `'always'`, or `'never'`. */
-  readonly requireNonce?: 'digest' | 'always' | 'never'
-}
-
-/** The `security` key of a service or contract (docs/security.md "WS-Security"). */
-export interface SoapSecurityOptions {
-  /** Require a UsernameToken (WSS UsernameToken Profile 1.1). */
-  readonly usernameToken?: SoapUsernameTokenOptions
-  /** The wsu:Timestamp: `required` (default false; when sent it is always checked); `reply` adds one to each reply. */
-  readonly timestamp?: { readonly required?: boolean, readonly reply?: boolean }
-  /** How old a Created may be, in milliseconds; default 300,000 (5 minutes). */
-  readonly maxAge?: number
-  /** How far in the future a Created may be, and past an Expires, in milliseconds; default 60,000. */
-  readonly clockSkew?: number
-  /**
-   * Where Nonces are claimed, once per store: by default the in-memory store
-   * of the plugin's registration, shared by its services; `false` for none.
-   */
-  readonly replay?: SoapReplayStore | false
-  /** Operations served without WS-Security (e.g. ONVIF's GetSystemDateAndTime): their Security header is not read. */
-  readonly except?: readonly string[]
 }
 
 /**

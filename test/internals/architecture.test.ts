@@ -17,7 +17,7 @@ const ROOMS: ReadonlyArray<{ readonly room: string, readonly rank: number, reado
   { room: 'telemetry', rank: 0, holds: (file) => file.startsWith('telemetry/') },
   { room: 'xml', rank: 1, holds: (file) => file.startsWith('xml/') },
   { room: 'soap', rank: 2, holds: (file) => file.startsWith('soap/') },
-  { room: 'types', rank: 3, holds: (file) => file === 'types.ts' || file === 'infer.ts' },
+  { room: 'types', rank: 3, holds: (file) => ['types.ts', 'security-types.ts', 'infer.ts'].includes(file) },
   { room: 'codec', rank: 4, holds: (file) => file.startsWith('codec/') },
   { room: 'service', rank: 5, holds: (file) => file.startsWith('service/') },
   { room: 'ws', rank: 6, holds: (file) => file.startsWith('ws/') },

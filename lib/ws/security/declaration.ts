@@ -9,6 +9,7 @@ import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } f
 import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import { usernameTokenAssertion } from './security-policy'
 import type { Freshness } from './timestamp'
+import { compileClientCertificate, type ClientCertificate } from './client-certificate'
 
 export interface ServiceSecurity {
   readonly usernameToken: Required<SoapUsernameTokenOptions> | undefined
@@ -20,13 +21,21 @@ export interface ServiceSecurity {
   readonly except: ReadonlySet<string>
   /** WS-Policy assertions for the description, each serialised with its namespaces. */
   readonly assertions: readonly string[]
+  /** The caller's certificate from TLS or a proxy's header, when required. */
+  readonly clientCertificate: ClientCertificate | undefined
 }
 
 export const DEFAULT_MAX_AGE = 300_000
 export const DEFAULT_CLOCK_SKEW = 60_000
 
 const KEYS = new KnownKeys({
-  usernameToken: true, timestamp: true, maxAge: true, clockSkew: true, replay: true, except: true
+  usernameToken: true,
+  timestamp: true,
+  maxAge: true,
+  clockSkew: true,
+  replay: true,
+  except: true,
+  clientCertificate: true
 } as const satisfies KeyRecord<SoapSecurityOptions>)
 const TOKEN_KEYS = new KnownKeys({
   lookup: true, password: true, requireNonce: true
@@ -84,8 +93,8 @@ export function compileSecurity (
     }
   }
   const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true
-  if (usernameToken === undefined && !timestampRequired) {
-    bad(' asks for nothing: give usernameToken, or timestamp: { required: true }')
+  if (usernameToken === undefined && !timestampRequired && options.clientCertificate === undefined) {
+    bad(' asks for nothing: give usernameToken, clientCertificate, or timestamp: { required: true }')
   }
 
   const ms = (key: 'maxAge' | 'clockSkew', fallback: number): number => {
@@ -97,6 +106,11 @@ export function compileSecurity (
     return given as number
   }
   const freshness = { maxAge: ms('maxAge', DEFAULT_MAX_AGE), clockSkew: ms('clockSkew', DEFAULT_CLOCK_SKEW) }
+  const client = options.clientCertificate as unknown
+  if (client !== undefined && !isObject(client)) bad('.clientCertificate must be an object')
+  const clientCertificate = client === undefined
+    ? undefined
+    : compileClientCertificate(bad, client as Record<string, unknown>, options.x509, freshness.clockSkew)
 
   let replay: SoapReplayStore | undefined
   if (options.replay === undefined) replay = defaultStore
@@ -122,6 +136,7 @@ export function compileSecurity (
     freshness,
     replay,
     except: new Set(except as string[]),
-    assertions: usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')]
+    assertions: usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')],
+    clientCertificate
   }
 }
