@@ -11,6 +11,7 @@ import { usernameTokenAssertion } from './security-policy'
 import type { Freshness } from './timestamp'
 import type { ServiceX509 } from './signature-verify'
 import { compileX509 } from './x509-options'
+import { compileClientCertificate, type ClientCertificate } from './client-certificate'
 
 export interface ServiceSecurity {
   readonly usernameToken: Required<SoapUsernameTokenOptions> | undefined
@@ -24,13 +25,22 @@ export interface ServiceSecurity {
   readonly assertions: readonly string[]
   /** The XML Signature required, when `x509` is given. */
   readonly x509: ServiceX509 | undefined
+  /** The caller's certificate from TLS or a proxy's header, when required. */
+  readonly clientCertificate: ClientCertificate | undefined
 }
 
 export const DEFAULT_MAX_AGE = 300_000
 export const DEFAULT_CLOCK_SKEW = 60_000
 
 const KEYS = new KnownKeys({
-  usernameToken: true, timestamp: true, maxAge: true, clockSkew: true, replay: true, except: true, x509: true
+  usernameToken: true,
+  timestamp: true,
+  maxAge: true,
+  clockSkew: true,
+  replay: true,
+  except: true,
+  clientCertificate: true,
+  x509: true
 } as const satisfies KeyRecord<SoapSecurityOptions>)
 const TOKEN_KEYS = new KnownKeys({
   lookup: true, password: true, requireNonce: true
@@ -90,8 +100,8 @@ export function compileSecurity (
   // With x509, a Timestamp is required: it is signed with the Body, and its signature claimed once.
   const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true ||
     options.x509 !== undefined
-  if (usernameToken === undefined && !timestampRequired) {
-    bad(' asks for nothing: give usernameToken, x509, or timestamp: { required: true }')
+  if (usernameToken === undefined && !timestampRequired && options.clientCertificate === undefined) {
+    bad(' asks for nothing: give usernameToken, x509, clientCertificate, or timestamp: { required: true }')
   }
 
   const ms = (key: 'maxAge' | 'clockSkew', fallback: number): number => {
@@ -103,6 +113,11 @@ export function compileSecurity (
     return given as number
   }
   const freshness = { maxAge: ms('maxAge', DEFAULT_MAX_AGE), clockSkew: ms('clockSkew', DEFAULT_CLOCK_SKEW) }
+  const client = options.clientCertificate as unknown
+  if (client !== undefined && !isObject(client)) bad('.clientCertificate must be an object')
+  const clientCertificate = client === undefined
+    ? undefined
+    : compileClientCertificate(bad, client as Record<string, unknown>, options.x509, freshness.clockSkew)
 
   const x509 = options.x509 === undefined
     ? undefined
@@ -133,6 +148,7 @@ export function compileSecurity (
     replay,
     except: new Set(except as string[]),
     assertions: usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')],
-    x509
+    x509,
+    clientCertificate
   }
 }

@@ -3,14 +3,18 @@
  * `security` key of a service, the `wsse:Security` header it understands,
  * the WS-SecurityPolicy assertions it states, and its one step, after
  * dispatch: the check of the Security header, whose user it gives the
- * handler as `request.soap.username`.
+ * handler as `request.soap.username`, and of the client's certificate, as
+ * `request.soap.principal`.
  */
 import type { SoapReplayStore } from '../../types'
+import type { SoapHeaderBlock } from '../../soap/headers'
 import type { Exchange, Operation, Protocol, ProtocolModule } from '../../service/protocol'
 import { decodedSource } from '../../service/context'
 import { readSigningView, type SigningElement } from '../../xml/c14n'
 import { compileSecurity, type ServiceSecurity } from './declaration'
 import { SECURITY_HEADER, verifySecurity } from './verify'
+import { clientPrincipal } from './client-certificate'
+import { replyTimestamp } from './timestamp'
 
 declare module '../../service/context' {
   interface SoapContext {
@@ -20,6 +24,10 @@ declare module '../../service/context' {
      */
     username: string | undefined
   }
+}
+
+function isSecurity (block: SoapHeaderBlock): boolean {
+  return block.targeted && block.key === SECURITY_HEADER
 }
 
 class SecurityProtocol implements Protocol {
@@ -37,6 +45,16 @@ class SecurityProtocol implements Protocol {
   async afterDispatch (exchange: Exchange, op: Operation): Promise<void> {
     if (this.#security.except.has(op.info.name)) return
     const { soap } = exchange
+    const { clientCertificate, usernameToken, timestampRequired, freshness } = this.#security
+    if (clientCertificate !== undefined) {
+      const now = Date.now()
+      soap.principal = await clientPrincipal(clientCertificate, exchange, op.info.name, now)
+      // The certificate alone is asked for: a Security header is checked when sent, not required.
+      if (usernameToken === undefined && !timestampRequired && !soap.headers.some(isSecurity)) {
+        if (this.#security.replyTimestamp) soap.responseHeaders.push(replyTimestamp(now, freshness.maxAge))
+        return
+      }
+    }
     const view = (): SigningElement => readSigningView(decodedSource(soap), soap.parts)
     const { username, principal, replyHeader } = await verifySecurity(
       this.#security, { headers: soap.headers, operation: op.info.name, view }
