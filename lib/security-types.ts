@@ -56,6 +56,11 @@ export interface SoapSecurityOptions {
   readonly replay?: SoapReplayStore | false
   /** Operations served without WS-Security (e.g. ONVIF's GetSystemDateAndTime): their Security header is not read. */
   readonly except?: readonly string[]
+  /**
+   * Require an XML Signature over the Body and the Timestamp by an X.509 certificate (WSS X.509 Token Profile
+   * 1.1; docs/security.md "X.509 signatures"); a Timestamp is then required.
+   */
+  readonly x509?: SoapX509Options
 }
 
 /** Who signed a request, or the TLS client certificate it came with (docs/security.md "X.509 signatures"). */

@@ -48,6 +48,9 @@ export interface DecodedTree {
   readonly bodyNodes: readonly number[]
 }
 
+/** The decoded text of a request, as its context keeps it (set by the class below). */
+let sourceOf: (context: SoapContext) => string
+
 export class SoapContext {
   /** `'1.1'` or `'1.2'`, from the media type (and the Envelope's namespace, which matches it). */
   readonly version: SoapVersion
@@ -96,6 +99,10 @@ export class SoapContext {
   #aborter: AbortController | undefined
   #byName: ReadonlyMap<string, readonly SoapHeaderBlock[]> | undefined
   #response: ServerResponse | null = null
+
+  static {
+    sourceOf = (context) => context.#init.source
+  }
 
   constructor (init: SoapContextInit) {
     this.version = init.version
@@ -214,4 +221,12 @@ export class SoapContext {
     if (elements > maxXPathElements) throw new SOAP_ERR_SELECT_LIMIT(elements, maxXPathElements)
     return select(expression, (node ?? this.document) as unknown as globalThis.Node)
   }
+}
+
+/**
+ * The decoded text of `context`'s request, which the decoder checked, for a protocol that reads it again (the
+ * signing view of WS-Security); not a field of `request.soap`.
+ */
+export function decodedSource (context: SoapContext): string {
+  return sourceOf(context)
 }

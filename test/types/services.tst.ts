@@ -362,6 +362,24 @@ describe('WS-Security', () => {
   })
 })
 
+describe('docs/security.md "X.509 signatures"', () => {
+  test('`security.x509` is typed: trust, lookup with the operation, signed parts, allowSha1, reply', () => {
+    expect<SoapSecurityOptions>().type.toBeAssignableFrom({
+      x509: {
+        trust: ['-----BEGIN CERTIFICATE-----', Buffer.from('')],
+        lookup: async (principal: SoapPrincipal, { operation }: { operation: string }) => principal.from === 'signature' && operation === 'Add',
+        signed: { headers: ['{http://www.w3.org/2005/08/addressing}To', 'urn:x'], usernameToken: false },
+        allowSha1: false,
+        reply: { key: '-----BEGIN PRIVATE KEY-----', certificate: Buffer.from('') }
+      }
+    })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ x509: {} })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ x509: { trust: 'pem', allowSha1: 'yes' } })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ x509: { trust: 'pem', signed: { body: true } } })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ x509: { trust: 'pem', reply: { key: 'k' } } })
+  })
+})
+
 describe('docs/addressing.md "Durable replies"', () => {
   test('replyQueue takes a SoapReplyQueue; bullmqReplyQueue takes BullMQ\'s classes and gives one', () => {
     expect<FastifySoapOptions>().type.toBeAssignableFrom({ replyQueue: memoryReplyQueue() })

@@ -9,6 +9,8 @@ import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } f
 import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import { usernameTokenAssertion } from './security-policy'
 import type { Freshness } from './timestamp'
+import type { ServiceX509 } from './signature-verify'
+import { compileX509 } from './x509-options'
 import { compileClientCertificate, type ClientCertificate } from './client-certificate'
 
 export interface ServiceSecurity {
@@ -21,6 +23,8 @@ export interface ServiceSecurity {
   readonly except: ReadonlySet<string>
   /** WS-Policy assertions for the description, each serialised with its namespaces. */
   readonly assertions: readonly string[]
+  /** The XML Signature required, when `x509` is given. */
+  readonly x509: ServiceX509 | undefined
   /** The caller's certificate from TLS or a proxy's header, when required. */
   readonly clientCertificate: ClientCertificate | undefined
 }
@@ -35,7 +39,8 @@ const KEYS = new KnownKeys({
   clockSkew: true,
   replay: true,
   except: true,
-  clientCertificate: true
+  clientCertificate: true,
+  x509: true
 } as const satisfies KeyRecord<SoapSecurityOptions>)
 const TOKEN_KEYS = new KnownKeys({
   lookup: true, password: true, requireNonce: true
@@ -92,9 +97,11 @@ export function compileSecurity (
       if (flag !== undefined && typeof flag !== 'boolean') bad(`.timestamp.${key} must be a boolean`)
     }
   }
-  const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true
+  // With x509, a Timestamp is required: it is signed with the Body, and its signature claimed once.
+  const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true ||
+    options.x509 !== undefined
   if (usernameToken === undefined && !timestampRequired && options.clientCertificate === undefined) {
-    bad(' asks for nothing: give usernameToken, clientCertificate, or timestamp: { required: true }')
+    bad(' asks for nothing: give usernameToken, x509, clientCertificate, or timestamp: { required: true }')
   }
 
   const ms = (key: 'maxAge' | 'clockSkew', fallback: number): number => {
@@ -111,6 +118,10 @@ export function compileSecurity (
   const clientCertificate = client === undefined
     ? undefined
     : compileClientCertificate(bad, client as Record<string, unknown>, options.x509, freshness.clockSkew)
+
+  const x509 = options.x509 === undefined
+    ? undefined
+    : compileX509(bad, options.x509, { usernameToken: usernameToken !== undefined, clockSkew: freshness.clockSkew })
 
   let replay: SoapReplayStore | undefined
   if (options.replay === undefined) replay = defaultStore
@@ -137,6 +148,7 @@ export function compileSecurity (
     replay,
     except: new Set(except as string[]),
     assertions: usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')],
+    x509,
     clientCertificate
   }
 }

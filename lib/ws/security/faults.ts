@@ -8,14 +8,18 @@ import { WSSE_NS, WSU_NS } from '../../namespaces'
 import { SoapFault } from '../../soap/fault'
 
 export type SecurityFaultName =
-  'FailedAuthentication' | 'InvalidSecurity' | 'InvalidSecurityToken' | 'UnsupportedSecurityToken' | 'MessageExpired'
+  | 'FailedAuthentication' | 'InvalidSecurity' | 'InvalidSecurityToken' | 'UnsupportedSecurityToken' | 'MessageExpired'
+  | 'FailedCheck' | 'SecurityTokenUnavailable' | 'UnsupportedAlgorithm'
 
 const REASONS: Record<SecurityFaultName, string> = {
   FailedAuthentication: 'The security token could not be authenticated or authorized',
   InvalidSecurity: 'An error was discovered processing the <wsse:Security> header',
   InvalidSecurityToken: 'An invalid security token was provided',
   UnsupportedSecurityToken: 'An unsupported token was provided',
-  MessageExpired: 'The message has expired'
+  MessageExpired: 'The message has expired',
+  FailedCheck: 'The signature or decryption was invalid',
+  SecurityTokenUnavailable: 'Referenced security token could not be retrieved',
+  UnsupportedAlgorithm: 'An unsupported signature or encryption algorithm was used'
 }
 
 /** The fault of a failed WS-Security check. */

@@ -9,6 +9,8 @@
 import type { SoapReplayStore } from '../../types'
 import type { SoapHeaderBlock } from '../../soap/headers'
 import type { Exchange, Operation, Protocol, ProtocolModule } from '../../service/protocol'
+import { decodedSource } from '../../service/context'
+import { readSigningView, type SigningElement } from '../../xml/c14n'
 import { compileSecurity, type ServiceSecurity } from './declaration'
 import { SECURITY_HEADER, verifySecurity } from './verify'
 import { clientPrincipal } from './client-certificate'
@@ -53,8 +55,12 @@ class SecurityProtocol implements Protocol {
         return
       }
     }
-    const { username, replyHeader } = await verifySecurity(this.#security, soap.headers)
+    const view = (): SigningElement => readSigningView(decodedSource(soap), soap.parts)
+    const { username, principal, replyHeader } = await verifySecurity(
+      this.#security, { headers: soap.headers, operation: op.info.name, view }
+    )
     soap.username = username
+    if (principal !== undefined) soap.principal = principal
     if (replyHeader !== undefined) soap.responseHeaders.push(replyHeader)
   }
 }

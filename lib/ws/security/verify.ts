@@ -1,18 +1,25 @@
 /**
  * The checks of a request's `wsse:Security` header (WSS 1.1 SOAP Message
- * Security §5, §6, §10; UsernameToken Profile 1.1), in order: one Security
- * header meant for this node, holding at most one Timestamp and one
- * UsernameToken and nothing else; the Timestamp fresh; the token well formed,
- * fresh, authenticated, then its Nonce claimed once. Each failure is its WSS
- * fault (faults.ts); a lookup or store that fails is a Receiver fault.
+ * Security §5, §6, §8, §10; UsernameToken Profile 1.1; X.509 Token Profile
+ * 1.1), in order: one Security header meant for this node, holding at most
+ * one Timestamp and one UsernameToken (with `x509`, BinarySecurityTokens and
+ * one Signature) and nothing else; the Timestamp fresh; the Signature
+ * verified (signature-verify.ts); the token well formed, fresh,
+ * authenticated, then its Nonce claimed once, and the Signature's value.
+ * Each failure is its WSS fault (faults.ts); a lookup or store that fails is
+ * a Receiver fault.
  */
 import { WSSE_NS, WSU_NS, qnameKey } from '../../namespaces'
 import type { SoapHeaderBlock } from '../../soap/headers'
 import type { XmlElement } from '../../xml/element'
+import type { SigningElement } from '../../xml/c14n'
+import type { SoapPrincipal } from '../../types'
+import { DS_NS } from './algorithms'
 import type { ServiceSecurity } from './declaration'
 import { childElements } from './elements'
 import { securityFault } from './faults'
 import { claim, replayKey, replayTtl } from './replay'
+import { verifySignedRequest } from './signature-verify'
 import { checkCreated, checkTimestamp, replyTimestamp } from './timestamp'
 import { authenticate, readUsernameToken } from './token'
 
@@ -21,43 +28,92 @@ export const SECURITY_HEADER = qnameKey(WSSE_NS, 'Security')
 /** How long a claim may take before the request fails, in milliseconds. */
 export const STORE_TIMEOUT = 2000
 
+/** What the checks read of a request. */
+export interface SecuredRequest {
+  /** The header blocks, in document order. */
+  readonly headers: readonly SoapHeaderBlock[]
+  /** The operation dispatched to. */
+  readonly operation: string
+  /** The Envelope of the request's signing view, read when a Signature is checked. */
+  readonly view: () => SigningElement
+}
+
 export interface SecurityResult {
   /** The UsernameToken's user, once authenticated. */
   readonly username: string | undefined
+  /** The signer, once the Signature is verified and its certificate trusted. */
+  readonly principal: SoapPrincipal | undefined
   /** The reply's Security header block, when the service adds a Timestamp. */
   readonly replyHeader: string | undefined
 }
 
-/**
- * The Timestamp and the UsernameToken of a Security header; anything else in it, or a second of either,
- * is InvalidSecurity.
- */
-function contents (security: XmlElement): { timestamp: XmlElement | undefined, token: XmlElement | undefined } {
-  let timestamp: XmlElement | undefined
-  let token: XmlElement | undefined
-  for (const child of childElements(security, 'InvalidSecurity')) {
-    if (child.namespace === WSU_NS && child.localName === 'Timestamp' && timestamp === undefined) timestamp = child
-    else if (child.namespace === WSSE_NS && child.localName === 'UsernameToken' && token === undefined) token = child
-    else throw securityFault('InvalidSecurity')
-  }
-  return { timestamp, token }
+interface Contents {
+  timestamp: XmlElement | undefined
+  token: XmlElement | undefined
+  signature: XmlElement | undefined
 }
 
-/** Checks the Security header of a request's header blocks against a service's `security`. */
+/**
+ * The Timestamp and the UsernameToken of a Security header, and with `signed` its Signature (and any
+ * BinarySecurityTokens); anything else in it, or a second of any, is InvalidSecurity. WSS §8 allows several
+ * Signatures: a second is an endorsing supporting token's, over the first, not supported rather than half checked.
+ */
+function contents (security: XmlElement, signed: boolean): Contents {
+  const found: Contents = { timestamp: undefined, token: undefined, signature: undefined }
+  for (const child of childElements(security, 'InvalidSecurity')) {
+    const { namespace, localName } = child
+    const kind = namespace === WSU_NS && localName === 'Timestamp'
+      ? 'timestamp'
+      : namespace === WSSE_NS && localName === 'UsernameToken'
+        ? 'token'
+        : signed && namespace === DS_NS && localName === 'Signature' ? 'signature' : undefined
+    if (kind !== undefined && found[kind] === undefined) found[kind] = child
+    else if (!signed || namespace !== WSSE_NS || localName !== 'BinarySecurityToken') {
+      throw securityFault('InvalidSecurity')
+    }
+  }
+  return found
+}
+
+/** Checks the Security header of a request against a service's `security`. */
 export async function verifySecurity (
-  security: ServiceSecurity, headers: readonly SoapHeaderBlock[], now: number = Date.now()
+  security: ServiceSecurity, request: SecuredRequest, now: number = Date.now()
 ): Promise<SecurityResult> {
   const replyHeader = security.replyTimestamp ? replyTimestamp(now, security.freshness.maxAge) : undefined
+  const { headers } = request
   // Only blocks meant for this node count (SOAP 1.2 Part 1 §2.6); WSS §6.1: at most one Security header per role.
   const blocks = headers.filter((block) => block.targeted && block.key === SECURITY_HEADER)
   // A service's security asks for a token or a Timestamp (declaration.ts): none is a fault.
   if (blocks.length !== 1) throw securityFault('InvalidSecurity')
-  const { timestamp, token } = contents(blocks[0].element)
+  const { x509 } = security
+  const { timestamp, token, signature } = contents(blocks[0].element, x509 !== undefined)
   const { freshness } = security
   if (timestamp !== undefined) checkTimestamp(timestamp, now, freshness)
   else if (security.timestampRequired) throw securityFault('InvalidSecurity')
+  let signed: Awaited<ReturnType<typeof verifySignedRequest>> | undefined
+  if (x509 !== undefined) {
+    if (signature === undefined) throw securityFault('InvalidSecurity')
+    const at = headers.indexOf(blocks[0])
+    const { operation } = request
+    signed = await verifySignedRequest(x509, { view: request.view(), headers, security: at, operation, now })
+  }
+  const username = await checkToken(security, token, now)
+  // Claimed last, once everything holds: a signed Timestamp is accepted once (WSS §10 leaves replay to the
+  // receiver; its SignatureValue stands for the message).
+  if (signed !== undefined && security.replay !== undefined) {
+    const ttl = replayTtl(freshness.maxAge, freshness.clockSkew)
+    if (!await claim(security.replay, replayKey(signed.value), ttl, STORE_TIMEOUT)) throw securityFault('FailedCheck')
+  }
+  return { username, principal: signed?.principal, replyHeader }
+}
+
+/** The UsernameToken checked, when the service requires one: its user. */
+async function checkToken (
+  security: ServiceSecurity, token: XmlElement | undefined, now: number
+): Promise<string | undefined> {
+  const { freshness } = security
   const options = security.usernameToken
-  if (options === undefined) return { username: undefined, replyHeader }
+  if (options === undefined) return undefined
   if (token === undefined) throw securityFault('InvalidSecurity')
 
   const ut = readUsernameToken(token)
@@ -71,5 +127,5 @@ export async function verifySecurity (
     const ttl = replayTtl(freshness.maxAge, freshness.clockSkew)
     if (!await claim(security.replay, replayKey(ut.nonce), ttl, STORE_TIMEOUT)) throw securityFault('InvalidSecurity')
   }
-  return { username: ut.username, replyHeader }
+  return ut.username
 }

@@ -1,0 +1,57 @@
+/**
+ * The signer's certificate, as a Signature's KeyInfo names it (WSS X.509
+ * Token Profile 1.1 §3.2): a wsse:BinarySecurityToken of this Security
+ * header its wsse:Reference points at, or a trusted certificate a
+ * KeyIdentifier or an X509IssuerSerial names. Never a key the message
+ * merely carries elsewhere.
+ */
+import { X509Certificate } from 'node:crypto'
+import { WSSE_NS } from '../../namespaces'
+import type { SigningElement } from '../../xml/c14n'
+import { securityFault } from './faults'
+import { attributeIn, textIn, X509V3, type KeyReference } from './signature-read'
+import type { TrustStore } from './trust'
+import { decodeBase64 } from './token'
+
+/** The longest BinarySecurityToken read, in characters. */
+const MAX_TOKEN = 65_536
+
+/**
+ * A wsse:BinarySecurityToken's certificate: ValueType X509v3, EncodingType Base64Binary (or absent), a DER
+ * certificate; anything else is InvalidSecurityToken.
+ */
+export function tokenCertificate (token: SigningElement): X509Certificate {
+  const encoding = attributeIn(token, 'EncodingType')
+  if (attributeIn(token, 'ValueType') !== X509V3 || (encoding !== undefined && !encoding.endsWith('#Base64Binary'))) {
+    throw securityFault('InvalidSecurityToken')
+  }
+  const der = decodeBase64(textIn(token, MAX_TOKEN, 'InvalidSecurityToken'))
+  if (der === undefined) throw securityFault('InvalidSecurityToken')
+  try {
+    return new X509Certificate(der)
+  } catch {
+    throw securityFault('InvalidSecurityToken')
+  }
+}
+
+/**
+ * The certificate `key` names. A token must be the one element of the message with that Id (a second one is
+ * FailedCheck) and a BinarySecurityToken child of `security`; a certificate named by a KeyIdentifier or
+ * IssuerSerial must be one `trust` holds. Otherwise SecurityTokenUnavailable.
+ */
+export function signerCertificate (
+  key: KeyReference, security: SigningElement, ids: ReadonlyMap<string, readonly SigningElement[]>, trust: TrustStore
+): X509Certificate {
+  if (key.kind !== 'token') {
+    const found = trust.find(key)
+    if (found === undefined) throw securityFault('SecurityTokenUnavailable')
+    return found
+  }
+  const named = ids.get(key.id) ?? []
+  if (named.length > 1) throw securityFault('FailedCheck')
+  const token = named[0]
+  if (token?.parent !== security || token.namespace !== WSSE_NS || token.localName !== 'BinarySecurityToken') {
+    throw securityFault('SecurityTokenUnavailable')
+  }
+  return tokenCertificate(token)
+}
