@@ -55,7 +55,8 @@ class SecurityProtocol implements Protocol {
         return
       }
     }
-    const view = (): SigningElement => readSigningView(decodedSource(soap), soap.parts)
+    // An MTOM request is verified over its XOP infoset; any other's xop:Include is an element like another.
+    const view = (): SigningElement => readSigningView(decodedSource(soap), soap.mtom ? soap.parts : undefined)
     const { username, principal, replyHeader } = await verifySecurity(
       this.#security, { headers: soap.headers, operation: op.info.name, view }
     )

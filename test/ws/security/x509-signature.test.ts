@@ -108,6 +108,14 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
+test('docs/protocol.md "MTOM/XOP": in a request that is no MTOM package, a signed xop:Include is an element like another: the signature holds, the codec answers its Sender fault', async (t: TestContext) => {
+  const app = await buildSigned(t)
+  const include = `<xop:Include xmlns:xop="${XOP}" href="cid:data%40example.org"/>`
+  const response = await send(app, signedRequest({ body: `<t:Upload xmlns:t="${NS}"><t:data>${include}</t:data></t:Upload>` }))
+  t.assert.strictEqual(response.statusCode, 400, response.body)
+  t.assert.match(response.body, /<soap:Value>soap:Sender<\/soap:Value>.*t:data holds an element \(xop:Include\)/s)
+})
+
 test('docs/security.md "X.509 signatures": with clientCertificate too, the signer replaces the connection\'s certificate as request.soap.principal', async (t: TestContext) => {
   const header = 'x-ssl-client-cert'
   const app = await buildSigned(t, signedService({
