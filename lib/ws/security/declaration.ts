@@ -132,7 +132,8 @@ export function compileSecurity (
   return {
     usernameToken,
     timestampRequired,
-    replyTimestamp: (timestamp as { reply?: boolean } | undefined)?.reply === true,
+    // A signed reply carries its own Timestamp, signed.
+    replyTimestamp: (timestamp as { reply?: boolean } | undefined)?.reply === true && x509?.reply === undefined,
     freshness,
     replay,
     except: new Set(except as string[]),

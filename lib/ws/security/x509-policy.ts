@@ -16,7 +16,7 @@ const INCLUDE = `${SP_NS}/IncludeToken`
 export interface X509PolicyInputs {
   /** `signed.headers`: `{namespace}localName`, or a namespace alone. */
   readonly signedHeaders: readonly string[]
-  /** RSA-SHA1 and SHA-1 digests accepted (and written in a signed reply): the Basic256 suite, else Basic256Sha256. */
+  /** RSA-SHA1 and SHA-1 digests accepted: the Basic256 suite, unless replies are signed (with RSA-SHA256). */
   readonly allowSha1: boolean
   /** Whether replies are signed. */
   readonly replySigned: boolean
@@ -47,8 +47,11 @@ function signedHeader (entry: string): string {
  * its X.509 certificate, sent in each request (InitiatorToken
  * AlwaysToRecipient); the service's certificate signs replies and is sent in
  * them (RecipientToken AlwaysToInitiator), or, with replies unsigned, is
- * never sent nor used (Never). A Timestamp signed, whole header blocks and
- * Body only, the header laid out in any order (Lax); `sp:Wss11` names the
+ * never sent nor used (Never). The algorithm suite is SHA-1's (Basic256)
+ * with `allowSha1`, unless replies are signed: they are signed with
+ * RSA-SHA256 and SHA-256 digests, which a client of Basic256 may refuse. A
+ * Timestamp signed, whole header blocks and Body only, the header laid out
+ * in any order (Lax); `sp:Wss11` names the
  * references to a certificate the plugin resolves. §4.1.1 `sp:SignedParts`
  * on the messages: the Body and the `signed.headers` of a request, the Body
  * of a signed reply.
@@ -59,7 +62,7 @@ export function x509Assertions ({ signedHeaders, allowSha1, replySigned }: X509P
     `<sp:InitiatorToken><wsp:Policy>${x509Token('AlwaysToRecipient')}</wsp:Policy></sp:InitiatorToken>` +
     `<sp:RecipientToken><wsp:Policy>${x509Token(replySigned ? 'AlwaysToInitiator' : 'Never')}</wsp:Policy>` +
     '</sp:RecipientToken>' +
-    `<sp:AlgorithmSuite><wsp:Policy><sp:${allowSha1 ? 'Basic256' : 'Basic256Sha256'}/></wsp:Policy>` +
+    `<sp:AlgorithmSuite><wsp:Policy><sp:${allowSha1 && !replySigned ? 'Basic256' : 'Basic256Sha256'}/></wsp:Policy>` +
     '</sp:AlgorithmSuite>' +
     '<sp:Layout><wsp:Policy><sp:Lax/></wsp:Policy></sp:Layout>' +
     '<sp:IncludeTimestamp/><sp:OnlySignEntireHeadersAndBody/>' +

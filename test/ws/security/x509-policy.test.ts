@@ -127,7 +127,7 @@ test('docs/wsdl.md "Policy": a service with security.x509 states an sp:Asymmetri
   }
 })
 
-test('docs/wsdl.md "Policy": with x509.reply the recipient token is sent to the initiator (AlwaysToInitiator) and each output states sp:SignedParts with the Body; allowSha1 states the Basic256 suite; a UsernameToken is stated beside the binding', async (t: TestContext) => {
+test('docs/wsdl.md "Policy": with x509.reply the recipient token is sent to the initiator (AlwaysToInitiator) and each output states sp:SignedParts with the Body; allowSha1 states the Basic256 suite, unless replies are signed (RSA-SHA256); a UsernameToken is stated beside the binding', async (t: TestContext) => {
   const wsdl = await wsdlOf(t, {
     x509: { trust: CA, allowSha1: true, reply: { key: SERVER_KEY, certificate: SERVER_CERT } },
     usernameToken: { lookup: () => 'demo' }
@@ -138,8 +138,10 @@ test('docs/wsdl.md "Policy": with x509.reply the recipient token is sent to the 
   t.assert.deepStrictEqual(endpoint.map((a) => a.localName), ['AsymmetricBinding', 'Wss11', 'SupportingTokens'])
   const binding = nested(t, endpoint[0])
   t.assert.strictEqual(includeToken(t, binding, 'RecipientToken'), `${SP}/IncludeToken/AlwaysToInitiator`)
-  t.assert.deepStrictEqual(nested(t, binding[2]).map((a) => a.localName), ['Basic256'])
+  t.assert.deepStrictEqual(nested(t, binding[2]).map((a) => a.localName), ['Basic256Sha256'], 'replies are signed with RSA-SHA256')
   t.assert.deepStrictEqual(children(policyById(t, definitions, 'CalculatorInputPolicy')[0], SP).map((p) => p.localName), ['Body'])
+  const legacy = new DOMParser().parseFromString(await wsdlOf(t, { x509: { trust: CA, allowSha1: true } }), 'text/xml').documentElement as DomElement
+  t.assert.deepStrictEqual(nested(t, nested(t, policyById(t, legacy, 'CalculatorPolicy')[0])[2]).map((a) => a.localName), ['Basic256'])
   const output = policyById(t, definitions, 'CalculatorOutputPolicy')
   t.assert.deepStrictEqual(output.map((a) => a.localName), ['SignedParts'])
   t.assert.deepStrictEqual(children(output[0], SP).map((p) => p.localName), ['Body'])
@@ -200,7 +202,9 @@ test('docs/contract-first.md "WS-Security": the WSDL a service with security.x50
   t.assert.strictEqual(keyless.error?.message, 'fastify-soap: contract Calculator: its WS-SecurityPolicy asks for signed replies (sp:SignedParts of an output): give "security.x509.reply"')
   const keyed = await serveContract(t, signedReplies, { security: { x509: { trust: CA, reply } } }, addOperations)
   t.assert.strictEqual(keyed.error, undefined)
-  t.assert.deepStrictEqual(securityLine(keyed.lines)?.security, { 'X.509 signature (Body, Timestamp; SHA-1 allowed; replies signed)': ['Add', 'Ping'] })
+  t.assert.deepStrictEqual(securityLine(keyed.lines)?.security, { 'X.509 signature (Body, Timestamp; replies signed)': ['Add', 'Ping'] })
+  const legacy = await serveContract(t, await wsdlOf(t, { x509: { trust: CA, allowSha1: true } }), { security: { x509: { trust: CA } } }, addOperations)
+  t.assert.deepStrictEqual(securityLine(legacy.lines)?.security, { 'X.509 signature (Body, Timestamp; SHA-1 allowed)': ['Add', 'Ping'] })
 })
 
 const SP_NS_DECL = `xmlns:wsp="${WSP}" xmlns:sp="${SP}"`
