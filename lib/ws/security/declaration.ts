@@ -146,7 +146,8 @@ export function compileSecurity (
 function policyAssertions (
   usernameToken: ServiceSecurity['usernameToken'], x509: SoapSecurityOptions['x509']
 ): Pick<ServiceSecurity, 'assertions' | 'inputAssertions' | 'outputAssertions'> {
-  const token = usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')]
+  const signed = x509?.signed?.usernameToken === true
+  const token = usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest', signed)]
   if (x509 === undefined) return { assertions: token, inputAssertions: [], outputAssertions: [] }
   const signedHeaders = x509.signed?.headers ?? []
   const { endpoint, input, output } =
