@@ -59,7 +59,7 @@ function includedText (attributes: readonly XmlAttributeEvent[], parts: Readonly
 /** Builds the signing view as the reader goes (XmlHandler). */
 class ViewBuilder implements XmlHandler {
   readonly #source: string
-  readonly #parts: ReadonlyMap<string, Buffer>
+  readonly #parts: ReadonlyMap<string, Buffer> | undefined
   readonly #open: ViewElement[] = []
   /** The pieces of the text run in hand. */
   readonly #text: string[] = []
@@ -67,7 +67,7 @@ class ViewBuilder implements XmlHandler {
   #inInclude = 0
   root: SigningElement | undefined
 
-  constructor (source: string, parts: ReadonlyMap<string, Buffer>) {
+  constructor (source: string, parts: ReadonlyMap<string, Buffer> | undefined) {
     this.#source = source
     this.#parts = parts
   }
@@ -93,7 +93,7 @@ class ViewBuilder implements XmlHandler {
       this.#inInclude++
       return
     }
-    if (uri === XOP_NS && local === 'Include') {
+    if (uri === XOP_NS && local === 'Include' && this.#parts !== undefined) {
       this.#text.push(includedText(attributes, this.#parts))
       this.#inInclude = 1
       return
@@ -132,14 +132,13 @@ class ViewBuilder implements XmlHandler {
   }
 }
 
-const NO_PARTS: ReadonlyMap<string, Buffer> = new Map()
-
 /**
  * The document element of `source` (already checked by the decoder), read again with every declaration;
- * each xop:Include (XOP 1.0) is replaced by the base64 text of the part it names in `parts`. Throws when
- * the text cannot be read or an Include names no part.
+ * each xop:Include (XOP 1.0) is replaced by the base64 text of the part it names in `parts`. Without
+ * `parts` (a message that is no XOP package), an xop:Include is an element as any other. Throws when the
+ * text cannot be read or an Include names no part.
  */
-export function readSigningView (source: string, parts: ReadonlyMap<string, Buffer> = NO_PARTS): SigningElement {
+export function readSigningView (source: string, parts?: ReadonlyMap<string, Buffer>): SigningElement {
   const builder = new ViewBuilder(source, parts)
   new XmlReader(builder).read(source)
   return builder.root as SigningElement
@@ -221,12 +220,22 @@ interface Context {
  * element's own (not inherited from ancestors). Namespace nodes sorted by
  * prefix, the default first; attributes by namespace URI, then local name.
  */
-function startTag (element: SigningElement, context: Context, undo: Undo[]): string {
+function startTag (element: SigningElement, context: Context, undo: Undo[], apex: boolean): string {
   const { scope, rendered, inclusive } = context
   const used = new Set<string>()
   used.add(element.prefix)
   for (const a of element.attributes) if (a.prefix !== '') used.add(a.prefix)
-  for (const prefix of inclusive) if (prefix === '' || scope.has(prefix)) used.add(prefix)
+  if (apex) {
+    // Each listed prefix in scope; walking the shorter of the list and the scope (the list is the message's).
+    if (inclusive.size <= scope.size) {
+      for (const prefix of inclusive) if (scope.has(prefix)) used.add(prefix)
+    } else {
+      for (const prefix of scope.keys()) if (inclusive.has(prefix)) used.add(prefix)
+    }
+  } else {
+    // Below the apex, a listed prefix the element does not declare is bound as its output parent bound it.
+    for (const [prefix] of element.declarations) if (inclusive.has(prefix)) used.add(prefix)
+  }
   const prefixes = [...used].filter((prefix) => prefix !== 'xml').sort(compareCodePoints)
   let out = '<' + element.name
   for (const prefix of prefixes) {
@@ -251,7 +260,8 @@ function startTag (element: SigningElement, context: Context, undo: Undo[]): str
 export function exclusiveC14n (
   element: SigningElement, inclusivePrefixes: readonly string[] = [], omit?: SigningElement
 ): string {
-  if (element === omit) return ''
+  // The enveloped-signature transform takes the omitted element out with all it holds: the apex too, if in it.
+  for (let e: SigningElement | undefined = element; e !== undefined; e = e.parent) if (e === omit) return ''
   const context: Context = {
     scope: ancestorScope(element),
     rendered: new Map(),
@@ -265,7 +275,7 @@ export function exclusiveC14n (
     if (entering !== undefined) {
       const undo: Undo[] = []
       for (const [prefix, uri] of entering.declarations) set(context.scope, prefix, uri, undo)
-      out += startTag(entering, context, undo)
+      out += startTag(entering, context, undo, open.length === 0)
       open.push({ element: entering, next: 0, undo })
       entering = undefined
     }

@@ -7,7 +7,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { describe, expect, test } from 'tstyche'
 import { Queue, Worker } from 'bullmq'
-import soap, { SoapFault, bullmqReplyQueue, defineOperation, defineService, memoryReplayStore, memoryReplyQueue, redisReplayStore, type FastifySoapOptions, type Infer, type SoapContext, type SoapOperationInfo, type SoapReplayStore, type SoapReplyJob, type SoapReplyQueue, type SoapReplyReceipt, type SoapSecurityOptions } from 'fastify-soap'
+import soap, { SoapFault, bullmqReplyQueue, defineOperation, defineService, memoryReplayStore, memoryReplyQueue, redisReplayStore, type FastifySoapOptions, type Infer, type SoapContext, type SoapOperationInfo, type SoapReplayStore, type SoapReplyJob, type SoapReplyQueue, type SoapReplyReceipt, type SoapSecurityOptions, type SoapPrincipal, type SoapClientCertificateOptions } from 'fastify-soap'
 
 const pair = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false } as const
 
@@ -329,6 +329,36 @@ describe('WS-Security', () => {
     expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ usernameToken: {} })
     expect(redisReplayStore).type.toBeCallableWith({ call: async () => 'OK' })
     expect<SoapReplayStore>().type.toBeAssignableFrom(redisReplayStore({}))
+  })
+
+  test('docs/security.md "Client certificates": the principal is call.soap.principal; `clientCertificate` is typed', () => {
+    defineService({
+      path: '/s',
+      namespace: 'urn:s',
+      name: 'S',
+      operations: {
+        Add: defineOperation({
+          input: pair,
+          async handler (_input, call) {
+            expect(call.soap.principal).type.toBe<SoapPrincipal | undefined>()
+          }
+        })
+      },
+      security: {
+        clientCertificate: {
+          from: 'header',
+          header: 'x-ssl-client-cert',
+          proxies: ['10.0.0.2'],
+          trust: ['-----BEGIN CERTIFICATE-----'],
+          lookup: async (principal, { operation }) => principal.from === 'proxy' && operation === 'Add'
+        }
+      }
+    })
+    expect<SoapPrincipal['from']>().type.toBe<'signature' | 'tls' | 'proxy'>()
+    expect<SoapSecurityOptions>().type.toBeAssignableFrom({ clientCertificate: { from: 'tls' } } as const)
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ clientCertificate: { from: 'header', header: 'x' } } as const)
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ clientCertificate: { from: 'socket' } } as const)
+    expect<SoapClientCertificateOptions>().type.not.toBeAssignableFrom({ from: 'tls', lookup: () => 'yes' } as const)
   })
 })
 

@@ -56,7 +56,7 @@ interface Contents {
 /**
  * The Timestamp and the UsernameToken of a Security header, and with `signed` its Signature (and any
  * BinarySecurityTokens); anything else in it, or a second of any, is InvalidSecurity. WSS §8 allows several
- * Signatures; no client known sends two to one node, and a second one is refused rather than half checked.
+ * Signatures: a second is an endorsing supporting token's, over the first, not supported rather than half checked.
  */
 function contents (security: XmlElement, signed: boolean): Contents {
   const found: Contents = { timestamp: undefined, token: undefined, signature: undefined }

@@ -185,7 +185,12 @@ export function signedService (security: Omit<Partial<SoapSecurityOptions>, 'x50
           return { text: input.text ?? '', subject: call.soap.principal?.subject ?? '(none)', from: call.soap.principal?.from ?? '(none)' }
         }
       } as never,
-      Open: { input: echo, output: out, async handler () { return { text: 'open' } } } as never
+      Open: { input: echo, output: out, async handler () { return { text: 'open' } } } as never,
+      Upload: {
+        input: { type: 'object', properties: { data: { type: 'string', contentEncoding: 'base64' } }, required: ['data'], additionalProperties: false },
+        output: out,
+        async handler (input: { data: Buffer }) { return { text: createHash('sha256').update(input.data).digest('hex') } }
+      } as never
     },
     security: { ...security, x509: { trust: CA_PEM, ...security.x509 } } as SoapSecurityOptions
   }

@@ -79,6 +79,9 @@ for (const version of ['1.1', '1.2'] as const) {
     const signed = signedRequest({ version })
     // The same Id on a header block of no importance, before or after.
     await refused(t, app, signed.replace('<s:Header>', '<s:Header><x:Junk xmlns:x="urn:x" wsu:Id="Body-1"/>'), 'FailedCheck', 'duplicate wsu:Id')
+    // After the signed one in document order, where "the first one" would be the element signed.
+    await refused(t, app, signed.replace('</s:Header>', '<x:Junk xmlns:x="urn:x" wsu:Id="TS-1"/></s:Header>'), 'FailedCheck', 'duplicate wsu:Id after the Timestamp')
+    await refused(t, app, signed.replace('</s:Header>', '<x:Junk xmlns:x="urn:x" ID="Body-1"/></s:Header>'), 'FailedCheck', 'duplicate ID, the Body before it')
     await refused(t, app, signed.replace('<t:text>', '<t:text Id="TS-1">'), 'FailedCheck', 'duplicate Id')
     // Two References naming one Id.
     const twice = signedRequest({ version, sign: ['Body-1', 'TS-1', 'Body-1'] })

@@ -4,7 +4,10 @@
  * each KeyInfo the profile has and each algorithm allowed; the signer is request.soap.principal.
  */
 import { test, type TestContext } from 'node:test'
-import { ENVELOPED, assertX509Fault, buildSigned, fixture, send, signedByLib, signedRequest, signedService, subjectOf, type KeyKind, type SignOptions } from './x509-messages'
+import { createHash, randomBytes } from 'node:crypto'
+import { post } from '../../helper'
+import { XOP, mtomMessage } from '../../mtom-message'
+import { CLIENT_PEM, ENVELOPED, NS, assertX509Fault, buildSigned, fixture, send, signedByLib, signedRequest, signedService, subjectOf, type KeyKind, type Response, type SignOptions } from './x509-messages'
 
 const CLIENT = 'O=fastify-soap demo\nCN=demo client (test only)'
 
@@ -80,4 +83,50 @@ test('XMLDSig 1.0 §6.6.4: an enveloped-signature transform over an ancestor of 
   t.assert.ok(text.includes(ENVELOPED))
   const response = await send(app, text)
   t.assert.strictEqual(response.statusCode, 200, response.body)
+})
+
+for (const version of ['1.1', '1.2'] as const) {
+  test(`docs/protocol.md "MTOM/XOP": a signed MTOM request is verified over its XOP infoset, the part's bytes as base64 text; one byte changed, wsse:FailedCheck (SOAP ${version})`, async (t: TestContext) => {
+    const app = await buildSigned(t)
+    const bytes = randomBytes(3000)
+    const base64 = bytes.toString('base64')
+    const signed = signedRequest({ version, body: `<t:Upload xmlns:t="${NS}"><t:data>${base64}</t:data></t:Upload>` })
+    const include = `<xop:Include xmlns:xop="${XOP}" href="cid:data%40example.org"/>`
+    const xml = signed.replace(base64, include)
+    const mtom = (part: Buffer): { contentType: string, body: Buffer } => mtomMessage(version, xml, [{ id: 'data@example.org', bytes: part }])
+    const ok = mtom(bytes)
+    const response = await post(app, version, ok.body, { url: '/signed', contentType: ok.contentType, headers: { soapaction: '""' } })
+    t.assert.strictEqual(response.statusCode, 200, response.body)
+    t.assert.ok(response.body.includes(createHash('sha256').update(bytes).digest('hex')), response.body)
+    const changed = Buffer.from(bytes)
+    changed[1234] ^= 1
+    const bad = mtom(changed)
+    const refused = await post(app, version, bad.body, { url: '/signed', contentType: bad.contentType, headers: { soapaction: '""' } })
+    // The fault answers in kind, an MTOM package whose root part is the fault.
+    t.assert.strictEqual(refused.statusCode, version === '1.2' ? 400 : 500, refused.body)
+    t.assert.match(refused.body, /:FailedCheck<\/(soap:Value|faultcode)>/)
+  })
+}
+
+test('docs/security.md "X.509 signatures": with clientCertificate too, the signer replaces the connection\'s certificate as request.soap.principal', async (t: TestContext) => {
+  const header = 'x-ssl-client-cert'
+  const app = await buildSigned(t, signedService({
+    replay: false,
+    clientCertificate: { from: 'header', header, proxies: ['10.0.0.7'], trust: fixture('../../demo/x509/test-ca.pem') }
+  }))
+  const ec = { key: fixture('ec-client.key'), certificate: fixture('ec-client.pem') }
+  const inject = async (payload: string): Promise<Response> => await app.inject({
+    method: 'POST',
+    url: '/signed',
+    remoteAddress: '10.0.0.7',
+    payload,
+    headers: { 'content-type': 'application/soap+xml', [header]: encodeURIComponent(CLIENT_PEM) }
+  })
+  const signed = await inject(signedRequest({ method: 'ecdsa-sha256', ...ec }))
+  t.assert.strictEqual(signed.statusCode, 200, signed.body)
+  t.assert.match(subjectOf(signed.body) ?? '', /ec-client/)
+  t.assert.match(signed.body, /<tns:from>signature<\/tns:from>/)
+  // Unsigned, the Security header is still required (x509): the certificate alone is not enough.
+  const unsigned = await inject(signedRequest().replace(/<ds:Signature [\s\S]*<\/ds:Signature>/, ''))
+  await assertX509Fault(t, unsigned, '1.2', 'InvalidSecurity', 'not signed')
 })
