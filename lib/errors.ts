@@ -288,6 +288,12 @@ export const SOAP_ERR_SECURITY_LOOKUP = createError<'SOAP_ERR_SECURITY_LOOKUP', 
   500,
   TypeError
 )
+export const SOAP_ERR_SECURITY_TRUST = createError<'SOAP_ERR_SECURITY_TRUST', 500, [string, string, string]>(
+  'SOAP_ERR_SECURITY_TRUST',
+  'fastify-soap: contract %s: its WS-SecurityPolicy asks for %s: give "%s"',
+  500,
+  TypeError
+)
 
 export const errorCodes = {
   SOAP_ERR_OPT_INVALID,
@@ -328,5 +334,6 @@ export const errorCodes = {
   SOAP_ERR_CONTRACT_UNSUPPORTED,
   SOAP_ERR_CONTRACT_INVALID,
   SOAP_ERR_SECURITY_STORE,
-  SOAP_ERR_SECURITY_LOOKUP
+  SOAP_ERR_SECURITY_LOOKUP,
+  SOAP_ERR_SECURITY_TRUST
 } as const

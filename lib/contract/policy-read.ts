@@ -60,22 +60,25 @@ export interface OperationSubjects {
   readonly operation: readonly PolicySubject[]
   /** The inputs of those operations and the input message. */
   readonly input: readonly PolicySubject[]
-  /** Their outputs and faults, and those messages. */
+  /** Their outputs, and those messages. */
   readonly reply: readonly PolicySubject[]
+  /** Their faults, and those messages. */
+  readonly fault: readonly PolicySubject[]
 }
 
 /**
  * The alternatives of an operation's effective policies (WS-PolicyAttachment
  * §4.1: a message's is the merge of its service, endpoint, operation and
- * message subjects'), judged for WS-Security: its request's, and its replies'
- * message policies.
+ * message subjects'), judged for WS-Security: its request's, and its outputs'
+ * and faults' message policies.
  */
 export function operationSecurity (
   definitions: readonly DomElement[], subjects: OperationSubjects
 ): OperationSecurityPolicy {
   const request = alternativesOf(definitions, [...subjects.operation, ...subjects.input])
   return {
-    request: request.map((a) => judgeAlternative(a, false)),
-    reply: alternativesOf(definitions, subjects.reply).map((a) => judgeAlternative(a, true))
+    request: request.map((a) => judgeAlternative(a, 'request')),
+    reply: alternativesOf(definitions, subjects.reply).map((a) => judgeAlternative(a, 'output')),
+    fault: alternativesOf(definitions, subjects.fault).map((a) => judgeAlternative(a, 'fault'))
   }
 }

@@ -400,10 +400,11 @@ function policySubjects (
   const operation: PolicySubject[] = [...endpoint, { node: op, name: `portType operation ${name}` }]
   const input: PolicySubject[] = []
   const reply: PolicySubject[] = []
+  const fault: PolicySubject[] = []
   const messages = (node: DomElement, what: string): void => {
     for (const m of childElements(node)) {
       if (m.namespaceURI !== WSDL_NS || !['input', 'output', 'fault'].includes(m.localName ?? '')) continue
-      const subjects = m.localName === 'input' ? input : reply
+      const subjects = m.localName === 'input' ? input : m.localName === 'output' ? reply : fault
       const named = m.localName === 'fault' ? ` ${attr(m, 'name') ?? ''}` : ''
       subjects.push({ node: m, name: `${what} ${m.localName}${named}` })
       const message = attr(m, 'message')
@@ -420,7 +421,7 @@ function policySubjects (
     operation.push({ node: bound, name: `binding ${key(b.name)} operation ${name}` })
     messages(bound, `binding ${key(b.name)} operation ${name}`)
   }
-  return { operation, input, reply }
+  return { operation, input, reply, fault }
 }
 
 /** Reads a WSDL and what it imports into the operations of one service. */

@@ -53,6 +53,9 @@ export interface ServiceDescription {
   readonly wsdl: SoapWsdlOptions | false
   /** WS-Policy assertions stated, each serialised with its namespaces (`wsp` bound by the WSDL). */
   readonly policies: readonly string[]
+  /** Those stated of each operation's input message, and of each output. */
+  readonly inputPolicies: readonly string[]
+  readonly outputPolicies: readonly string[]
   /** Whether each message's `wsam:Action` is stated (a protocol asks for it). */
   readonly statesActions: boolean
   /**
@@ -67,11 +70,18 @@ export interface ServiceDescription {
 export function serviceDescription (
   service: Pick<ServiceDescription, 'name' | 'namespace' | 'path' | 'wsdl' | 'mtom'>,
   operations: readonly OperationDescription[],
-  protocols: ReadonlyArray<{ readonly policies: readonly string[], readonly statesActions?: boolean }>
+  protocols: ReadonlyArray<{
+    readonly policies: readonly string[]
+    readonly inputPolicies?: readonly string[]
+    readonly outputPolicies?: readonly string[]
+    readonly statesActions?: boolean
+  }>
 ): ServiceDescription {
   return {
     ...service,
     policies: protocols.flatMap((protocol) => protocol.policies),
+    inputPolicies: protocols.flatMap((protocol) => protocol.inputPolicies ?? []),
+    outputPolicies: protocols.flatMap((protocol) => protocol.outputPolicies ?? []),
     statesActions: protocols.some((protocol) => protocol.statesActions === true),
     operations
   }

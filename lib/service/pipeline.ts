@@ -154,7 +154,11 @@ async function runOperation (
     throw new SOAP_ERR_OUTPUT_INVALID(problem.path, problem.message)
   }
   const version = versionInfo(soap.version)
-  const xop = repliesInParts(op.mtom, request, soap.mtom) ? new XopParts(op.mtom.threshold) : undefined
+  // A reply a protocol writes (signs) is a plain envelope.
+  const written = stages?.writeReply[0]
+  const xop = written === undefined && repliesInParts(op.mtom, request, soap.mtom)
+    ? new XopParts(op.mtom.threshold)
+    : undefined
   // An output with no Body part (only header blocks, or nothing) is an empty Body.
   const write = (): [string, string] => [
     op.writeOutput === undefined ? '' : op.writeOutput(soap.result),
@@ -167,7 +171,9 @@ async function runOperation (
     for (const step of stages.onReply) first += step(exchange as Exchange, op)
     if (first !== '') headers = first + (headers ?? '')
   }
-  const envelope = writeEnvelope(version, body, headers)
+  const envelope = written === undefined
+    ? writeEnvelope(version, body, headers)
+    : written(exchange as Exchange, version, body, headers)
   if (xop === undefined) return reply.header('content-type', version.contentType).send(envelope)
   const { contentType, body: bytes } = writeXopPackage(version, envelope, xop)
   return reply.header('content-type', contentType).send(bytes)

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { SoapFault } from '../soap/fault'
 import type { SoapContext } from './context'
 import type { SoapOperationInfo } from '../types'
+import type { VersionInfo } from '../namespaces'
 
 /** What a protocol's steps read of an operation (compile.ts makes the whole of it). */
 export interface Operation {
@@ -57,6 +58,11 @@ export interface ProtocolSteps {
   readonly beforeHandler?: (exchange: Exchange, op: Operation) => void
   /** The header blocks the reply's Header starts with. */
   readonly onReply?: (exchange: Exchange, op: Operation) => string
+  /**
+   * The whole envelope of a reply around its Body content and header blocks, written by the protocol (signed);
+   * a reply so written is never an MTOM package. The first protocol's, when several have one.
+   */
+  readonly writeReply?: (exchange: Exchange, version: VersionInfo, body: string, headers: string | undefined) => string
   /** The header blocks of a fault answering the request; undefined for none. */
   readonly onFault?: (exchange: Exchange, fault: SoapFault) => string | undefined
   /** Whether the answer leaves by another way than this response, as it stands now (the protocol sends it). */
@@ -69,6 +75,9 @@ export interface Protocol extends ProtocolSteps {
   readonly understood: readonly string[]
   /** WS-Policy assertions the service's description states, each serialised with its namespaces. */
   readonly policies: readonly string[]
+  /** Those it states of each operation's input message, and of each output (WS-PolicyAttachment §4.1). */
+  readonly inputPolicies?: readonly string[]
+  readonly outputPolicies?: readonly string[]
   /** Whether the description states each message's `wsam:Action`. */
   readonly statesActions?: boolean
   /** Whether it authenticates the sender of some operation's requests. */
@@ -95,6 +104,7 @@ export interface ProtocolStages {
   readonly afterDispatch: ReadonlyArray<NonNullable<ProtocolSteps['afterDispatch']>>
   readonly beforeHandler: ReadonlyArray<NonNullable<ProtocolSteps['beforeHandler']>>
   readonly onReply: ReadonlyArray<NonNullable<ProtocolSteps['onReply']>>
+  readonly writeReply: ReadonlyArray<NonNullable<ProtocolSteps['writeReply']>>
   readonly onFault: ReadonlyArray<NonNullable<ProtocolSteps['onFault']>>
   readonly repliesAway: ReadonlyArray<NonNullable<ProtocolSteps['repliesAway']>>
 }
@@ -110,6 +120,7 @@ export function stagesOf (protocols: readonly Protocol[]): ProtocolStages {
     afterDispatch: steps('afterDispatch'),
     beforeHandler: steps('beforeHandler'),
     onReply: steps('onReply'),
+    writeReply: steps('writeReply'),
     onFault: steps('onFault'),
     repliesAway: steps('repliesAway')
   }

@@ -139,32 +139,46 @@ function binding (service: ServiceDescription, soap: 'soap' | 'soap12'): XmlNode
       node(`${soap}:operation`, {
         soapAction: op.action, soapActionRequired: soap === 'soap12' ? 'false' : undefined, style: 'document'
       }),
-      node('wsdl:input', {}, [body, ...headers]),
+      node('wsdl:input', {}, [...reference(service, service.inputPolicies, 'Input'), body, ...headers]),
       ...(op.oneWay
         ? []
-        : [node('wsdl:output', {}, [body, ...header(op.outputHeaders?.shape, `${op.name}ResponseHeader`)])]),
+        : [node('wsdl:output', {}, [
+            ...reference(service, service.outputPolicies, 'Output'),
+            body,
+            ...header(op.outputHeaders?.shape, `${op.name}ResponseHeader`)
+          ])]),
       ...[...faultsOf(op).keys()].map((fault) =>
         node('wsdl:fault', { name: fault }, [node(`${soap}:fault`, { name: fault, use: 'literal' })]))
     ])
   }
   return node('wsdl:binding', { name, type: `tns:${service.name}` }, [
-    ...(service.policies.length === 0 ? [] : [node('wsp:PolicyReference', { URI: `#${service.name}Policy` })]),
+    ...reference(service, service.policies, ''),
     node(`${soap}:binding`, { style: 'document', transport: SOAP_HTTP_TRANSPORT }),
     ...service.operations.map(operation)
   ])
 }
 
+/** A reference to the service's policy `{name}{kind}Policy` when it has assertions. */
+function reference (service: ServiceDescription, assertions: readonly string[], kind: PolicyKind): XmlNode[] {
+  return assertions.length === 0 ? [] : [node('wsp:PolicyReference', { URI: `#${service.name}${kind}Policy` })]
+}
+
+type PolicyKind = '' | 'Input' | 'Output'
+
 /**
- * The service's policy (WS-Policy 1.5 §4.1, normal form): its assertions,
+ * The service's policies (WS-Policy 1.5 §4.1, normal form): its assertions,
  * from every WS-* protocol it turns on, in one alternative, which each
- * binding references (WS-Policy Attachment 1.5 §4.1).
+ * binding references (WS-Policy Attachment 1.5 §4.1: an endpoint policy
+ * subject); and those of its messages, which each operation's input, or
+ * output, references (a message policy subject).
  */
 function policy (service: ServiceDescription): XmlNode[] {
-  if (service.policies.length === 0) return []
-  const all = node('wsp:All', {}, service.policies.map((markup) => ({
-    name: '', attributes: [], children: [], markup
-  })))
-  return [node('wsp:Policy', { 'wsu:Id': `${service.name}Policy` }, [node('wsp:ExactlyOne', {}, [all])])]
+  const kinds: Array<[PolicyKind, readonly string[]]> =
+    [['', service.policies], ['Input', service.inputPolicies], ['Output', service.outputPolicies]]
+  return kinds.filter(([, assertions]) => assertions.length !== 0).map(([kind, assertions]) => {
+    const all = node('wsp:All', {}, assertions.map((markup) => ({ name: '', attributes: [], children: [], markup })))
+    return node('wsp:Policy', { 'wsu:Id': `${service.name}${kind}Policy` }, [node('wsp:ExactlyOne', {}, [all])])
+  })
 }
 
 /**
@@ -191,6 +205,7 @@ export function describeService (described: ServiceDescription, splitSchemas: bo
   const faultMessage = faultMessages(described)
   const messageNodes = messages(described, schemas, faultMessage)
   const service = withMtomPolicy(described, schemas.base64)
+  const policies = policy(service)
   const location = (namespace: string): string => `${ADDRESS}?xsd=${prefixes.of(namespace)}`
   const xsd = new Map<string, Template>()
   for (const schema of schemas.schemas(location)) xsd.set(schema.name, cut(XML_DECLARATION + render(schema.node)))
@@ -205,11 +220,11 @@ export function describeService (described: ServiceDescription, splitSchemas: bo
     'xmlns:xs': XSD_NS,
     ...(service.statesActions ? { 'xmlns:wsam': WSAM_NS } : {}),
     ...prefixes.declarations(),
-    ...(service.policies.length === 0 ? {} : { 'xmlns:wsp': WSP_NS, 'xmlns:wsu': WSU_NS }),
+    ...(policies.length === 0 ? {} : { 'xmlns:wsp': WSP_NS, 'xmlns:wsu': WSU_NS }),
     name: service.name,
     targetNamespace: service.namespace
   }, [
-    ...policy(service),
+    ...policies,
     node('wsdl:types', {}, types),
     ...messageNodes,
     portType(service, faultMessage),

@@ -8,6 +8,7 @@ import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } from '../../types'
 import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import { usernameTokenAssertion } from './security-policy'
+import { x509Assertions } from './x509-policy'
 import type { Freshness } from './timestamp'
 import type { ServiceX509 } from './signature-verify'
 import { compileX509 } from './x509-options'
@@ -23,6 +24,9 @@ export interface ServiceSecurity {
   readonly except: ReadonlySet<string>
   /** WS-Policy assertions for the description, each serialised with its namespaces. */
   readonly assertions: readonly string[]
+  /** Those of each operation's input, and of each output. */
+  readonly inputAssertions: readonly string[]
+  readonly outputAssertions: readonly string[]
   /** The XML Signature required, when `x509` is given. */
   readonly x509: ServiceX509 | undefined
   /** The caller's certificate from TLS or a proxy's header, when required. */
@@ -143,12 +147,26 @@ export function compileSecurity (
   return {
     usernameToken,
     timestampRequired,
-    replyTimestamp: (timestamp as { reply?: boolean } | undefined)?.reply === true,
+    // A signed reply carries its own Timestamp, signed.
+    replyTimestamp: (timestamp as { reply?: boolean } | undefined)?.reply === true && x509?.reply === undefined,
     freshness,
     replay,
     except: new Set(except as string[]),
-    assertions: usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')],
+    ...policyAssertions(usernameToken, x509 === undefined ? undefined : options.x509),
     x509,
     clientCertificate
   }
+}
+
+/** The WS-Policy assertions of the description (docs/wsdl.md "Policy"), of a `security.x509` already checked. */
+function policyAssertions (
+  usernameToken: ServiceSecurity['usernameToken'], x509: SoapSecurityOptions['x509']
+): Pick<ServiceSecurity, 'assertions' | 'inputAssertions' | 'outputAssertions'> {
+  const signed = x509?.signed?.usernameToken === true
+  const token = usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest', signed)]
+  if (x509 === undefined) return { assertions: token, inputAssertions: [], outputAssertions: [] }
+  const signedHeaders = x509.signed?.headers ?? []
+  const { endpoint, input, output } =
+    x509Assertions({ signedHeaders, allowSha1: x509.allowSha1 === true, replySigned: x509.reply !== undefined })
+  return { assertions: [...endpoint, ...token], inputAssertions: input, outputAssertions: output }
 }

@@ -1,18 +1,19 @@
 /**
  * WS-Security as a protocol module (docs/security.md "WS-Security"): the
  * `security` key of a service, the `wsse:Security` header it understands,
- * the WS-SecurityPolicy assertions it states, and its one step, after
- * dispatch: the check of the Security header, whose user it gives the
- * handler as `request.soap.username`, and of the client's certificate, as
- * `request.soap.principal`.
+ * the WS-SecurityPolicy assertions it states, its step after dispatch: the
+ * check of the Security header, whose user it gives the handler as
+ * `request.soap.username`, and of the client's certificate, as
+ * `request.soap.principal`; and, with `x509.reply`, the signed reply.
  */
 import type { SoapReplayStore } from '../../types'
 import type { SoapHeaderBlock } from '../../soap/headers'
-import type { Exchange, Operation, Protocol, ProtocolModule } from '../../service/protocol'
+import type { Exchange, Operation, Protocol, ProtocolModule, ProtocolSteps } from '../../service/protocol'
 import { decodedSource } from '../../service/context'
 import { readSigningView, type SigningElement } from '../../xml/c14n'
 import { compileSecurity, type ServiceSecurity } from './declaration'
 import { SECURITY_HEADER, verifySecurity } from './verify'
+import { signedReply } from './reply'
 import { clientPrincipal } from './client-certificate'
 import { replyTimestamp } from './timestamp'
 
@@ -33,12 +34,23 @@ function isSecurity (block: SoapHeaderBlock): boolean {
 class SecurityProtocol implements Protocol {
   readonly understood = [SECURITY_HEADER]
   readonly policies: readonly string[]
+  readonly inputPolicies: readonly string[]
+  readonly outputPolicies: readonly string[]
   readonly authenticates: boolean
+  /** With `x509.reply`: each reply signed (docs/security.md "Signed replies"). */
+  readonly writeReply: ProtocolSteps['writeReply']
   readonly #security: ServiceSecurity
 
   constructor (security: ServiceSecurity, operations: readonly string[]) {
     this.#security = security
     this.policies = security.assertions
+    this.inputPolicies = security.inputAssertions
+    this.outputPolicies = security.outputAssertions
+    const signer = security.x509?.reply
+    const { maxAge } = security.freshness
+    this.writeReply = signer === undefined
+      ? undefined
+      : (_exchange, version, body, headers) => signedReply(signer, version, body, headers, Date.now(), maxAge)
     this.authenticates = operations.some((name) => !security.except.has(name))
   }
 

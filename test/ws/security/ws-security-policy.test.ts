@@ -18,7 +18,7 @@ const WSP_2004 = 'http://schemas.xmlsoap.org/ws/2004/09/policy'
 const lookup = async (name: string): Promise<string | undefined> => name === 'demo' ? 'demo' : undefined
 
 const UT = '<sp:SupportingTokens><wsp:Policy><sp:UsernameToken sp:IncludeToken="http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702/IncludeToken/AlwaysToRecipient"><wsp:Policy><sp:WssUsernameToken10/></wsp:Policy></sp:UsernameToken></wsp:Policy></sp:SupportingTokens>'
-const X509 = '<sp:AsymmetricBinding><wsp:Policy><sp:InitiatorToken><wsp:Policy><sp:X509Token><wsp:Policy><sp:WssX509V3Token10/></wsp:Policy></sp:X509Token></wsp:Policy></sp:InitiatorToken><sp:IncludeTimestamp/></wsp:Policy></sp:AsymmetricBinding>'
+const X509_ENCRYPTED = '<sp:AsymmetricBinding><wsp:Policy><sp:InitiatorToken><wsp:Policy><sp:X509Token><wsp:Policy><sp:WssX509V3Token10/></wsp:Policy></sp:X509Token></wsp:Policy></sp:InitiatorToken><sp:IncludeTimestamp/><sp:EncryptSignature/></wsp:Policy></sp:AsymmetricBinding>'
 
 /** Where policies sit in the WSDL: text put inside each component (or its attributes). */
 interface Places {
@@ -148,11 +148,11 @@ test('WS-PolicyAttachment §4.1 (service and endpoint policy subjects): a policy
   t.assert.strictEqual((await hi(portType.app, security(timestamp()))).statusCode, 200)
 })
 
-test('docs/contract-first.md "WS-Security": an sp:AsymmetricBinding with X509 tokens refuses ready() with SOAP_ERR_CONTRACT_UNSUPPORTED naming it and where it is attached, unless "ignorePolicyAssertions" names it; its sp:IncludeTimestamp is still required', async (t: TestContext) => {
-  const places = { top: `<wsp:Policy wsu:Id="X">${X509}</wsp:Policy>`, binding: '<wsp:PolicyReference URI="#X"/>' }
+test('docs/contract-first.md "WS-Security": an sp:AsymmetricBinding that asks for encryption (sp:EncryptSignature) refuses ready() with SOAP_ERR_CONTRACT_UNSUPPORTED naming it and where it is attached, unless "ignorePolicyAssertions" names it; its sp:IncludeTimestamp is still required', async (t: TestContext) => {
+  const places = { top: `<wsp:Policy wsu:Id="X">${X509_ENCRYPTED}</wsp:Policy>`, binding: '<wsp:PolicyReference URI="#X"/>' }
   const refused = await serve(t, places)
   t.assert.ok(refused.error instanceof errorCodes.SOAP_ERR_CONTRACT_UNSUPPORTED, String(refused.error))
-  t.assert.strictEqual(refused.error?.message, `fastify-soap: the contract uses the WS-Policy assertion {${SP}}AsymmetricBinding (message signatures and encryption; name it in "ignorePolicyAssertions" to serve the contract without it), which cannot be served (at binding {urn:g}B)`)
+  t.assert.strictEqual(refused.error?.message, `fastify-soap: the contract uses the WS-Policy assertion {${SP}}AsymmetricBinding (message encryption; name it in "ignorePolicyAssertions" to serve the contract without it), which cannot be served (at binding {urn:g}B)`)
 
   const lines: Array<Record<string, unknown>> = []
   const ignored = await serve(t, places, { ignorePolicyAssertions: [`{${SP}}AsymmetricBinding`] }, lines)
@@ -169,11 +169,12 @@ test('docs/contract-first.md "WS-Security": each WS-SecurityPolicy assertion the
   const cases: Array<[Places, string, string]> = [
     [{ port: '<wsp:Policy><sp:TransportBinding><wsp:Policy><sp:TransportToken><wsp:Policy><sp:HttpsToken/></wsp:Policy></sp:TransportToken></wsp:Policy></sp:TransportBinding></wsp:Policy>' }, `{${SP}}TransportBinding (HTTPS is the transport's`, 'port P'],
     [{ greetOperation: '<wsp:Policy><sp:SupportingTokens><wsp:Policy><sp:X509Token/></wsp:Policy></sp:SupportingTokens></wsp:Policy>' }, `{${SP}}X509Token (a token other than a UsernameToken`, 'binding {urn:g}B operation greetMe'],
-    [{ greetInput: '<wsp:Policy><sp:SignedSupportingTokens><wsp:Policy><sp:UsernameToken/></wsp:Policy></sp:SignedSupportingTokens></wsp:Policy>' }, `{${SP}}SignedSupportingTokens (supporting tokens signed, endorsing or encrypted`, 'binding {urn:g}B operation greetMe input'],
+    [{ greetInput: '<wsp:Policy><sp:SignedSupportingTokens><wsp:Policy><sp:UsernameToken/></wsp:Policy></sp:SignedSupportingTokens></wsp:Policy>' }, `{${SP}}SignedSupportingTokens (supporting tokens signed with no X.509 signature asked for`, 'binding {urn:g}B operation greetMe input'],
     [{ greetInput: '<wsp:Policy><sp:UsernameToken><wsp:Policy><sp:NoPassword/></wsp:Policy></sp:UsernameToken></wsp:Policy>' }, `{${SP}}NoPassword (a UsernameToken the plugin does not check`, 'binding {urn:g}B operation greetMe input'],
-    [{ greetInput: '<wsp:Policy><sp:SignedParts><sp:Body/></sp:SignedParts></wsp:Policy>' }, `{${SP}}SignedParts (an assertion the plugin does not implement`, 'binding {urn:g}B operation greetMe input'],
-    [{ greetOutput: '<wsp:Policy><sp:SignedParts><sp:Body/></sp:SignedParts></wsp:Policy>' }, `{${SP}}SignedParts (the plugin adds no token, signature or encryption to a reply`, 'binding {urn:g}B operation greetMe output'],
-    [{ greetFault: '<wsp:Policy><sp:EncryptedParts><sp:Body/></sp:EncryptedParts></wsp:Policy>' }, `{${SP}}EncryptedParts (the plugin adds no token, signature or encryption to a reply`, 'binding {urn:g}B operation greetMe fault refused'],
+    [{ greetInput: '<wsp:Policy><sp:SignedParts><sp:Body/></sp:SignedParts></wsp:Policy>' }, `{${SP}}SignedParts (signed parts with no X.509 signature asked for`, 'binding {urn:g}B operation greetMe input'],
+    [{ greetOutput: '<wsp:Policy><sp:SignedParts><sp:Body/><sp:Header Namespace="urn:h"/></sp:SignedParts></wsp:Policy>' }, `{${SP}}SignedParts (header blocks of a reply signed`, 'binding {urn:g}B operation greetMe output'],
+    [{ greetFault: '<wsp:Policy><sp:SignedParts><sp:Body/></sp:SignedParts></wsp:Policy>' }, `{${SP}}SignedParts (the plugin does not sign faults`, 'binding {urn:g}B operation greetMe fault refused'],
+    [{ greetFault: '<wsp:Policy><sp:EncryptedParts><sp:Body/></sp:EncryptedParts></wsp:Policy>' }, `{${SP}}EncryptedParts (the plugin adds no token or encryption to a reply, and signs only its Body`, 'binding {urn:g}B operation greetMe fault refused'],
     [{ binding: '<wsp:PolicyReference URI="#Elsewhere"/>' }, `{${WSP}}PolicyReference (a policy (#Elsewhere) the contract's documents do not hold`, 'binding {urn:g}B'],
     [{ inMessageAttributes: 'wsp:PolicyURIs="http://example.org/policy"' }, `{${WSP}}PolicyURIs (a policy (http://example.org/policy) the contract's documents do not hold`, 'message {urn:g}GreetIn'],
     [{ service: '<wsp:Policy><sp:KerberosToken xmlns:sp="http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200802"/></wsp:Policy>' }, '{http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200802}KerberosToken (an assertion the plugin does not implement', 'service S'],
