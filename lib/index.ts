@@ -238,6 +238,8 @@ export type {
   SoapAddressing,
   SoapAddressingOptions,
   SoapAsyncReplyOptions,
+  SoapClientCertificateOptions,
+  SoapClientTrust,
   SoapCall,
   SoapEndpointReference,
   SoapContractDefinition,

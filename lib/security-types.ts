@@ -36,6 +36,11 @@ export interface SoapUsernameTokenOptions {
 
 /** The `security` key of a service or contract (docs/security.md "WS-Security"). */
 export interface SoapSecurityOptions {
+  /**
+   * Require the caller's X.509 certificate, from the TLS connection or a TLS-terminating proxy's header
+   * (docs/security.md "Client certificates"); it gives `request.soap.principal`.
+   */
+  readonly clientCertificate?: SoapClientCertificateOptions
   /** Require a UsernameToken (WSS UsernameToken Profile 1.1). */
   readonly usernameToken?: SoapUsernameTokenOptions
   /** The wsu:Timestamp: `required` (default false; when sent it is always checked); `reply` adds one to each reply. */
@@ -95,3 +100,20 @@ export interface SoapX509Options {
   /** Sign replies (Body and Timestamp) with this key and certificate (PEM); off when absent. */
   readonly reply?: { readonly key: string | Buffer, readonly certificate: string | Buffer }
 }
+
+/** The certificates a client certificate is checked against (docs/security.md "Trust and the principal"). */
+export interface SoapClientTrust {
+  /** PEM certificates trusted (CAs, or a partner's own certificate); by default those of `x509`. */
+  readonly trust?: string | Buffer | ReadonlyArray<string | Buffer>
+  /** A partner-specific decision once the chain holds; with `trust` only (else that of `x509`). */
+  readonly lookup?: SoapPrincipalLookup
+}
+
+/**
+ * Where the caller's certificate comes from (docs/security.md "Client certificates"): the TLS connection
+ * (an HTTPS server with `requestCert`), or a header a TLS-terminating proxy sets, believed only from `proxies`.
+ */
+export type SoapClientCertificateOptions = SoapClientTrust & (
+  | { readonly from: 'tls' }
+  | { readonly from: 'header', readonly header: string, readonly proxies: readonly string[] }
+)

@@ -12,7 +12,7 @@ export type { SoapMtomMode, SoapMtomOptions } from './soap/xop-write'
 import type { SoapSecurityOptions } from './security-types'
 export type {
   SoapPrincipal, SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions, SoapUserSecret, SoapX509Options,
-  SoapPrincipalLookup
+  SoapPrincipalLookup, SoapClientCertificateOptions, SoapClientTrust
 } from './security-types'
 
 import type { XmlElement } from './xml/element'

@@ -4,6 +4,9 @@
  * reader, through fastify.inject, real loopback HTTP and @fastify/otel.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http'
+import { X509Certificate } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { once } from 'node:events'
 import { test, type TestContext } from 'node:test'
 import { context, metrics, propagation, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api'
@@ -14,7 +17,7 @@ import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@op
 import { FastifyOtelInstrumentation } from '@fastify/otel'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { SoapFault, WSA_NS, defineService, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
-import { envelope, listen, MEDIA, post } from './helper'
+import { FIXTURES, envelope, listen, MEDIA, post } from './helper'
 import { security, usernameToken, WSSE } from './ws/security/ws-security-support'
 
 // The SDK, registered once for the file, before any app: spans in memory, metrics on demand.
@@ -195,6 +198,34 @@ for (const version of VERSIONS) {
     span = soapSpan(t)
     t.assert.strictEqual(span.attributes['soap.username'], 'demo')
     t.assert.strictEqual(span.attributes['error.type'], undefined)
+  })
+
+  test(`docs/observability.md "Attributes": the subject of a client certificate's principal is soap.principal.subject (SOAP ${version})`, async (t: TestContext) => {
+    const ca = readFileSync(join(FIXTURES, '..', 'demo', 'x509', 'test-ca.pem'), 'latin1')
+    const client = new X509Certificate(readFileSync(join(FIXTURES, '..', 'demo', 'x509', 'test-client.pem')))
+    const trusted = {
+      ...calc,
+      path: '/tls',
+      name: 'Tls',
+      security: { clientCertificate: { from: 'header', header: 'x-client-cert', proxies: ['127.0.0.1'], trust: ca } }
+    } as SoapServiceDefinition
+    const app = await build(t, { services: [trusted] })
+    const headers: Record<string, string> = {
+      'x-client-cert': encodeURIComponent(client.toString()),
+      ...(version === '1.1' ? { soapaction: `"${NS}/Add"` } : {})
+    }
+    const contentType = version === '1.1' ? MEDIA[version] : `${MEDIA[version]}; action="${NS}/Add"`
+    const good = await app.inject({
+      method: 'POST', url: '/tls', headers: { 'content-type': contentType, ...headers }, payload: envelope(version, body('Add', 2, 3))
+    })
+    t.assert.strictEqual(good.statusCode, 200, good.body)
+    t.assert.strictEqual(soapSpan(t).attributes['soap.principal.subject'], client.subject)
+    exporter.reset()
+    const refused = await app.inject({
+      method: 'POST', url: '/tls', headers: { 'content-type': contentType, ...(version === '1.1' ? { soapaction: `"${NS}/Add"` } : {}) }, payload: envelope(version, body('Add', 2, 3))
+    })
+    t.assert.strictEqual(refused.statusCode, version === '1.1' ? 500 : 400)
+    t.assert.strictEqual(soapSpan(t).attributes['soap.principal.subject'], undefined)
   })
 
   test(`docs/observability.md "Spans": a one-way operation in SOAP ${version} (202) has its span`, async (t: TestContext) => {

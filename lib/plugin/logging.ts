@@ -80,6 +80,7 @@ interface LoggedAnswer {
   operation?: string
   action?: string
   username?: string
+  principal?: { subject: string, fingerprint256: string, from: string }
   fault?: string
   reason?: string
   error?: string
@@ -110,6 +111,10 @@ export function buildAnswerLog (
       entry.operation = soap.operation?.name
       entry.action = soap.action
       if (soap.username !== undefined) entry.username = soap.username
+      const principal = soap.principal
+      if (principal !== undefined) {
+        entry.principal = { subject: principal.subject, fingerprint256: principal.fingerprint256, from: principal.from }
+      }
       if (logBody) {
         if (soap.headers.length > 0) entry.header = redactedXml(soap.headers.map((block) => block.element), redact)
         entry.body = redactedXml(soap.body, redact)

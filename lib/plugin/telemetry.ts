@@ -101,6 +101,7 @@ function answerAttributes (soap: SoapContext | null, note: AnswerNote | null, pa
   const attributes: Attributes = { 'soap.response.size': byteLength(payload) }
   if (soap?.action !== undefined) attributes['soap.action'] = soap.action
   if (soap?.username !== undefined) attributes['soap.username'] = soap.username
+  if (soap?.principal !== undefined) attributes['soap.principal.subject'] = soap.principal.subject
   const failure = note?.fault ?? note?.error
   if (failure !== undefined) attributes['error.type'] = failure
   if (note?.fault !== undefined) attributes['soap.fault.code'] = note.fault

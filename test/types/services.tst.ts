@@ -7,7 +7,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { describe, expect, test } from 'tstyche'
 import { Queue, Worker } from 'bullmq'
-import soap, { SoapFault, bullmqReplyQueue, defineOperation, defineService, memoryReplayStore, memoryReplyQueue, redisReplayStore, type FastifySoapOptions, type Infer, type SoapContext, type SoapOperationInfo, type SoapReplayStore, type SoapReplyJob, type SoapReplyQueue, type SoapReplyReceipt, type SoapSecurityOptions } from 'fastify-soap'
+import soap, { SoapFault, bullmqReplyQueue, defineOperation, defineService, memoryReplayStore, memoryReplyQueue, redisReplayStore, type FastifySoapOptions, type Infer, type SoapContext, type SoapOperationInfo, type SoapReplayStore, type SoapReplyJob, type SoapReplyQueue, type SoapReplyReceipt, type SoapSecurityOptions, type SoapPrincipal, type SoapClientCertificateOptions } from 'fastify-soap'
 
 const pair = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false } as const
 
@@ -329,6 +329,54 @@ describe('WS-Security', () => {
     expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ usernameToken: {} })
     expect(redisReplayStore).type.toBeCallableWith({ call: async () => 'OK' })
     expect<SoapReplayStore>().type.toBeAssignableFrom(redisReplayStore({}))
+  })
+
+  test('docs/security.md "Client certificates": the principal is call.soap.principal; `clientCertificate` is typed', () => {
+    defineService({
+      path: '/s',
+      namespace: 'urn:s',
+      name: 'S',
+      operations: {
+        Add: defineOperation({
+          input: pair,
+          async handler (_input, call) {
+            expect(call.soap.principal).type.toBe<SoapPrincipal | undefined>()
+          }
+        })
+      },
+      security: {
+        clientCertificate: {
+          from: 'header',
+          header: 'x-ssl-client-cert',
+          proxies: ['10.0.0.2'],
+          trust: ['-----BEGIN CERTIFICATE-----'],
+          lookup: async (principal, { operation }) => principal.from === 'proxy' && operation === 'Add'
+        }
+      }
+    })
+    expect<SoapPrincipal['from']>().type.toBe<'signature' | 'tls' | 'proxy'>()
+    expect<SoapSecurityOptions>().type.toBeAssignableFrom({ clientCertificate: { from: 'tls' } } as const)
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ clientCertificate: { from: 'header', header: 'x' } } as const)
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ clientCertificate: { from: 'socket' } } as const)
+    expect<SoapClientCertificateOptions>().type.not.toBeAssignableFrom({ from: 'tls', lookup: () => 'yes' } as const)
+  })
+})
+
+describe('docs/security.md "X.509 signatures"', () => {
+  test('`security.x509` is typed: trust, lookup with the operation, signed parts, allowSha1, reply', () => {
+    expect<SoapSecurityOptions>().type.toBeAssignableFrom({
+      x509: {
+        trust: ['-----BEGIN CERTIFICATE-----', Buffer.from('')],
+        lookup: async (principal: SoapPrincipal, { operation }: { operation: string }) => principal.from === 'signature' && operation === 'Add',
+        signed: { headers: ['{http://www.w3.org/2005/08/addressing}To', 'urn:x'], usernameToken: false },
+        allowSha1: false,
+        reply: { key: '-----BEGIN PRIVATE KEY-----', certificate: Buffer.from('') }
+      }
+    })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ x509: {} })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ x509: { trust: 'pem', allowSha1: 'yes' } })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ x509: { trust: 'pem', signed: { body: true } } })
+    expect<SoapSecurityOptions>().type.not.toBeAssignableFrom({ x509: { trust: 'pem', reply: { key: 'k' } } })
   })
 })
 

@@ -12,6 +12,7 @@ import { x509Assertions } from './x509-policy'
 import type { Freshness } from './timestamp'
 import type { ServiceX509 } from './signature-verify'
 import { compileX509 } from './x509-options'
+import { compileClientCertificate, type ClientCertificate } from './client-certificate'
 
 export interface ServiceSecurity {
   readonly usernameToken: Required<SoapUsernameTokenOptions> | undefined
@@ -28,13 +29,22 @@ export interface ServiceSecurity {
   readonly outputAssertions: readonly string[]
   /** The XML Signature required, when `x509` is given. */
   readonly x509: ServiceX509 | undefined
+  /** The caller's certificate from TLS or a proxy's header, when required. */
+  readonly clientCertificate: ClientCertificate | undefined
 }
 
 export const DEFAULT_MAX_AGE = 300_000
 export const DEFAULT_CLOCK_SKEW = 60_000
 
 const KEYS = new KnownKeys({
-  usernameToken: true, timestamp: true, maxAge: true, clockSkew: true, replay: true, except: true, x509: true
+  usernameToken: true,
+  timestamp: true,
+  maxAge: true,
+  clockSkew: true,
+  replay: true,
+  except: true,
+  clientCertificate: true,
+  x509: true
 } as const satisfies KeyRecord<SoapSecurityOptions>)
 const TOKEN_KEYS = new KnownKeys({
   lookup: true, password: true, requireNonce: true
@@ -94,8 +104,8 @@ export function compileSecurity (
   // With x509, a Timestamp is required: it is signed with the Body, and its signature claimed once.
   const timestampRequired = (timestamp as { required?: boolean } | undefined)?.required === true ||
     options.x509 !== undefined
-  if (usernameToken === undefined && !timestampRequired) {
-    bad(' asks for nothing: give usernameToken, x509, or timestamp: { required: true }')
+  if (usernameToken === undefined && !timestampRequired && options.clientCertificate === undefined) {
+    bad(' asks for nothing: give usernameToken, x509, clientCertificate, or timestamp: { required: true }')
   }
 
   const ms = (key: 'maxAge' | 'clockSkew', fallback: number): number => {
@@ -107,6 +117,11 @@ export function compileSecurity (
     return given as number
   }
   const freshness = { maxAge: ms('maxAge', DEFAULT_MAX_AGE), clockSkew: ms('clockSkew', DEFAULT_CLOCK_SKEW) }
+  const client = options.clientCertificate as unknown
+  if (client !== undefined && !isObject(client)) bad('.clientCertificate must be an object')
+  const clientCertificate = client === undefined
+    ? undefined
+    : compileClientCertificate(bad, client as Record<string, unknown>, options.x509, freshness.clockSkew)
 
   const x509 = options.x509 === undefined
     ? undefined
@@ -138,7 +153,8 @@ export function compileSecurity (
     replay,
     except: new Set(except as string[]),
     ...policyAssertions(usernameToken, x509 === undefined ? undefined : options.x509),
-    x509
+    x509,
+    clientCertificate
   }
 }
 
@@ -146,7 +162,8 @@ export function compileSecurity (
 function policyAssertions (
   usernameToken: ServiceSecurity['usernameToken'], x509: SoapSecurityOptions['x509']
 ): Pick<ServiceSecurity, 'assertions' | 'inputAssertions' | 'outputAssertions'> {
-  const token = usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest')]
+  const signed = x509?.signed?.usernameToken === true
+  const token = usernameToken === undefined ? [] : [usernameTokenAssertion(usernameToken.password === 'digest', signed)]
   if (x509 === undefined) return { assertions: token, inputAssertions: [], outputAssertions: [] }
   const signedHeaders = x509.signed?.headers ?? []
   const { endpoint, input, output } =

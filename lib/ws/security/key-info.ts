@@ -26,8 +26,9 @@ export function tokenCertificate (token: SigningElement): X509Certificate {
     throw securityFault('InvalidSecurityToken')
   }
   const der = decodeBase64(textIn(token, MAX_TOKEN, 'InvalidSecurityToken'))
+  if (der === undefined) throw securityFault('InvalidSecurityToken')
   try {
-    return new X509Certificate(der as Buffer)
+    return new X509Certificate(der)
   } catch {
     throw securityFault('InvalidSecurityToken')
   }

@@ -3,15 +3,19 @@
  * `security` key of a service, the `wsse:Security` header it understands,
  * the WS-SecurityPolicy assertions it states, its step after dispatch: the
  * check of the Security header, whose user it gives the handler as
- * `request.soap.username`; and, with `x509.reply`, the signed reply.
+ * `request.soap.username`, and of the client's certificate, as
+ * `request.soap.principal`; and, with `x509.reply`, the signed reply.
  */
 import type { SoapReplayStore } from '../../types'
+import type { SoapHeaderBlock } from '../../soap/headers'
 import type { Exchange, Operation, Protocol, ProtocolModule, ProtocolSteps } from '../../service/protocol'
 import { decodedSource } from '../../service/context'
 import { readSigningView, type SigningElement } from '../../xml/c14n'
 import { compileSecurity, type ServiceSecurity } from './declaration'
 import { SECURITY_HEADER, verifySecurity } from './verify'
 import { signedReply } from './reply'
+import { clientPrincipal } from './client-certificate'
+import { replyTimestamp } from './timestamp'
 
 declare module '../../service/context' {
   interface SoapContext {
@@ -21,6 +25,10 @@ declare module '../../service/context' {
      */
     username: string | undefined
   }
+}
+
+function isSecurity (block: SoapHeaderBlock): boolean {
+  return block.targeted && block.key === SECURITY_HEADER
 }
 
 class SecurityProtocol implements Protocol {
@@ -49,7 +57,18 @@ class SecurityProtocol implements Protocol {
   async afterDispatch (exchange: Exchange, op: Operation): Promise<void> {
     if (this.#security.except.has(op.info.name)) return
     const { soap } = exchange
-    const view = (): SigningElement => readSigningView(decodedSource(soap), soap.parts)
+    const { clientCertificate, usernameToken, timestampRequired, freshness } = this.#security
+    if (clientCertificate !== undefined) {
+      const now = Date.now()
+      soap.principal = await clientPrincipal(clientCertificate, exchange, op.info.name, now)
+      // The certificate alone is asked for: a Security header is checked when sent, not required.
+      if (usernameToken === undefined && !timestampRequired && !soap.headers.some(isSecurity)) {
+        if (this.#security.replyTimestamp) soap.responseHeaders.push(replyTimestamp(now, freshness.maxAge))
+        return
+      }
+    }
+    // An MTOM request is verified over its XOP infoset; any other's xop:Include is an element like another.
+    const view = (): SigningElement => readSigningView(decodedSource(soap), soap.mtom ? soap.parts : undefined)
     const { username, principal, replyHeader } = await verifySecurity(
       this.#security, { headers: soap.headers, operation: op.info.name, view }
     )

@@ -15,13 +15,15 @@ const ALWAYS_TO_RECIPIENT = `${SP_NS}/IncludeToken/AlwaysToRecipient`
 /**
  * `sp:SupportingTokens` with an `sp:UsernameToken` the client always sends
  * (WS-SecurityPolicy 1.2 §5.4.1, §8.2), and `sp:HashPassword` when only a
- * digest is accepted. The `wsp` prefix is the one the WSDL's policy binds.
+ * digest is accepted; `sp:SignedSupportingTokens` (§8.3) when the X.509
+ * signature must cover it. The `wsp` prefix is the one the WSDL's policy binds.
  */
-export function usernameTokenAssertion (digest: boolean): string {
+export function usernameTokenAssertion (digest: boolean, signed = false): string {
   const inner = `${digest ? '<sp:HashPassword/>' : ''}<sp:WssUsernameToken10/>`
   const token = `<sp:UsernameToken sp:IncludeToken="${ALWAYS_TO_RECIPIENT}">` +
     `<wsp:Policy>${inner}</wsp:Policy></sp:UsernameToken>`
-  return `<sp:SupportingTokens xmlns:sp="${SP_NS}"><wsp:Policy>${token}</wsp:Policy></sp:SupportingTokens>`
+  const name = signed ? 'sp:SignedSupportingTokens' : 'sp:SupportingTokens'
+  return `<${name} xmlns:sp="${SP_NS}"><wsp:Policy>${token}</wsp:Policy></${name}>`
 }
 
 /** What a policy alternative asks of a request, as far as the plugin checks it. */
@@ -39,12 +41,16 @@ export interface SecurityRequirement {
 export interface X509Requirement {
   readonly sha1: boolean
   readonly headers: readonly string[]
+  /** The UsernameToken signed too (`sp:SignedSupportingTokens`). */
+  readonly usernameToken: boolean
 }
 
 interface X509Alternative {
   readonly name: string
   readonly sha1: boolean
   readonly parts: ReadonlyArray<{ readonly name: string, readonly headers: readonly string[] }>
+  /** The names of the `sp:SignedSupportingTokens` whose UsernameToken it signs. */
+  readonly signedTokens: readonly string[]
 }
 
 /** An assertion the plugin cannot apply: `{namespace}localName`, where it is attached, and why. */
@@ -109,6 +115,7 @@ export function judgeAlternative (
   let x509: X509Alternative | undefined
   let replySigned: string | undefined
   const signedParts: Array<{ node: DomElement, subject: string, headers: readonly string[] }> = []
+  const signedTokens: Array<{ node: DomElement, subject: string }> = []
   const unapplied: UnappliedAssertion[] = []
   const refuse = (node: DomElement, where: string, why: string): void => {
     unapplied.push({ name: nameOf(node), where, why })
@@ -131,7 +138,7 @@ export function judgeAlternative (
     const local = assertion.localName ?? ''
     const judged = local === 'AsymmetricBinding' ? judgeAsymmetricBinding(assertion) : undefined
     if (judged?.why === undefined && judged !== undefined) {
-      x509 = { name: nameOf(assertion), sha1: judged.sha1 || x509?.sha1 === true, parts: [] }
+      x509 = { name: nameOf(assertion), sha1: judged.sha1 || x509?.sha1 === true, parts: [], signedTokens: [] }
     } else {
       const why = local === 'TransportBinding' ? TRANSPORT : judged?.why ?? 'message signatures and encryption'
       refuse(assertion, subject, why)
@@ -160,7 +167,9 @@ export function judgeAlternative (
     } else if (BINDINGS.has(local)) {
       binding(assertion, subject)
     } else if (SUPPORTING.test(local)) {
-      if (local !== 'SupportingTokens') refuse(assertion, subject, 'supporting tokens signed, endorsing or encrypted')
+      // Signed supporting tokens are the X.509 signature's, once the alternative is read.
+      if (local === 'SignedSupportingTokens') signedTokens.push({ node: assertion, subject })
+      else if (local !== 'SupportingTokens') refuse(assertion, subject, 'supporting tokens endorsing or encrypted')
       for (const nested of nestedAssertions(assertion)) token(nested, subject)
     } else if (local === 'UsernameToken') {
       token(assertion, subject)
@@ -174,6 +183,10 @@ export function judgeAlternative (
   for (const parts of signedParts) {
     if (x509 === undefined) refuse(parts.node, parts.subject, 'signed parts with no X.509 signature asked for')
     else x509 = { ...x509, parts: [...x509.parts, { name: nameOf(parts.node), headers: parts.headers }] }
+  }
+  for (const { node, subject } of signedTokens) {
+    if (x509 === undefined) refuse(node, subject, 'supporting tokens signed with no X.509 signature asked for')
+    else x509 = { ...x509, signedTokens: [...x509.signedTokens, nameOf(node)] }
   }
   return { usernameToken, timestamp, x509, replySigned, unapplied }
 }
@@ -204,7 +217,12 @@ export function chooseAlternative (
       timestamp: alternative.timestamp !== undefined && !ignored.has(alternative.timestamp),
       x509: x509 === undefined || ignored.has(x509.name)
         ? undefined
-        : { sha1: x509.sha1, headers: x509.parts.flatMap((p) => ignored.has(p.name) ? [] : p.headers) },
+        : {
+            sha1: x509.sha1,
+            headers: x509.parts.flatMap((p) => ignored.has(p.name) ? [] : p.headers),
+            usernameToken: token !== undefined && !ignored.has(token.name) &&
+              x509.signedTokens.some((name) => !ignored.has(name))
+          },
       replySigned: replySigned !== undefined && !ignored.has(replySigned)
     }
     if (chosen === undefined || weight(requirement) > weight(chosen)) chosen = requirement
@@ -241,7 +259,7 @@ export function contractSecurity (
   let digest = false
   let usernameToken = false
   let timestamp = false
-  let x509: { sha1: boolean, headers: Set<string>, reply: boolean } | undefined
+  let x509: { sha1: boolean, headers: Set<string>, reply: boolean, usernameToken: boolean } | undefined
   for (const [operation, policy] of Object.entries(policies)) {
     const request = chooseAlternative(policy.request, ignored)
     const { replySigned } = chooseAlternative(policy.reply, ignored)
@@ -255,8 +273,9 @@ export function contractSecurity (
     digest ||= request.usernameToken?.digest === true
     timestamp ||= request.timestamp
     if (request.x509 !== undefined || replySigned) {
-      x509 ??= { sha1: false, headers: new Set(), reply: false }
+      x509 ??= { sha1: false, headers: new Set(), reply: false, usernameToken: false }
       x509.sha1 ||= request.x509?.sha1 === true
+      x509.usernameToken ||= request.x509?.usernameToken === true
       x509.reply ||= replySigned
       for (const header of request.x509?.headers ?? []) x509.headers.add(header)
     }
@@ -279,7 +298,8 @@ export function contractSecurity (
 
 /** A contract's `security.x509`: the user's, its trust (and key, for signed replies) required. */
 function contractX509 (
-  contract: string, asked: { sha1: boolean, headers: ReadonlySet<string>, reply: boolean }, given: unknown
+  contract: string, asked: { sha1: boolean, headers: ReadonlySet<string>, reply: boolean, usernameToken: boolean },
+  given: unknown
 ): Record<string, unknown> {
   const own = isObject(given) ? given : {}
   if (own.trust === undefined) {
@@ -289,7 +309,9 @@ function contractX509 (
     throw new SOAP_ERR_SECURITY_TRUST(contract, 'signed replies (sp:SignedParts of an output)', 'security.x509.reply')
   }
   return {
-    ...(asked.headers.size === 0 ? {} : { signed: { headers: [...asked.headers] } }),
+    ...(asked.headers.size === 0 && !asked.usernameToken
+      ? {}
+      : { signed: { headers: [...asked.headers], ...(asked.usernameToken ? { usernameToken: true } : {}) } }),
     ...(asked.sha1 ? { allowSha1: true } : {}),
     ...own
   }
@@ -297,11 +319,13 @@ function contractX509 (
 
 const PASSWORDS: Readonly<Record<string, string>> = { text: 'text', digest: 'digest' }
 
-/** `X.509 signature (Body, Timestamp, {urn:h}H; SHA-1 allowed; replies signed)`. */
+/** `X.509 signature (Body, Timestamp, {urn:h}H, UsernameToken; SHA-1 allowed; replies signed)`. */
 function describeX509 (x509: Record<string, unknown>): string {
-  const headers = isObject(x509.signed) && Array.isArray(x509.signed.headers) ? x509.signed.headers as unknown[] : []
+  const signed = isObject(x509.signed) ? x509.signed : {}
+  const headers = Array.isArray(signed.headers) ? signed.headers as unknown[] : []
+  const token = signed.usernameToken === true ? ['UsernameToken'] : []
   const notes = [
-    ['Body', 'Timestamp', ...headers.map(String)].join(', '),
+    ['Body', 'Timestamp', ...headers.map(String), ...token].join(', '),
     ...(x509.allowSha1 === true ? ['SHA-1 allowed'] : []),
     ...(x509.reply === undefined ? [] : ['replies signed'])
   ]

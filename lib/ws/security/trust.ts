@@ -8,6 +8,7 @@
 import { X509Certificate, createHash } from 'node:crypto'
 import type { SoapPrincipal, SoapPrincipalLookup } from '../../types'
 import { DIGITAL_SIGNATURE, KEY_CERT_SIGN, certificateFacts, parseName, type CertificateFacts } from './certificate'
+import { trimXmlSpace } from '../../xml/chars'
 import { securityFault } from './faults'
 import { principalOf } from './principal'
 
@@ -66,14 +67,15 @@ function allows (facts: CertificateFacts, bit: number): boolean {
   return facts.keyUsage === undefined || (facts.keyUsage & bit) !== 0
 }
 
-/** A decimal X509SerialNumber as the hexadecimal of X509Certificate.serialNumber; undefined when it is none. */
+/** A decimal X509SerialNumber (xs:integer) in hexadecimal as hexOfSerial writes it; undefined when it is none. */
 function serialHex (serial: string): string | undefined {
-  const digits = serial.trim().replace(/^\+/, '')
-  return /^\d+$/.test(digits) && digits.length <= MAX_SERIAL ? BigInt(digits).toString(16) : undefined
+  const text = trimXmlSpace(serial)
+  return /^[+-]?\d+$/.test(text) && text.length <= MAX_SERIAL ? BigInt(text).toString(16) : undefined
 }
 
+/** X509Certificate.serialNumber (OpenSSL's hexadecimal, a `-` before a negative one) in lower case, no leading 0. */
 function hexOfSerial (serialNumber: string): string {
-  return BigInt('0x' + serialNumber).toString(16)
+  return serialNumber.toLowerCase().replace(/^(-?)0+(?=.)/, '$1')
 }
 
 class Store implements TrustStore {

@@ -8,6 +8,7 @@
 import { test, type TestContext } from 'node:test'
 import { createHash, generateKeyPairSync } from 'node:crypto'
 import fc from 'fast-check'
+import { mutations } from '../../internals/fuzzing'
 import { WSSE, WSU } from './ws-security-support'
 import { NS, assertX509Fault, buildSigned, fixture, resign, send, signedRequest, signedService, type X509FaultName } from './x509-messages'
 
@@ -149,4 +150,22 @@ test('docs/security.md "X.509 signatures" threat model: the unchanged requests t
     const response = await send(app, signedRequest({ version }), version)
     t.assert.strictEqual(response.statusCode, 200, response.body)
   }
+})
+
+test('docs/protocol.md "WS-Security" (property): whatever a signed request is edited into, the answer is a result, a Sender, MustUnderstand or VersionMismatch fault, never a Receiver fault', async (t: TestContext) => {
+  const app = await buildSigned(t, signedService({ replay: false }))
+  const seeds = [signedRequest(), signedRequest({ keyKind: 'issuerSerial', prefixList: 'wsu #default' }), signedRequest({ method: 'ecdsa-sha256', key: fixture('ec-client.key'), certificate: fixture('ec-client.pem') })]
+  const alphabet = ['<', '>', '/', '"', '=', ' ', '#', 'A', '==', '<!--x-->', 'ds:', 'wsse:', 'wsu:Id="Body-1"', 'Id="TS-1"', 'URI="#X509-1"', 'Reference', 'Transform', 'SignedInfo', 'KeyInfo', 'Signature', '&#0;', '\u00e9']
+  await fc.assert(fc.asyncProperty(mutations(seeds, alphabet), async (text) => {
+    const response = await send(app, text)
+    if (response.statusCode === 200) return
+    // An edit of the Envelope's namespace is a VersionMismatch; of the Security header's, a header not
+    // understood (its mustUnderstand holds): both 500 in SOAP 1.2, neither a Receiver fault.
+    if (response.statusCode === 500) {
+      t.assert.match(response.body, /<soap:Value>soap:(MustUnderstand|VersionMismatch)<\/soap:Value>/, `${text}\n${response.body}`)
+      return
+    }
+    t.assert.strictEqual(response.statusCode, 400, `${text}\n${response.body}`)
+    if (response.body !== '') t.assert.match(response.body, /<soap:Value>soap:Sender<\/soap:Value>/, text)
+  }), { numRuns: Number(process.env.FUZZ_RUNS ?? 200) })
 })

@@ -276,3 +276,15 @@ test('docs/contract-first.md "WS-Security": Digipoort\'s contract (an sp:Asymmet
   t.assert.match(wsdl, /<sp:AsymmetricBinding>/)
   t.assert.deepStrictEqual(securityLine(lines)?.security, { 'X.509 signature (Body, Timestamp; SHA-1 allowed)': ['aanleveren'] })
 })
+
+test('docs/wsdl.md "Policy": with x509.signed.usernameToken the UsernameToken is stated in sp:SignedSupportingTokens; served as a contract, it reads back to a UsernameToken the X.509 signature covers', async (t: TestContext) => {
+  const wsdl = await wsdlOf(t, { usernameToken: { lookup: () => 'demo' }, x509: { trust: CA, signed: { usernameToken: true } } })
+  assertValidWsdl(t, wsdl)
+  const definitions = new DOMParser().parseFromString(wsdl, 'text/xml').documentElement as DomElement
+  const endpoint = policyById(t, definitions, 'CalculatorPolicy')
+  t.assert.deepStrictEqual(endpoint.map((a) => a.localName), ['AsymmetricBinding', 'Wss11', 'SignedSupportingTokens'])
+  t.assert.deepStrictEqual(nested(t, endpoint[2]).map((a) => a.localName), ['UsernameToken'])
+  const served = await serveContract(t, wsdl, { security: { usernameToken: { lookup: () => 'demo' }, x509: { trust: CA } } }, addOperations)
+  t.assert.strictEqual(served.error, undefined)
+  t.assert.deepStrictEqual(securityLine(served.lines)?.security, { 'UsernameToken (text or digest) and X.509 signature (Body, Timestamp, UsernameToken)': ['Add', 'Ping'] })
+})

@@ -7,7 +7,7 @@ import { test, type TestContext } from 'node:test'
 import { createHash, randomBytes } from 'node:crypto'
 import { post } from '../../helper'
 import { XOP, mtomMessage } from '../../mtom-message'
-import { ENVELOPED, NS, assertX509Fault, buildSigned, fixture, send, signedByLib, signedRequest, signedService, subjectOf, type KeyKind, type SignOptions } from './x509-messages'
+import { CLIENT_PEM, ENVELOPED, NS, assertX509Fault, buildSigned, fixture, send, signedByLib, signedRequest, signedService, subjectOf, type KeyKind, type Response, type SignOptions } from './x509-messages'
 
 const CLIENT = 'O=fastify-soap demo\nCN=demo client (test only)'
 
@@ -107,3 +107,34 @@ for (const version of ['1.1', '1.2'] as const) {
     t.assert.match(refused.body, /:FailedCheck<\/(soap:Value|faultcode)>/)
   })
 }
+
+test('docs/protocol.md "MTOM/XOP": in a request that is no MTOM package, a signed xop:Include is an element like another: the signature holds, the codec answers its Sender fault', async (t: TestContext) => {
+  const app = await buildSigned(t)
+  const include = `<xop:Include xmlns:xop="${XOP}" href="cid:data%40example.org"/>`
+  const response = await send(app, signedRequest({ body: `<t:Upload xmlns:t="${NS}"><t:data>${include}</t:data></t:Upload>` }))
+  t.assert.strictEqual(response.statusCode, 400, response.body)
+  t.assert.match(response.body, /<soap:Value>soap:Sender<\/soap:Value>.*t:data holds an element \(xop:Include\)/s)
+})
+
+test('docs/security.md "X.509 signatures": with clientCertificate too, the signer replaces the connection\'s certificate as request.soap.principal', async (t: TestContext) => {
+  const header = 'x-ssl-client-cert'
+  const app = await buildSigned(t, signedService({
+    replay: false,
+    clientCertificate: { from: 'header', header, proxies: ['10.0.0.7'], trust: fixture('../../demo/x509/test-ca.pem') }
+  }))
+  const ec = { key: fixture('ec-client.key'), certificate: fixture('ec-client.pem') }
+  const inject = async (payload: string): Promise<Response> => await app.inject({
+    method: 'POST',
+    url: '/signed',
+    remoteAddress: '10.0.0.7',
+    payload,
+    headers: { 'content-type': 'application/soap+xml', [header]: encodeURIComponent(CLIENT_PEM) }
+  })
+  const signed = await inject(signedRequest({ method: 'ecdsa-sha256', ...ec }))
+  t.assert.strictEqual(signed.statusCode, 200, signed.body)
+  t.assert.match(subjectOf(signed.body) ?? '', /ec-client/)
+  t.assert.match(signed.body, /<tns:from>signature<\/tns:from>/)
+  // Unsigned, the Security header is still required (x509): the certificate alone is not enough.
+  const unsigned = await inject(signedRequest().replace(/<ds:Signature [\s\S]*<\/ds:Signature>/, ''))
+  await assertX509Fault(t, unsigned, '1.2', 'InvalidSecurity', 'not signed')
+})

@@ -9,10 +9,16 @@
 import { test, type TestContext } from 'node:test'
 import { execFileSync } from 'node:child_process'
 import { X509Certificate, createHash } from 'node:crypto'
+import { once } from 'node:events'
+import { request as httpsRequest } from 'node:https'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import soap, { errorCodes, type SoapSecurityOptions, type SoapServiceDefinition, type SoapVersion } from '../../../lib/index'
 import { SoapFault } from '../../../lib/soap/fault'
 import { compileTrust, type TrustStore } from '../../../lib/ws/security/trust'
 import { certificateFacts, nameOf, parseName, tlvAt } from '../../../lib/ws/security/certificate'
-import { missing } from '../../helper'
+import { compileClientCertificate, headerCertificate } from '../../../lib/ws/security/client-certificate'
+import { assertValidEnvelope, envelope, MEDIA, missing } from '../../helper'
+import { WSSE, WSU, instant, security, timestamp, usernameToken } from './ws-security-support'
 import { certificate, publicKeyBits, x509File } from './x509-support'
 
 const SKEW = 60_000
@@ -167,6 +173,17 @@ test('XML Signature §4.4.4 X509IssuerSerial: the issuer\'s distinguished name (
   t.assert.strictEqual(found(`CN=${cn},O=fastify-soap demo`, decimal(certificate('test-ca'))), certificate('test-ca').fingerprint256)
 })
 
+test('RFC 5280 §4.1.2.2: a serial number as X509Certificate writes it, negative or with a leading zero, is found by its X509SerialNumber (xs:integer)', (t: TestContext) => {
+  const negative = certificate('negative-serial')
+  t.assert.strictEqual(negative.serialNumber, '-05')
+  const trust = store([pem('negative-serial'), pem('test-ca')])
+  const issuer = 'CN=negative-serial (test only),O=fastify-soap tests'
+  for (const serial of ['-5', '-05', ' -5 ']) {
+    t.assert.strictEqual(trust.find({ kind: 'issuerSerial', issuer, serial })?.fingerprint256, negative.fingerprint256, serial)
+  }
+  for (const serial of ['5', '+-5', '--5', '-', '\u00a0-5']) t.assert.strictEqual(trust.find({ kind: 'issuerSerial', issuer, serial }), undefined, serial)
+})
+
 test('RFC 4514 §2: a multi-valued RDN\'s order does not count; values other than strings compare as their encoding; BMPString and Teletex text compare as text', (t: TestContext) => {
   t.assert.deepStrictEqual(parseName('CN=a+OU=b,O=x'), parseName('OU=b+CN=a,O=x'))
   t.assert.notDeepStrictEqual(parseName('CN=a+OU=b,O=x'), parseName('CN=a,OU=b,O=x'))
@@ -291,4 +308,284 @@ test('docs/security.md "Trust and the principal": a partner\'s own certificate i
   let asked = false
   await refused(store(pem('test-ca'), () => { asked = true; return true }), partner)
   t.assert.strictEqual(asked, false)
+})
+
+// ------------------------------------------------------------- client certificates, through the plugin ---
+
+const NS = 'urn:test:x509'
+const none = { type: 'object', properties: {}, additionalProperties: false } as const
+const whoOut = {
+  type: 'object',
+  properties: { subject: { type: 'string' }, from: { type: 'string' }, user: { type: 'string' } },
+  additionalProperties: false
+} as const
+const PROXY = '10.0.0.7'
+const HEADER = 'X-SSL-Client-Cert'
+
+type Who = { soap: { principal?: { subject: string, from: string }, username?: string } }
+const answer = (_input: unknown, call: Who): Record<string, string> => ({
+  subject: call.soap.principal?.subject ?? '(none)',
+  from: call.soap.principal?.from ?? '(none)',
+  user: call.soap.username ?? '(none)'
+})
+
+function service (options: Partial<SoapSecurityOptions>): SoapServiceDefinition {
+  return {
+    path: '/x509',
+    namespace: NS,
+    name: 'X509',
+    operations: {
+      WhoAmI: { input: none, output: whoOut, handler: answer } as never,
+      Open: { input: none, output: whoOut, handler: answer } as never
+    },
+    security: {
+      clientCertificate: { from: 'header', header: HEADER, proxies: [PROXY, '::1'], trust: pem('test-ca') },
+      except: ['Open'],
+      ...options
+    } as SoapSecurityOptions
+  }
+}
+
+async function build (
+  t: TestContext, definition: SoapServiceDefinition, fastify: FastifyServerOptions = {}, log?: (line: Record<string, unknown>) => void
+): Promise<FastifyInstance> {
+  const stream = { write (line: string) { log?.(JSON.parse(line)) } }
+  const app = Fastify({ ...fastify, ...(log === undefined ? {} : { logger: { level: 'info', stream } }) })
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service(definition)
+  await app.ready()
+  return app
+}
+
+const whoAmI = `<t:WhoAmI xmlns:t="${NS}"/>`
+const open = `<t:Open xmlns:t="${NS}"/>`
+
+interface Sent { version?: SoapVersion, from?: string, value?: string | string[], header?: string, body?: string }
+
+async function send (app: FastifyInstance, sent: Sent = {}): Promise<Awaited<ReturnType<FastifyInstance['inject']>>> {
+  const version = sent.version ?? '1.2'
+  const headers: Record<string, string | string[]> = { 'content-type': MEDIA[version], soapaction: '""' }
+  if (sent.value !== undefined) headers[HEADER] = sent.value
+  return await app.inject({
+    method: 'POST',
+    url: '/x509',
+    remoteAddress: sent.from ?? PROXY,
+    headers,
+    payload: envelope(version, sent.body ?? whoAmI, sent.header)
+  })
+}
+
+const field = (body: string, name: string): string | undefined => new RegExp(`<tns:${name}>([^<]*)</tns:${name}>`).exec(body)?.[1]
+
+/** nginx's $ssl_client_escaped_cert: the PEM, URL-encoded. */
+const escaped = (name: string): string => encodeURIComponent(pem(name))
+
+async function assertFailedAuthentication (t: TestContext, response: { statusCode: number, body: string }, version: SoapVersion = '1.2'): Promise<void> {
+  const where = response.body
+  if (version === '1.2') {
+    t.assert.strictEqual(response.statusCode, 400, where)
+    t.assert.ok(response.body.includes(`<soap:Subcode><soap:Value xmlns:sc0="${WSSE}">sc0:FailedAuthentication</soap:Value></soap:Subcode>`), where)
+  } else {
+    t.assert.strictEqual(response.statusCode, 500, where)
+    t.assert.ok(response.body.includes(`<faultcode xmlns:fc="${WSSE}">fc:FailedAuthentication</faultcode>`), where)
+  }
+  t.assert.doesNotMatch(response.body, /[Dd]etail>/)
+  await assertValidEnvelope(t, response.body, version)
+}
+
+for (const version of ['1.1', '1.2'] as const) {
+  test(`docs/security.md "Client certificates": a proxy's header (nginx's $ssl_client_escaped_cert) from a listed address gives request.soap.principal, from 'proxy'; none, or from any other address, is wsse:FailedAuthentication (SOAP ${version})`, async (t: TestContext) => {
+    const app = await build(t, service({}))
+    const good = await send(app, { version, value: escaped('test-client') })
+    t.assert.strictEqual(good.statusCode, 200, good.body)
+    t.assert.strictEqual(field(good.body, 'subject'), certificate('test-client').subject)
+    t.assert.strictEqual(field(good.body, 'from'), 'proxy')
+    await assertFailedAuthentication(t, await send(app, { version }), version)
+    await assertFailedAuthentication(t, await send(app, { version, value: escaped('test-client'), from: '10.0.0.8' }), version)
+    await assertFailedAuthentication(t, await send(app, { version, value: escaped('other-client') }), version)
+    await assertFailedAuthentication(t, await send(app, { version, value: escaped('expired') }), version)
+    // An operation left out of security is served without one.
+    const free = await send(app, { version, body: open, from: '10.0.0.8' })
+    t.assert.strictEqual(free.statusCode, 200, free.body)
+    t.assert.strictEqual(field(free.body, 'from'), '(none)')
+  })
+}
+
+test('docs/deploy.md "Client certificates": the header holds the PEM URL-encoded, plain (lines joined by spaces), or the DER in Base64; anything else, or two of it, is wsse:FailedAuthentication', async (t: TestContext) => {
+  const app = await build(t, service({}))
+  const client = certificate('test-client')
+  const forms = {
+    escaped: escaped('test-client'),
+    spaced: pem('test-client').trim().replace(/\n/g, ' '),
+    base64: client.raw.toString('base64'),
+    'escaped EC': escaped('ec-client')
+  }
+  for (const [form, value] of Object.entries(forms)) {
+    const response = await send(app, { value })
+    t.assert.strictEqual(response.statusCode, 200, `${form}: ${response.body}`)
+    t.assert.strictEqual(field(response.body, 'from'), 'proxy', form)
+  }
+  for (const value of ['', 'garbage', '%E0%A4%A', '-----BEGIN CERTIFICATE-----AAAA-----END CERTIFICATE-----', client.raw.toString('hex'), [forms.base64, forms.base64]]) {
+    await assertFailedAuthentication(t, await send(app, { value }))
+  }
+  t.assert.strictEqual(headerCertificate(forms.escaped)?.fingerprint256, client.fingerprint256)
+  t.assert.strictEqual(headerCertificate('QUJD'), undefined)
+})
+
+test('docs/deploy.md "Client certificates": proxies are exact addresses; an IPv4-mapped IPv6 address is its IPv4 one', async (t: TestContext) => {
+  const app = await build(t, service({
+    clientCertificate: { from: 'header', header: HEADER, proxies: ['::ffff:10.0.0.7', '::1'], trust: pem('test-ca') }
+  }))
+  for (const from of [PROXY, '::ffff:10.0.0.7', '::FFFF:10.0.0.7', '::1']) {
+    const response = await send(app, { value: escaped('test-client'), from })
+    t.assert.strictEqual(response.statusCode, 200, `${from}: ${response.body}`)
+  }
+  for (const from of ['10.0.0.70', '10.0.0.0', '::2', '::ffff:10.0.0.8']) {
+    await assertFailedAuthentication(t, await send(app, { value: escaped('test-client'), from }))
+  }
+})
+
+test('docs/security.md "Client certificates": with a UsernameToken too, both are required, and both reach the handler', async (t: TestContext) => {
+  const app = await build(t, service({ usernameToken: { lookup: async (name: string) => name === 'demo' ? 'demo' : undefined } }))
+  const both = await send(app, { value: escaped('test-client'), header: security(usernameToken()) })
+  t.assert.strictEqual(both.statusCode, 200, both.body)
+  t.assert.strictEqual(field(both.body, 'user'), 'demo')
+  t.assert.strictEqual(field(both.body, 'from'), 'proxy')
+  await assertFailedAuthentication(t, await send(app, { header: security(usernameToken()) }))
+  const noToken = await send(app, { value: escaped('test-client') })
+  t.assert.strictEqual(noToken.statusCode, 400)
+  t.assert.ok(noToken.body.includes('InvalidSecurity'), noToken.body)
+})
+
+test('docs/security.md "Client certificates": asked alone, the certificate needs no Security header; one sent is checked; a reply Timestamp is added either way', async (t: TestContext) => {
+  const app = await build(t, service({ timestamp: { reply: true } }))
+  const bare = await send(app, { value: escaped('test-client') })
+  t.assert.strictEqual(bare.statusCode, 200, bare.body)
+  const match = /<wsse:Security xmlns:wsse="[^"]+" xmlns:wsu="[^"]+"><wsu:Timestamp><wsu:Created>([^<]+)<\/wsu:Created><wsu:Expires>([^<]+)<\/wsu:Expires><\/wsu:Timestamp><\/wsse:Security>/.exec(bare.body)
+  t.assert.ok(match !== null, bare.body)
+  t.assert.strictEqual(Date.parse(match[2]) - Date.parse(match[1]), 300_000)
+  await assertValidEnvelope(t, bare.body, '1.2')
+  const fresh = await send(app, { value: escaped('test-client'), header: security(timestamp()) })
+  t.assert.strictEqual(fresh.statusCode, 200, fresh.body)
+  const stale = await send(app, { value: escaped('test-client'), header: security(timestamp(instant(-900_000), instant(-600_000))) })
+  t.assert.strictEqual(stale.statusCode, 400)
+  t.assert.ok(stale.body.includes('MessageExpired'), stale.body)
+  const plain = await build(t, { ...service({}), path: '/x509' })
+  const noReply = await send(plain, { value: escaped('test-client') })
+  t.assert.strictEqual(noReply.statusCode, 200)
+  t.assert.ok(!noReply.body.includes(WSU), noReply.body)
+})
+
+test('docs/security.md "Trust and the principal": lookup decides per operation; one that throws is a Receiver fault', async (t: TestContext) => {
+  const seen: string[] = []
+  const app = await build(t, service({
+    clientCertificate: {
+      from: 'header',
+      header: HEADER,
+      proxies: [PROXY],
+      trust: [pem('test-ca')],
+      lookup: (principal, { operation }) => {
+        seen.push(operation)
+        if (principal.subject.includes('ec-client')) throw new Error('directory down')
+        return principal.subject === certificate('test-client').subject
+      }
+    }
+  }))
+  t.assert.strictEqual((await send(app, { value: escaped('test-client') })).statusCode, 200)
+  await assertFailedAuthentication(t, await send(app, { value: escaped('intermediate-client') }))
+  t.assert.deepStrictEqual(seen, ['WhoAmI'])
+  const crashed = await send(app, { value: escaped('ec-client') })
+  t.assert.strictEqual(crashed.statusCode, 500)
+  t.assert.ok(crashed.body.includes('Receiver'), crashed.body)
+  t.assert.ok(!crashed.body.includes('directory down'), crashed.body)
+})
+
+test('docs/security.md "Logging": the answer\'s log line names the principal by subject, fingerprint and source, never its PEM', async (t: TestContext) => {
+  const lines: Array<Record<string, unknown>> = []
+  const app = await build(t, service({}), {}, (line) => lines.push(line))
+  t.assert.strictEqual((await send(app, { value: escaped('test-client') })).statusCode, 200)
+  const answered = lines.find((line) => line.msg === 'fastify-soap: answered') as { soap: Record<string, unknown> }
+  const client = certificate('test-client')
+  t.assert.deepStrictEqual(answered.soap.principal, { subject: client.subject, fingerprint256: client.fingerprint256, from: 'proxy' })
+  const base64 = client.raw.toString('base64')
+  t.assert.ok(!JSON.stringify(lines).includes(base64.slice(100, 160)), 'no PEM in the log')
+})
+
+test('docs/security.md "Client certificates": a bad clientCertificate is SOAP_ERR_SERVICE_INVALID at ready(); clientCertificate alone asks for something', async (t: TestContext) => {
+  const trust = pem('test-ca')
+  const cases: Record<string, unknown> = {
+    '.clientCertificate must be an object': true,
+    '.clientCertificate has an unknown key "ca"': { from: 'tls', trust, ca: trust },
+    '.clientCertificate.from must be "tls" or "header"': { from: 'socket', trust },
+    '.clientCertificate.header must be the name': { from: 'header', header: 'x cert', proxies: [PROXY], trust },
+    '.clientCertificate.proxies must list the IP addresses': { from: 'header', header: HEADER, proxies: ['proxy.local'], trust },
+    '.clientCertificate.proxies must list the IP': { from: 'header', header: HEADER, proxies: [], trust },
+    '.clientCertificate.header and .proxies go with from: "header"': { from: 'tls', proxies: [PROXY], trust },
+    '.clientCertificate.lookup goes with .clientCertificate.trust': { from: 'tls', lookup: () => true },
+    '.clientCertificate needs the certificates it trusts': { from: 'tls' },
+    '.clientCertificate.trust holds no PEM certificate': { from: 'tls', trust: 'none' }
+  }
+  for (const [message, clientCertificate] of Object.entries(cases)) {
+    const app = Fastify()
+    t.after(() => app.close())
+    await app.register(soap)
+    app.soap.service({ ...service({}), security: { clientCertificate } as SoapSecurityOptions })
+    const err = await app.ready().then(() => undefined, (e: Error) => e)
+    t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_INVALID, message)
+    t.assert.ok(err.message.includes(message), `${message}: ${err.message}`)
+  }
+  // Without trust of its own, the trust of x509 is taken, its lookup with it.
+  const client = compileClientCertificate(bad, { from: 'tls' }, { trust: pem('partner'), lookup: () => false }, SKEW)
+  t.assert.ok(await refused(client.trust, certificate('partner')))
+  t.assert.ok(!await refused(compileClientCertificate(bad, { from: 'tls' }, { trust: pem('partner') }, SKEW).trust, certificate('partner')))
+})
+
+/** An HTTPS server asking for client certificates, Node's TLS leaving the decision to the plugin. */
+async function tlsApp (t: TestContext, options: Partial<SoapSecurityOptions> = { clientCertificate: { from: 'tls', trust: pem('test-ca') } }): Promise<number> {
+  const app = await build(t, service(options), {
+    https: { key: x509File('test-server.key'), cert: pem('test-server'), requestCert: true, rejectUnauthorized: false }
+  } as FastifyServerOptions)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return (app.server.address() as { port: number }).port
+}
+
+async function over (port: number, client?: string, headers: Record<string, string> = {}): Promise<{ statusCode: number, body: string }> {
+  const request = httpsRequest({
+    host: '127.0.0.1',
+    port,
+    path: '/x509',
+    method: 'POST',
+    ca: pem('test-ca'),
+    checkServerIdentity: () => undefined,
+    agent: false,
+    timeout: 10_000,
+    headers: { 'content-type': MEDIA['1.2'], ...headers },
+    ...(client === undefined ? {} : { key: x509File(`${client}.key`), cert: pem(client) })
+  })
+  request.on('timeout', () => request.destroy(new Error('timed out')))
+  request.end(envelope('1.2', whoAmI))
+  const [response] = await once(request, 'response') as [import('node:http').IncomingMessage]
+  let body = ''
+  for await (const chunk of response) body += String(chunk)
+  return { statusCode: response.statusCode ?? 0, body }
+}
+
+test('docs/deploy.md "Client certificates": over real HTTPS with requestCert, the TLS client certificate gives the principal, from \'tls\'; none, or one the trust store refuses, is wsse:FailedAuthentication', async (t: TestContext) => {
+  const port = await tlsApp(t)
+  const good = await over(port, 'test-client')
+  t.assert.strictEqual(good.statusCode, 200, good.body)
+  t.assert.strictEqual(field(good.body, 'from'), 'tls')
+  t.assert.ok(field(good.body, 'subject')?.includes('CN=demo client (test only)'), good.body)
+  t.assert.strictEqual(field((await over(port, 'ec-client')).body, 'from'), 'tls')
+  await assertFailedAuthentication(t, await over(port))
+  await assertFailedAuthentication(t, await over(port, 'other-client'))
+  await assertFailedAuthentication(t, await over(port, 'no-digital-signature'))
+  // from 'tls' reads the connection alone: a header is no certificate.
+  await assertFailedAuthentication(t, await over(port, undefined, { [HEADER]: escaped('test-client') }))
+})
+
+test('docs/deploy.md "Client certificates": from \'tls\' on a connection that is not TLS is wsse:FailedAuthentication', async (t: TestContext) => {
+  const app = await build(t, service({ clientCertificate: { from: 'tls', trust: pem('test-ca') } }))
+  await assertFailedAuthentication(t, await send(app, { value: escaped('test-client') }))
 })
