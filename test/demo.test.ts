@@ -2,11 +2,13 @@ import { test, type TestContext } from 'node:test'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { createHash, randomBytes } from 'node:crypto'
-import { FILES_KEPT, FILE_MAX_OCTETS, buildDemo } from './demo/app'
+import { readFileSync } from 'node:fs'
+import { DEMO_X509, FILES_KEPT, FILE_MAX_OCTETS, buildDemo } from './demo/app'
 import { envelope, post, assertValidEnvelope } from './helper'
 import { mtomMessage } from './mtom-message'
 import { mtomReply } from './interop'
 import { instant, security, timestamp, usernameToken } from './ws/security/ws-security-support'
+import { signedEnvelope } from './ws/security/x509-client'
 
 const call = (op: string, args: Record<string, string>): string =>
   `<c:${op} xmlns:c="urn:example:calc">${Object.entries(args).map(([k, v]) => `<c:${k}>${v}</c:${k}>`).join('')}</c:${op}>`
@@ -129,6 +131,49 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
+/** The demo server's certificate as a BinarySecurityToken holds it: base64 DER on one line. */
+const serverToken = readFileSync(join(DEMO_X509, 'test-server.pem'), 'utf8').replace(/-----[A-Z ]+-----|\s/g, '')
+
+for (const version of ['1.1', '1.2'] as const) {
+  test(`demo, docs/security.md "X.509 signatures": /secure/signed-calculator adds for a request the demo client signed (Body and Timestamp) and signs its reply with the demo server's certificate; a replayed, a changed and an unsigned request get their WSS faults (SOAP ${version})`, async (t: TestContext) => {
+    const app = await buildDemo()
+    t.after(() => app.close())
+    const add = (payload: string): ReturnType<typeof post> => post(app, version, payload, { url: '/secure/signed-calculator' })
+    const message = signedEnvelope(version, call('Add', { a: '2', b: '3' }), { folder: DEMO_X509 })
+    const signed = await add(message)
+    t.assert.strictEqual(signed.statusCode, 200, signed.body)
+    t.assert.match(signed.body, /<tns:result>5<\/tns:result>/)
+    t.assert.match(signed.body, /<ds:Signature\b/, 'the reply is signed')
+    t.assert.ok(signed.body.replace(/\s/g, '').includes(`>${serverToken}</`), 'by the demo server\'s certificate, sent as its token')
+    const sender = version === '1.2' ? 400 : 500
+    for (const [payload, name] of [
+      [message, 'FailedCheck'],
+      [signedEnvelope(version, call('Add', { a: '2', b: '3' }), { folder: DEMO_X509 }).replace('>3<', '>4<'), 'FailedCheck'],
+      [envelope(version, call('Add', { a: '2', b: '3' }), security(timestamp())), 'InvalidSecurity']
+    ] as const) {
+      const response = await add(payload)
+      t.assert.strictEqual(response.statusCode, sender, response.body)
+      t.assert.match(response.body, new RegExp(`:${name}<`))
+    }
+  })
+}
+
+test('demo, docs/security.md "X.509 signatures": npm start\'s server prints the signed Calculator\'s URL and the folder of the demo\'s test keys; a request signed with the client key there gets the sum', async (t: TestContext) => {
+  const child = spawn(process.execPath, [join(__dirname, 'demo', 'server.js')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] })
+  t.after(() => { child.kill() })
+  const [url, folder] = await new Promise<string[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no X.509 lines printed in 10 s')), 10_000)
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      const match = /X\.509: (http:\/\/127\.0\.0\.1:\d+\/secure\/signed-calculator) [^]*X\.509 keys \(test keys only, never for production\): (\S+) \(/.exec(out)
+      if (match !== null) { clearTimeout(timer); resolve([match[1], match[2]]) }
+    })
+  })
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: signedEnvelope('1.1', call('Add', { a: '40', b: '2' }), { folder }) })
+  t.assert.match(await response.text(), /<tns:result>42<\/tns:result>/)
+})
+
 test('demo: npm start\'s server prints its URL and its WSDL URL, and answers on both', async (t: TestContext) => {
   const child = spawn(process.execPath, [join(__dirname, 'demo', 'server.js')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] })
   t.after(() => { child.kill() })
@@ -178,12 +223,12 @@ test('docs/service-page.md "Turning it on": npm start\'s server prints the pages
     let out = ''
     child.stdout.on('data', (chunk) => {
       out += chunk
-      const match = /Pages \(open in a browser\): (\S+), (\S+), (\S+) and (\S+)\n/.exec(out)
+      const match = /Pages \(open in a browser\): (\S+), (\S+), (\S+), (\S+) and (\S+)\n/.exec(out)
       if (match !== null) { clearTimeout(timer); resolve(match.slice(1)) }
     })
   })
-  t.assert.deepStrictEqual(pages.map((url) => new URL(url).pathname), ['/calculator', '/orders', '/files', '/secure/calculator'])
-  for (const [url, name] of [[pages[0], 'Calculator'], [pages[1], 'Orders'], [pages[2], 'Files'], [pages[3], 'Calculator']]) {
+  t.assert.deepStrictEqual(pages.map((url) => new URL(url).pathname), ['/calculator', '/orders', '/files', '/secure/calculator', '/secure/signed-calculator'])
+  for (const [url, name] of [[pages[0], 'Calculator'], [pages[1], 'Orders'], [pages[2], 'Files'], [pages[3], 'Calculator'], [pages[4], 'Calculator']]) {
     const response = await fetch(url, { headers: { accept: 'text/html' } })
     t.assert.strictEqual(response.status, 200, url)
     t.assert.match(await response.text(), new RegExp(`<h1>${name}</h1>`))

@@ -41,6 +41,7 @@ import { choosePinning, cleanUp, pinSelf } from './children'
 import { Failure, measureOne, type Load, type Settings } from './measure'
 import { failureText, renderBody, renderLoad, renderResults } from './report'
 import { wrkVersion } from './wrk'
+import { signedWorkload } from './signed'
 
 const RESULTS = join(__dirname, '..', '..', '..', 'benchmarks', 'results')
 
@@ -174,7 +175,8 @@ function workloads (baseline: string | undefined, uploads: number): Workload[] {
         { kind: 'upload-mtom', name: 'fastify-soap, MTOM', serves: 'soap-upload' }
       ],
       loads: upload
-    }
+    },
+    signedWorkload(add)
   ]
 }
 

@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { defineOperation, defineService } from '../../lib/index'
 import { buildDemo, serverOptions } from '../../test/demo/app'
 import { LIST_NS, UPLOAD_BYTES, UPLOAD_NS } from '../fixtures'
+import { signedBenchCalculator, signedReplyBenchCalculator } from './signed'
 
 const item = {
   type: 'object',
@@ -41,10 +42,12 @@ export const listService = defineService({
   }
 })
 
-/** fastify-soap with both services, as the bench and the peers' WSDLs use it. */
+/** fastify-soap with both services, as the bench and the peers' WSDLs use it; and the signed workload's Calculators. */
 export async function buildSoap (): Promise<FastifyInstance> {
   const app = await buildDemo()
   app.soap.service(listService)
+  app.soap.service(signedBenchCalculator)
+  app.soap.service(signedReplyBenchCalculator)
   return app
 }
 

@@ -5,6 +5,9 @@
  * - Calculator at /calculator (urn:example:calc): Add, Echo, Divide.
  * - The same Calculator at /secure/calculator, behind a UsernameToken (user
  *   `demo`, password `demo`, as text or digest; a Timestamp is checked when sent).
+ * - The same Calculator at /secure/signed-calculator, requiring the Body and
+ *   a Timestamp signed with a certificate the demo CA issued (test/demo/x509/:
+ *   test keys only), its replies signed with the demo server's key.
  * - Orders at /orders (urn:example:orders): nested objects, repeated and
  *   wrapped arrays, optional and nil values, an enum, dates, an attribute,
  *   a header block, a declared fault with its detail, and a one-way operation.
@@ -13,6 +16,8 @@
  * - With `servicePage` on: a browser that opens a service's URL gets its page.
  */
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import Fastify, { type FastifyInstance, type FastifyPluginCallback, type FastifyServerOptions } from 'fastify'
 import soap, { SoapFault, defineOperation, defineService, soapClientErrorHandler } from '../../lib/index'
 
@@ -68,6 +73,27 @@ export const secureCalculator = defineService({
       async lookup (username) {
         return username === DEMO_USER ? DEMO_PASSWORD : undefined
       }
+    }
+  }
+})
+
+/** The demo's X.509 files, in the source tree: a CA, a client and a server certificate with their keys (test keys only, made by make.sh). */
+export const DEMO_X509 = join(__dirname, '..', '..', '..', 'test', 'demo', 'x509')
+const x509File = (name: string): Buffer => readFileSync(join(DEMO_X509, name))
+
+/**
+ * The Calculator requiring an XML Signature over the Body and a Timestamp by
+ * a certificate the demo CA issued (docs/security.md "X.509 signatures"),
+ * its replies signed with the demo server's key and certificate
+ * (docs/security.md "Signed replies").
+ */
+export const signedCalculator = defineService({
+  ...calculator,
+  path: '/secure/signed-calculator',
+  security: {
+    x509: {
+      trust: x509File('test-ca.pem'),
+      reply: { key: x509File('test-server.key'), certificate: x509File('test-server.pem') }
     }
   }
 })
@@ -296,5 +322,6 @@ export async function buildDemo (
   app.soap.service(orders())
   app.soap.service(files())
   app.soap.service(secureCalculator)
+  app.soap.service(signedCalculator)
   return app
 }
