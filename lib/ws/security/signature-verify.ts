@@ -51,11 +51,6 @@ function is (element: SigningElement, namespace: string, localName: string): boo
   return element.namespace === namespace && element.localName === localName
 }
 
-function isAncestor (element: SigningElement, of: SigningElement): boolean {
-  for (let e = of.parent; e !== undefined; e = e.parent) if (e === element) return true
-  return false
-}
-
 /**
  * The elements the References of `parts` digested right, and whether every one did and the SignatureValue is
  * the certificate's key's over SignedInfo: all of them computed, whichever fails.
@@ -69,11 +64,12 @@ function digestAll (
   let valid = true
   for (const reference of parts.references) {
     const found = ids.get(reference.id) ?? []
-    // An Id on no element or on two (a wrapped copy beside the original), an Id named twice, an
-    // enveloped-signature over an element the Signature is not in: none digests anything.
+    // An Id on no element or on two (a wrapped copy beside the original), an Id named twice: none digests
+    // anything. An enveloped-signature transform takes the Signature out of what it digests, and nothing from an
+    // element the Signature is not in (XMLDSig 1.0 §6.6.4), as node-soap sends for the Body.
     const element = found.length === 1 && !named.has(reference.id) ? found[0] : undefined
     named.add(reference.id)
-    if (element === undefined || (reference.enveloped && !isAncestor(element, signature))) {
+    if (element === undefined) {
       valid = false
       continue
     }

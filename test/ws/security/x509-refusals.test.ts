@@ -96,7 +96,7 @@ for (const version of ['1.1', '1.2'] as const) {
     }
   })
 
-  test(`XMLDSig 1.0 §6.6: a transform other than exc-c14n and enveloped-signature, or none, is wsse:FailedCheck; an enveloped-signature over an element the Signature is not in too (SOAP ${version})`, async (t: TestContext) => {
+  test(`XMLDSig 1.0 §6.6: a transform other than exc-c14n and enveloped-signature, or none, is wsse:FailedCheck (SOAP ${version})`, async (t: TestContext) => {
     const app = await buildSigned(t)
     const key = fixture('../../demo/x509/test-client.key')
     const base = signedRequest({ version })
@@ -109,7 +109,6 @@ for (const version of ['1.1', '1.2'] as const) {
       'two enveloped-signature': `<ds:Transforms><ds:Transform Algorithm="${DS}enveloped-signature"/><ds:Transform Algorithm="${DS}enveloped-signature"/><ds:Transform Algorithm="${EXC}"/></ds:Transforms>`
     }
     for (const [what, replacement] of Object.entries(cases)) await refused(t, app, resign(base.replace(transforms, replacement), key), 'FailedCheck', what)
-    await refused(t, app, signedRequest({ version, enveloped: ['Body-1'] }), 'FailedCheck', 'enveloped-signature over the Body')
   })
 
   test(`docs/security.md "X.509 signatures": a canonicalization, signature or digest method not allowed is wsse:UnsupportedAlgorithm (SOAP ${version})`, async (t: TestContext) => {

@@ -108,6 +108,20 @@ for (const version of ['1.1', '1.2'] as const) {
   })
 }
 
+test('XMLDSig 1.0 §6.6.4: an enveloped-signature transform over an element the Signature is not in takes nothing out, and the digest must still hold', async (t: TestContext) => {
+  const app = await buildSigned(t, signedService({ replay: false }))
+  for (const id of ['Body-1', 'TS-1']) {
+    const text = signedRequest({ enveloped: [id] })
+    t.assert.strictEqual((await send(app, text)).statusCode, 200, id)
+    // One character of the element changed: the Body's text, or the last digit of the Timestamp's Created.
+    const changed = id === 'Body-1'
+      ? text.replace('<t:text>hello<', '<t:text>hellO<')
+      : text.replace(/(<wsu:Created>[^<]*?)(\d)(Z<)/, (_, head: string, digit: string, tail: string) => `${head}${(Number(digit) + 1) % 10}${tail}`)
+    t.assert.notStrictEqual(changed, text, id)
+    await assertX509Fault(t, await send(app, changed), '1.2', 'FailedCheck', id)
+  }
+})
+
 test('docs/protocol.md "MTOM/XOP": in a request that is no MTOM package, a signed xop:Include is an element like another: the signature holds, the codec answers its Sender fault', async (t: TestContext) => {
   const app = await buildSigned(t)
   const include = `<xop:Include xmlns:xop="${XOP}" href="cid:data%40example.org"/>`
