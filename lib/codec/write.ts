@@ -19,13 +19,10 @@ import {
 } from './shapes'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
-import { isNCName } from '../xml/chars'
+import { disallowedAt, isNCName } from '../xml/chars'
 import { admits, InputProblem, locate } from './read'
 import type { XopParts } from '../soap/xop-write'
 
-// Characters XML 1.0 cannot carry (see lib/soap/writer.ts): a value holding one is refused, never mangled.
-// eslint-disable-next-line no-control-regex -- matching those characters is the point
-const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/u
 // Anything a string may need looked at: escaping, a forbidden character, or a surrogate (paired or not).
 // Most strings hold none, and are written as they are after this one scan.
 // eslint-disable-next-line no-control-regex -- matching those characters is the point
@@ -41,7 +38,8 @@ function writeScalar (type: ScalarType, value: unknown, attribute: boolean): str
     case 'string':
       if (typeof value !== 'string') throw new OutputProblem('must be a string')
       if (!SPECIAL.test(value)) return value
-      if (INVALID_CHAR.test(value)) throw new OutputProblem('holds a character XML 1.0 cannot carry')
+      // Characters XML 1.0 cannot carry: a value holding one is refused, never mangled.
+      if (disallowedAt(value) !== -1) throw new OutputProblem('holds a character XML 1.0 cannot carry')
       return attribute ? escapeAttribute(value) : escapeXml(value)
     case 'integer':
       if (!Number.isSafeInteger(value)) throw new OutputProblem('must be an integer in the safe range')
