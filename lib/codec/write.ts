@@ -19,7 +19,7 @@ import {
 } from './shapes'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
-import { disallowedAt, isNCName } from '../xml/chars'
+import { disallowedAt, FLAT_RUN, flattened, isNCName } from '../xml/chars'
 import { admits, InputProblem, locate } from './read'
 import type { XopParts } from '../soap/xop-write'
 
@@ -304,13 +304,21 @@ function compileField (field: Field, prefixes: Prefixes, contents: Contents): Wr
   return (value) => {
     if (!Array.isArray(value)) throw new OutputProblem('must be an array')
     let out = open
+    // The items of the last stretch: made one string every FLAT_RUN characters (see flattened()).
+    let run = ''
     let i = 0
     try {
-      for (; i < value.length; i++) out += item(value[i])
+      for (; i < value.length; i++) {
+        run += item(value[i])
+        if (run.length > FLAT_RUN) {
+          out += flattened(run)
+          run = ''
+        }
+      }
     } catch (err) {
       throw locate(err, i)
     }
-    return out + close
+    return out + run + close
   }
 }
 

@@ -1,4 +1,5 @@
 /** Escaping for XML text and attribute values (XML 1.0 §2.4, §3.3.3). */
+import { FLAT_RUN, flattened } from './chars'
 
 const TEXT_SPECIAL = /[&<>\r]/
 const ATTRIBUTE_SPECIAL = /[&<>"\t\n\r]/
@@ -46,11 +47,12 @@ function escapeText (text: string): string {
   let lt = nextAt(text, '<', 0)
   let gt = nextAt(text, '>', 0)
   let cr = nextAt(text, '\r', 0)
+  let done = ''
   let out = ''
   let last = 0
   for (;;) {
     const at = Math.min(amp, lt, gt, cr)
-    if (at === length) return out + text.slice(last)
+    if (at === length) return done + out + text.slice(last)
     let entity: string
     if (at === amp) {
       entity = '&amp;'
@@ -67,6 +69,10 @@ function escapeText (text: string): string {
     }
     out += text.slice(last, at) + entity
     last = at + 1
+    if (out.length > FLAT_RUN) {
+      done += flattened(out)
+      out = ''
+    }
   }
 }
 
