@@ -402,7 +402,8 @@ export class XmlReader {
       const predefined = this.#predefinedAt(amp + 1)
       if (predefined !== undefined) {
         out += predefined
-        i = s.indexOf(';', amp) + 1
+        // Past `amp;` or `lt;`, `gt;` (4 and 3 characters), `quot;` or `apos;` (5).
+        i = amp + (predefined === '&' ? 5 : predefined === '<' || predefined === '>' ? 4 : 6)
         continue
       }
       const semi = s.indexOf(';', amp)
