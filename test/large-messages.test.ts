@@ -8,7 +8,7 @@ import { test, type TestContext } from 'node:test'
 import { DOMParser } from '@xmldom/xmldom'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { defineOperation, defineService } from '../lib/index'
-import { envelope, post } from './helper'
+import { assertEmpty, envelope, post } from './helper'
 
 const NS = 'urn:test:large'
 const text = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } as const
@@ -30,6 +30,8 @@ async function build (t: TestContext): Promise<FastifyInstance> {
     name: 'Large',
     operations: {
       Echo: defineOperation({ input: text, output: text, async handler (input) { return { text: input.text } } }),
+      // The text with the high half of the surrogate pair after its last "x" taken out: a low half left alone.
+      Halve: defineOperation({ input: text, output: text, async handler (input) { return { text: input.text.replace(/x\uD83D/, 'x') } } }),
       EchoList: defineOperation({ input: items, output: items, async handler (input) { return { item: input.item } } })
     }
   }))
@@ -73,4 +75,32 @@ test('docs/protocol.md "Decoding": 5,000 records with attributes that need escap
     id: Number(e.getAttribute('id')), name: e.getElementsByTagNameNS(NS, 'name')[0].textContent, note: e.getAttribute('note')
   }))
   t.assert.deepStrictEqual(back, records)
+})
+
+const PAIRS = '😀𝄞'.repeat(50)
+
+test('XML 1.0 §2.2 (Char), docs/protocol.md "Decoding": text of many characters beyond the BMP (surrogate pairs), with tab, LF, CR and U+E000-U+FFFD among them, is read and written back exactly', async (t: TestContext) => {
+  const app = await build(t)
+  const value = `${PAIRS}\t${PAIRS}\n\uE000${PAIRS}\uFFFD ${PAIRS}`
+  const response = await post(app, '1.2', envelope('1.2', `<l:Echo xmlns:l="${NS}"><l:text>${value}&#xD;</l:text></l:Echo>`), { url: '/large' })
+  t.assert.strictEqual(response.statusCode, 200)
+  t.assert.strictEqual(new DOMParser().parseFromString(response.body, 'text/xml').getElementsByTagNameNS(NS, 'text')[0].textContent, value + '\r')
+})
+
+test('XML 1.0 §2.2 (Char), docs/protocol.md "Decoding": a character XML does not allow after many surrogate pairs → 400 empty', async (t: TestContext) => {
+  const app = await build(t)
+  for (const bad of ['\u0001', '\u001F', '\uFFFE', '\uFFFF']) {
+    const response = await post(app, '1.2', envelope('1.2', `<l:Echo xmlns:l="${NS}"><l:text>${PAIRS}${PAIRS}${bad}</l:text></l:Echo>`), { url: '/large' })
+    assertEmpty(t, response, 400)
+  }
+})
+
+test('XML 1.0 §2.2 (Char), docs/protocol.md "Faults": an answer holding a surrogate half alone after many pairs is SOAP_ERR_OUTPUT_INVALID, a Receiver fault, never written', async (t: TestContext) => {
+  const app = await build(t)
+  for (const sent of [`${PAIRS}x😀 and more`, `${PAIRS}x😀`]) {
+    const response = await post(app, '1.2', envelope('1.2', `<l:Halve xmlns:l="${NS}"><l:text>${sent}</l:text></l:Halve>`), { url: '/large' })
+    t.assert.strictEqual(response.statusCode, 500)
+    t.assert.match(response.body, /Receiver/)
+    t.assert.ok(!response.body.includes(PAIRS), 'the answer is not written')
+  }
 })
