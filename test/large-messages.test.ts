@@ -97,7 +97,7 @@ test('XML 1.0 §2.2 (Char), docs/protocol.md "Decoding": a character XML does no
 
 test('XML 1.0 §2.2 (Char), docs/protocol.md "Faults": an answer holding a surrogate half alone after many pairs is SOAP_ERR_OUTPUT_INVALID, a Receiver fault, never written', async (t: TestContext) => {
   const app = await build(t)
-  for (const sent of [`${PAIRS}x😀 and more`, `${PAIRS}x😀`]) {
+  for (const sent of [`${PAIRS}\tx😀 and\nmore`, `${PAIRS}x😀`]) {
     const response = await post(app, '1.2', envelope('1.2', `<l:Halve xmlns:l="${NS}"><l:text>${sent}</l:text></l:Halve>`), { url: '/large' })
     t.assert.strictEqual(response.statusCode, 500)
     t.assert.match(response.body, /Receiver/)

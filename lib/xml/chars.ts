@@ -8,19 +8,16 @@
 // The one definition of the characters XML 1.0 does not allow, but surrogates.
 const DISALLOWED = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF'
 const SURROGATES = '\\uD800-\\uDFFF'
-// One search finds both disallowed characters and surrogates; a surrogate
-// found is then checked in place: a pair is one character beyond the BMP, a
-// half alone is none.
+// One search finds both disallowed characters and surrogates; a text with
+// surrogates is then checked for lone halves natively (isWellFormed), and
+// searched on for disallowed characters without them.
 const INVALID_OR_SURROGATE = new RegExp(`[${DISALLOWED}${SURROGATES}]`)
-const NEXT_INVALID_OR_SURROGATE = new RegExp(`[${DISALLOWED}${SURROGATES}]`, 'g')
+const NEXT_INVALID_BMP = new RegExp(`[${DISALLOWED}]`, 'g')
 // With the u flag a pair is one code point, so the class matches lone halves only.
 const INVALID_CHAR = new RegExp(`[${DISALLOWED}${SURROGATES}]`, 'gu')
-/**
- * How many surrogate pairs are passed one search at a time before the rest
- * of the text is read a character at a time (text dense with them: emoji,
- * CJK extensions).
- */
-const PAIRS_SEARCHED = 32
+
+/** ES2024's String.prototype.isWellFormed (Node 20 has it): no surrogate half alone. */
+interface WellFormed { isWellFormed: () => boolean }
 
 /** Whether XML 1.0 can carry every character of the text. */
 export function isXmlText (text: string): boolean {
@@ -39,45 +36,37 @@ export function replaceInvalidXmlChars (text: string): string {
 
 /** Whether `source` holds a surrogate pair at `at`: a high half, then a low one. */
 function isPairAt (source: string, at: number): boolean {
-  if (source.charCodeAt(at) >= 0xdc00) return false
+  const high = source.charCodeAt(at)
   const low = source.charCodeAt(at + 1)
-  return low >= 0xdc00 && low <= 0xdfff
+  return high >= 0xd800 && high < 0xdc00 && low >= 0xdc00 && low <= 0xdfff
 }
 
 /**
  * Where the first character XML does not allow (Char, §2.2) is in `source`, or -1: a disallowed character or a
- * surrogate half alone. Each pair is found by a search without the u flag, many times faster than one with it.
+ * surrogate half alone. A text with surrogates is checked by native scans, none with the u flag (which reads a
+ * code point at a time); it is read a character at a time only when it holds a half alone.
  */
 export function disallowedAt (source: string): number {
   const bad = INVALID_OR_SURROGATE.exec(source)
   if (bad === null) return -1
-  let at = bad.index
-  for (let pairs = 0; (source.charCodeAt(at) & 0xf800) === 0xd800; pairs++) {
-    if (!isPairAt(source, at)) return at
-    if (pairs === PAIRS_SEARCHED) return disallowedFrom(source, at + 2)
-    NEXT_INVALID_OR_SURROGATE.lastIndex = at + 2
-    const next = NEXT_INVALID_OR_SURROGATE.exec(source)
-    if (next === null) return -1
-    at = next.index
-  }
-  return at
+  const at = bad.index
+  if ((source.charCodeAt(at) & 0xf800) !== 0xd800) return at
+  if (!(source as unknown as WellFormed).isWellFormed()) return disallowedFrom(source, at)
+  NEXT_INVALID_BMP.lastIndex = at
+  const next = NEXT_INVALID_BMP.exec(source)
+  return next === null ? -1 : next.index
 }
 
-/** `disallowedAt` from `from` on, a character at a time. */
+/**
+ * `disallowedAt` from `from` on, a character at a time: for a text with a surrogate half alone, which it finds
+ * (-1 past the end is for completeness).
+ */
 function disallowedFrom (source: string, from: number): number {
-  for (let i = from; i < source.length; i++) {
-    const code = source.charCodeAt(i)
-    if (code >= 0x20 && code < 0xd800) continue
-    if (code < 0x20) {
-      if (code !== 0x9 && code !== 0xa && code !== 0xd) return i
-    } else if (isPairAt(source, i)) {
-      i++
-    } else if (code <= 0xdfff || code >= 0xfffe) {
-      return i
-    }
-  }
-  return -1
+  let i = from
+  while (i < source.length && (isPairAt(source, i) || isChar(source.charCodeAt(i)))) i += isPairAt(source, i) ? 2 : 1
+  return i < source.length ? i : -1
 }
+
 // Name (§2.3), colons included: namespace rules are checked after.
 const NAME_START = ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF' +
   '\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}'
