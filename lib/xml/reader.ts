@@ -411,7 +411,8 @@ export class XmlReader {
       out += this.#reference(s.slice(amp + 1, semi), amp)
       i = semi + 1
     }
-    return done + out
+    // One string, not the pieces it was made of: values are kept as long as the request.
+    return flattened(done + out)
   }
 
   /**
