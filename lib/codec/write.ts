@@ -19,13 +19,10 @@ import {
 } from './shapes'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { XmlElement } from '../xml/element'
-import { isNCName } from '../xml/chars'
+import { disallowedAt, FLAT_RUN, flattened, isNCName } from '../xml/chars'
 import { admits, InputProblem, locate } from './read'
 import type { XopParts } from '../soap/xop-write'
 
-// Characters XML 1.0 cannot carry (see lib/soap/writer.ts): a value holding one is refused, never mangled.
-// eslint-disable-next-line no-control-regex -- matching those characters is the point
-const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/u
 // Anything a string may need looked at: escaping, a forbidden character, or a surrogate (paired or not).
 // Most strings hold none, and are written as they are after this one scan.
 // eslint-disable-next-line no-control-regex -- matching those characters is the point
@@ -36,22 +33,40 @@ class OutputProblem extends InputProblem {}
 
 type Writer = (value: unknown) => string
 
-function writeScalar (type: ScalarType, value: unknown, attribute: boolean): string {
+/** A string as element content, or (`attribute`) as an attribute value. */
+function writeString (value: unknown, attribute: boolean): string {
+  if (typeof value !== 'string') throw new OutputProblem('must be a string')
+  if (!SPECIAL.test(value)) return value
+  // Characters XML 1.0 cannot carry: a value holding one is refused, never mangled.
+  if (disallowedAt(value) !== -1) throw new OutputProblem('holds a character XML 1.0 cannot carry')
+  return attribute ? escapeAttribute(value) : escapeXml(value)
+}
+
+function writeInteger (value: unknown): string {
+  if (!Number.isSafeInteger(value)) throw new OutputProblem('must be an integer in the safe range')
+  return String(value)
+}
+
+function writeNumber (value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new OutputProblem('must be a finite number')
+  return Object.is(value, -0) ? '-0' : String(value)
+}
+
+function writeBoolean (value: unknown): string {
+  if (typeof value !== 'boolean') throw new OutputProblem('must be a boolean')
+  return value ? 'true' : 'false'
+}
+
+const writeText: Writer = (value) => writeString(value, false)
+const writeValue: Writer = (value) => writeString(value, true)
+
+/** The writer of a scalar type's values, as element content or (`attribute`) as attribute values: chosen once. */
+function scalarWriter (type: ScalarType, attribute: boolean): Writer {
   switch (type) {
-    case 'string':
-      if (typeof value !== 'string') throw new OutputProblem('must be a string')
-      if (!SPECIAL.test(value)) return value
-      if (INVALID_CHAR.test(value)) throw new OutputProblem('holds a character XML 1.0 cannot carry')
-      return attribute ? escapeAttribute(value) : escapeXml(value)
-    case 'integer':
-      if (!Number.isSafeInteger(value)) throw new OutputProblem('must be an integer in the safe range')
-      return String(value)
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw new OutputProblem('must be a finite number')
-      return Object.is(value, -0) ? '-0' : String(value)
-    default:
-      if (typeof value !== 'boolean') throw new OutputProblem('must be a boolean')
-      return value ? 'true' : 'false'
+    case 'string': return attribute ? writeValue : writeText
+    case 'integer': return writeInteger
+    case 'number': return writeNumber
+    default: return writeBoolean
   }
 }
 
@@ -74,7 +89,7 @@ export function writeBinary (encoding: BinaryEncoding, value: unknown): string {
 /** A scalar of a shape as text: a binary one's bytes (writeBinary()), any other by its type. */
 function writeScalarOf (shape: ScalarShape, value: unknown, attribute: boolean): string {
   const binary = shape.binary
-  return binary === undefined ? writeScalar(shape.type, value, attribute) : writeBinary(binary, value)
+  return binary === undefined ? scalarWriter(shape.type, attribute)(value) : writeBinary(binary, value)
 }
 
 /**
@@ -129,8 +144,12 @@ function compileValue (shape: Shape, tag: string, prefixes: Prefixes, contents: 
   const nil = `<${tag} xsi:nil="true"/>`
   const nullable = shape.nullable
   if (shape.kind === 'scalar') {
+    // Only a base64 value can be an MTOM part (writeContentOf()); any other is written by its type's writer.
+    const text: Writer = shape.binary === undefined
+      ? scalarWriter(shape.type, false)
+      : (value) => writeContentOf(shape, value)
     return (value) => {
-      if (value !== null) return open + writeContentOf(shape, value) + close
+      if (value !== null) return open + text(value) + close
       if (nullable) return nil
       throw new OutputProblem('cannot be null')
     }
@@ -270,12 +289,12 @@ function rawElement (value: unknown, scope: ReadonlyMap<string, string>): string
       throw new OutputProblem(`attribute ${a.localName} is in a namespace and needs a prefix`)
     }
     if (a.namespace !== '') declare(a.prefix, a.namespace)
-    attributes += ` ${a.namespace === '' ? '' : a.prefix + ':'}${a.localName}="${writeScalar('string', a.value, true)}"`
+    attributes += ` ${a.namespace === '' ? '' : a.prefix + ':'}${a.localName}="${writeString(a.value, true)}"`
   }
   const tag = value.prefix === '' ? value.localName : `${value.prefix}:${value.localName}`
   let inner = ''
   for (const child of value.children) {
-    inner += typeof child === 'string' ? writeScalar('string', child, false) : rawElement(child, own)
+    inner += typeof child === 'string' ? writeString(child, false) : rawElement(child, own)
   }
   return inner === ''
     ? `<${tag}${declarations}${attributes}/>`
@@ -306,13 +325,21 @@ function compileField (field: Field, prefixes: Prefixes, contents: Contents): Wr
   return (value) => {
     if (!Array.isArray(value)) throw new OutputProblem('must be an array')
     let out = open
+    // The items of the last stretch: made one string every FLAT_RUN characters (see flattened()).
+    let run = ''
     let i = 0
     try {
-      for (; i < value.length; i++) out += item(value[i])
+      for (; i < value.length; i++) {
+        run += item(value[i])
+        if (run.length > FLAT_RUN) {
+          out += flattened(run)
+          run = ''
+        }
+      }
     } catch (err) {
       throw locate(err, i)
     }
-    return out + close
+    return out + run + close
   }
 }
 
@@ -338,12 +365,13 @@ function compileContent (shape: ObjectShape, prefixes: Prefixes, contents: Conte
 }
 
 function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Contents): Content {
-  const attributes = shape.attributes.map((field) => ({
-    property: field.property,
-    start: ` ${qualified(field.namespace, field.name, prefixes)}="`,
-    shape: field.shape as ScalarShape,
-    list: field.list
-  }))
+  const attributes = shape.attributes.map((field) => {
+    const scalar = field.shape as ScalarShape
+    const write: Writer = field.list
+      ? (value) => writeList(scalar, value, true)
+      : scalar.binary === undefined ? scalarWriter(scalar.type, true) : (value) => writeScalarOf(scalar, value, true)
+    return { property: field.property, start: ` ${qualified(field.namespace, field.name, prefixes)}="`, write }
+  })
   const elements = shape.elements.map((field) => ({
     property: field.property,
     write: compileField(field, prefixes, contents)
@@ -367,7 +395,7 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
         const v = Object.hasOwn(object, a.property) ? object[a.property] : undefined
         if (v === undefined) continue
         try {
-          out += a.start + (a.list ? writeList(a.shape, v, true) : writeScalarOf(a.shape, v, true)) + '"'
+          out += a.start + a.write(v) + '"'
         } catch (err) {
           throw locate(err, a.property)
         }

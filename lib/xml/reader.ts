@@ -11,7 +11,8 @@
  */
 import { XML_NS, XMLNS_NS } from '../namespaces'
 import {
-  codesOf, declaresNamespace, disallowedAt, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME, NCNAME_START, NextOf
+  codesOf, declaresNamespace, disallowedAt, FLAT_RUN, flattened, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME,
+  NCNAME_START, NextOf
 } from './chars'
 import {
   CACHED_NAME_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS,
@@ -375,9 +376,15 @@ export class XmlReader {
    */
   #characters (from: number, to: number, attribute: boolean): string {
     const s = this.#s
+    // What is read so far: `done`, made one string every FLAT_RUN characters (chars.ts), then `out`.
+    let done = ''
     let out = ''
     let i = from
     while (i < to) {
+      if (out.length > FLAT_RUN) {
+        done += flattened(out)
+        out = ''
+      }
       const amp = this.#amp.from(s, i)
       const end = amp > to ? to : amp
       if (end > i) {
@@ -395,7 +402,8 @@ export class XmlReader {
       const predefined = this.#predefinedAt(amp + 1)
       if (predefined !== undefined) {
         out += predefined
-        i = s.indexOf(';', amp) + 1
+        // Past `amp;` or `lt;`, `gt;` (4 and 3 characters), `quot;` or `apos;` (5).
+        i = amp + (predefined === '&' ? 5 : predefined === '<' || predefined === '>' ? 4 : 6)
         continue
       }
       const semi = s.indexOf(';', amp)
@@ -403,7 +411,8 @@ export class XmlReader {
       out += this.#reference(s.slice(amp + 1, semi), amp)
       i = semi + 1
     }
-    return out
+    // One string, not the pieces it was made of: values are kept as long as the request.
+    return flattened(done + out)
   }
 
   /**
