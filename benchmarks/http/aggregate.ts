@@ -26,6 +26,8 @@ export interface WorkloadRecord {
   title: string
   /** The kind every ratio of this workload is taken against: the reference. */
   reference: string
+  /** The bytes of the workload's SOAP request: what CPU per byte is taken over. */
+  bytes?: number
   contenders: ContenderRecord[]
 }
 

@@ -160,7 +160,7 @@ function sendOnce (port: number, load: Load, body: string | Buffer, timeout: num
 }
 
 /** Sends one of the load's requests once and checks the answer. */
-async function checkOnce (port: number, load: Load, body: string | Buffer): Promise<string | undefined> {
+export async function checkOnce (port: number, load: Load, body: string | Buffer): Promise<string | undefined> {
   const answer = await sendOnce(port, load, body, CHECK_TIMEOUT_MS)
   return 'error' in answer ? answer.error : load.check(answer.status, answer.body)
 }
@@ -205,7 +205,7 @@ async function sendCounted (port: number, load: Load, count: number): Promise<Lo
 }
 
 /** One load run of `seconds`, by the settings' generator; stopped and refused if it runs past its time. */
-function drive (port: number, load: Load, settings: Settings, seconds: number): Promise<LoadResult> {
+export function drive (port: number, load: Load, settings: Settings, seconds: number): Promise<LoadResult> {
   if (settings.generator.name === 'wrk') {
     return runWrk({
       host: '127.0.0.1',

@@ -34,7 +34,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createHash, randomBytes } from 'node:crypto'
-import { ADDENDS, addEnvelope, listEnvelopeOf, listJson, UPLOAD_BYTES, uploadBase64, uploadMtom } from '../fixtures'
+import { ADDENDS, addEnvelope, echoedText, echoEnvelope, echoText, listEnvelopeOf, listJson, UPLOAD_BYTES, uploadBase64, uploadMtom } from '../fixtures'
 import { BASELINE_BUILD, type BenchRecord, type ContenderRecord, type WorkloadRecord } from './aggregate'
 import { renderChart } from './chart'
 import { choosePinning, cleanUp, pinSelf } from './children'
@@ -63,41 +63,55 @@ function expect (pattern: RegExp, what: string) {
 
 type Contender = Omit<ContenderRecord, 'samples'>
 
-interface Workload {
+export interface Workload {
   id: string
   title: string
   /** The contender every ratio of the workload is taken against. */
   reference: string
+  /** The bytes of the SOAP request (the first when there are several): CPU per byte is read by it. */
+  bytes?: number
   contenders: Contender[]
   loads: Record<string, Load>
 }
 
-/** The contenders of the small and large workloads; `baseline`: another build's benchmarks/http/server.js, whose fastify-soap server runs beside this build's. */
-function contenders (baseline: string | undefined): Contender[] {
+/**
+ * The contenders of a workload; `baseline`: another build's benchmarks/http/server.js, whose fastify-soap
+ * server runs beside this build's. `otel` and `peers` (node-soap, strong-soap) where the workload has them.
+ */
+function contenders (baseline: string | undefined, { otel = true, peers = true } = {}): Contender[] {
   return [
     { kind: 'json', name: 'Fastify JSON' },
+    { kind: 'json-schema', name: 'Fastify JSON with schema' },
     { kind: 'xml-echo', name: 'Fastify XML echo' },
     { kind: 'soap', name: 'fastify-soap' },
-    { kind: 'otel', name: 'fastify-soap with OpenTelemetry' },
+    ...(otel ? [{ kind: 'otel', name: 'fastify-soap with OpenTelemetry' }] : []),
     ...(baseline === undefined ? [] : [{ kind: BASELINE_BUILD, name: 'fastify-soap (baseline build)', serves: 'soap', script: baseline }]),
-    { kind: 'node-soap', name: 'node-soap' },
-    { kind: 'strong-soap', name: 'strong-soap' }
+    ...(peers ? [{ kind: 'node-soap', name: 'node-soap' }, { kind: 'strong-soap', name: 'strong-soap' }] : [])
   ]
 }
 
 /**
- * BENCH_ONLY (kinds, comma-separated: xml-echo, soap, otel, soap-baseline,
- * node-soap, strong-soap, upload-base64, upload-mtom): the workloads with a
- * contender named, each with the contenders named and its reference (the
- * JSON route; for the upload, base64 inline).
+ * BENCH_WORKLOADS (ids, comma-separated: small, large, text, text-1mb,
+ * records-1mb, upload): those workloads alone. BENCH_ONLY (kinds,
+ * comma-separated: json-schema, xml-echo, soap, otel, soap-baseline, node-soap,
+ * strong-soap, upload-base64, upload-mtom): of those, the workloads with a
+ * contender named, each with the contenders named and its reference (the JSON
+ * route; for the upload, base64 inline).
  */
-function selected (plan: Workload[]): Workload[] {
-  const only = process.env.BENCH_ONLY
-  if (only === undefined || only === '') return plan
+export function selected (plan: Workload[], env: Record<string, string | undefined> = process.env): Workload[] {
+  const ids = env.BENCH_WORKLOADS
+  let chosen = plan
+  if (ids !== undefined && ids !== '') {
+    const wanted = new Set(ids.split(',').map((id) => id.trim()))
+    for (const id of wanted) if (!plan.some((w) => w.id === id)) throw new Error(`BENCH_WORKLOADS: no workload ${id} (one of ${plan.map((w) => w.id).join(', ')})`)
+    chosen = plan.filter((w) => wanted.has(w.id))
+  }
+  const only = env.BENCH_ONLY
+  if (only === undefined || only === '') return chosen
   const kinds = new Set(only.split(',').map((kind) => kind.trim()))
-  const all = [...new Set(plan.flatMap((w) => w.contenders.map((c) => c.kind)))]
+  const all = [...new Set(chosen.flatMap((w) => w.contenders.map((c) => c.kind)))]
   for (const kind of kinds) if (!all.includes(kind)) throw new Error(`BENCH_ONLY: no contender ${kind} (one of ${all.join(', ')})`)
-  return plan
+  return chosen
     .filter((w) => w.contenders.some((c) => kinds.has(c.kind)))
     .map((w) => ({ ...w, contenders: w.contenders.filter((c) => c.kind === w.reference || kinds.has(c.kind)) }))
 }
@@ -113,7 +127,7 @@ function baselineScript (): string | undefined {
 }
 
 /** wrk when installed, autocannon otherwise; BENCH_GENERATOR names one. */
-function generator (): Settings['generator'] {
+export function generator (): Settings['generator'] {
   const wanted = process.env.BENCH_GENERATOR ?? ''
   if (wanted !== '' && wanted !== 'wrk' && wanted !== 'autocannon') throw new Error(`BENCH_GENERATOR must be wrk or autocannon, not ${wanted}`)
   const wrk = wanted === 'autocannon' ? undefined : wrkVersion()
@@ -142,27 +156,103 @@ export function uploadLoads (bytes: Buffer, requests: number): { 'upload-base64'
   return { 'upload-base64': load(uploadBase64(bytes)), 'upload-mtom': load(uploadMtom(bytes)) }
 }
 
-function workloads (baseline: string | undefined, uploads: number): Workload[] {
+/** The records workloads: EchoList of `count` records, as SOAP 1.2 and as JSON, each answer checked for the last record. */
+function recordLoads (count: number): { soap: Load, json: Load } {
+  const last = new RegExp(`item ${count - 1}\\b`)
+  return {
+    soap: { path: '/list', headers: SOAP12('urn:example:list/EchoList'), bodies: [listEnvelopeOf(count)], check: expect(last, `"item ${count - 1}"`) },
+    json: { path: '/list', headers: JSON_TYPE, bodies: [listJson(count)], check: expect(last, `"item ${count - 1}"`) }
+  }
+}
+
+/**
+ * The text workloads: Echo of `text`, as SOAP 1.2 (its `&`, `<` and `>` as
+ * entity references) and as JSON; every answer's text, its references
+ * resolved, must be `text` itself.
+ */
+export function textLoads (text: string): { soap: Load, json: Load } {
+  const sameText = (got: string | undefined, status: number, body: string): string | undefined => {
+    if (status < 200 || status > 299) return `status ${status}: ${body.slice(0, 160)}`
+    if (got === text) return undefined
+    return got === undefined ? `status ${status} but no text in ${body.length} bytes: ${body.slice(0, 160)}` : `status ${status} but another text (${got.length} characters, not ${text.length}): ${got.slice(0, 80)}`
+  }
+  const jsonText = (body: string): string | undefined => {
+    try {
+      const value = JSON.parse(body) as { text?: unknown }
+      return typeof value.text === 'string' ? value.text : undefined
+    } catch {
+      return undefined
+    }
+  }
+  return {
+    soap: { path: '/calculator', headers: SOAP12('urn:example:calc/Echo'), bodies: [echoEnvelope(text)], check: (status, body) => sameText(echoedText(body), status, body) },
+    json: { path: '/echo', headers: JSON_TYPE, bodies: [JSON.stringify({ text })], check: (status, body) => sameText(jsonText(body), status, body) }
+  }
+}
+
+/** The records of the large workload, and of its 1 MB version. */
+export const RECORDS = 1000
+export const RECORDS_1MB = 10_000
+/** The UTF-8 bytes of the text workloads' text. */
+export const TEXT_BYTES = 100 * 1024
+export const TEXT_1MB_BYTES = 1024 * 1024
+
+const KiB = 1024
+
+export function workloads (baseline: string | undefined, uploads: number): Workload[] {
   const add: Load = { path: '/calculator', headers: SOAP12('urn:example:calc/Add'), bodies: ADDENDS.map(([a, b]) => addEnvelope(a, b)), check: expect(/>\s*5\s*</, 'result 5') }
-  const list: Load = { path: '/list', headers: SOAP12('urn:example:list/EchoList'), bodies: [listEnvelopeOf(1000)], check: expect(/item 999\b/, '"item 999"') }
   const addJson: Load = { path: '/calculator', headers: JSON_TYPE, bodies: ADDENDS.map(([a, b]) => JSON.stringify({ a, b })), check: expect(/"result":5\b/, '"result":5') }
-  const listJsonLoad: Load = { path: '/list', headers: JSON_TYPE, bodies: [listJson(1000)], check: expect(/item 999\b/, '"item 999"') }
+  const list = recordLoads(RECORDS)
+  const list1mb = recordLoads(RECORDS_1MB)
+  const text = textLoads(echoText(TEXT_BYTES))
+  const text1mb = textLoads(echoText(TEXT_1MB_BYTES))
   const upload = uploadLoads(randomBytes(UPLOAD_BYTES), uploads)
   const size = (load: Load): number => Buffer.byteLength(load.bodies[0])
+  const sizes = (loads: { soap: Load, json: Load }, unit: number, name: string): string =>
+    `SOAP 1.2 envelope ${(size(loads.soap) / unit).toFixed(unit === MiB ? 2 : 0)} ${name}, JSON ${(size(loads.json) / unit).toFixed(unit === MiB ? 2 : 0)} ${name}`
+  /** Every contender of a workload given its SOAP and JSON loads: the JSON routes the JSON one, the others the SOAP one. */
+  const loadsOf = ({ soap, json }: { soap: Load, json: Load }): Record<string, Load> =>
+    ({ json, 'json-schema': json, 'xml-echo': soap, soap, otel: soap, [BASELINE_BUILD]: soap, 'node-soap': soap, 'strong-soap': soap })
   return [
     {
       id: 'small',
       title: `small: Add (SOAP 1.2 envelope ${size(add)} B, JSON ${size(addJson)} B)`,
       reference: 'json',
+      bytes: size(add),
       contenders: contenders(baseline),
-      loads: { json: addJson, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, otel: add, [BASELINE_BUILD]: add, 'node-soap': add, 'strong-soap': add }
+      loads: { ...loadsOf({ soap: add, json: addJson }), 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') } }
     },
     {
       id: 'large',
-      title: `large: EchoList of 1,000 records (SOAP 1.2 envelope ${(size(list) / 1024).toFixed(0)} KiB, JSON ${(size(listJsonLoad) / 1024).toFixed(0)} KiB)`,
+      title: `large: EchoList of 1,000 records (${sizes(list, KiB, 'KiB')})`,
       reference: 'json',
+      bytes: size(list.soap),
       contenders: contenders(baseline),
-      loads: { json: listJsonLoad, 'xml-echo': list, soap: list, otel: list, [BASELINE_BUILD]: list, 'node-soap': list, 'strong-soap': list }
+      loads: loadsOf(list)
+    },
+    {
+      id: 'text',
+      title: `text: Echo of 100 KB of text with entities and non-ASCII characters (${sizes(text, KiB, 'KiB')})`,
+      reference: 'json',
+      bytes: size(text.soap),
+      contenders: contenders(baseline, { otel: false }),
+      loads: loadsOf(text)
+    },
+    {
+      id: 'records-1mb',
+      title: `records 1 MB: EchoList of 10,000 records (${sizes(list1mb, MiB, 'MiB')})`,
+      reference: 'json',
+      bytes: size(list1mb.soap),
+      contenders: contenders(baseline, { otel: false, peers: false }),
+      loads: loadsOf(list1mb)
+    },
+    {
+      id: 'text-1mb',
+      title: `text 1 MB: Echo of 1 MB of the same text (${sizes(text1mb, MiB, 'MiB')})`,
+      reference: 'json',
+      bytes: size(text1mb.soap),
+      contenders: contenders(baseline, { otel: false, peers: false }),
+      loads: loadsOf(text1mb)
     },
     {
       id: 'upload',
@@ -243,6 +333,7 @@ async function main (): Promise<void> {
     id: w.id,
     title: w.title,
     reference: w.reference,
+    ...(w.bytes === undefined ? {} : { bytes: w.bytes }),
     contenders: w.contenders.map((c) => ({ ...c, samples: [] }))
   }))
   const record: BenchRecord = { date: new Date().toISOString(), command: command(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, settings, workloads: records }
