@@ -199,7 +199,7 @@ export function renderLoad (record: BenchRecord): string {
 export function renderSettings (record: BenchRecord): string {
   const s = record.settings
   const parts = [
-    ...(record.workloads.some((w) => w.id !== 'upload') ? [`${s.connections} connections, pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up`] : []),
+    ...(record.workloads.some((w) => w.id !== 'upload') ? [`${s.connections} connections (fewer where a workload's title says so), pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up`] : []),
     ...(record.workloads.some((w) => w.id === 'upload') ? [`the upload: ${s.uploads} requests one at a time after one checked`] : [])
   ]
   return `${parts.join('; ')}, ` +

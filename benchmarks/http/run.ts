@@ -1,22 +1,30 @@
 /**
- * `npm run bench`: two workloads, each against six contenders (seven with
+ * `npm run bench`: five workloads against up to seven contenders (eight with
  * BENCH_BASELINE), and an upload in two forms; every server in its own process
  * on 127.0.0.1, pinned to one CPU with taskset while the load generator has
  * another; driven by wrk when it is installed (BENCH_GENERATOR=autocannon to
  * choose autocannon), else autocannon.
- *   small  Add (about 400 bytes; eight pairs of operands in turn, so that each
- *          request's values differ from the last's): the JSON route (the reference),
- *          the XML echo (Fastify sending the request's bytes back: the floor),
- *          fastify-soap, fastify-soap with an OpenTelemetry SDK registered,
- *          node-soap, strong-soap
- *   large  EchoList of 1,000 records (about 107 KB), the same six
- *   upload 10 MiB of random bytes to fastify-soap's Upload (one base64Binary
- *          element; the answer their count and SHA-256), as base64 text inline
- *          (the reference) and as MTOM (the bytes a raw part): BENCH_UPLOADS (20)
- *          requests of each, one at a time, sent by the runner, not the load generator
- * BENCH_BASELINE=<another checkout's compiled dist/ folder> adds, to small and
- * large, the fastify-soap server of that build (its own benchmarks/http/server.js),
- * so that one run compares the two builds.
+ *   small        Add (about 400 bytes; eight pairs of operands in turn, so that each
+ *                request's values differ from the last's): the JSON route (the reference),
+ *                the JSON route with Fastify's schema (the operation's JSON Schemas: ajv
+ *                in, fast-json-stringify out), the XML echo (Fastify sending the
+ *                request's bytes back: the floor), fastify-soap, fastify-soap with an
+ *                OpenTelemetry SDK registered, node-soap, strong-soap
+ *   large        EchoList of 1,000 records (about 105 KiB), the same seven
+ *   text         Echo of 100 KB of text with entities and non-ASCII characters, the
+ *                same but OpenTelemetry; every answer's text compared with the text sent
+ *   records-1mb  EchoList of 10,000 records (about 1 MiB): the JSON routes, the
+ *                echo and fastify-soap (the peers take seconds a request at this size);
+ *                10 connections (CONNECTIONS_1MB), not 50
+ *   text-1mb     Echo of 1 MB of the same text, the same four, 10 connections
+ *   upload       10 MiB of random bytes to fastify-soap's Upload (one base64Binary
+ *                element; the answer their count and SHA-256), as base64 text inline
+ *                (the reference) and as MTOM (the bytes a raw part): BENCH_UPLOADS (20)
+ *                requests of each, one at a time, sent by the runner, not the load generator
+ * BENCH_BASELINE=<another checkout's compiled dist/ folder> adds, to every workload
+ * but the upload, the fastify-soap server of that build (its own
+ * benchmarks/http/server.js), so that one run compares the two builds.
+ * BENCH_WORKLOADS and BENCH_ONLY choose workloads and contenders (selected()).
  * The contenders are interleaved within each round (every contender of every
  * workload in turn, each round starting one contender further along, then
  * the next round), so that drift and the place in the order hit all alike, and
@@ -26,7 +34,7 @@
  * Prints one markdown table per workload, fastify-soap's goals and, with a
  * baseline build, this build over that one; writes benchmarks/results/results.md,
  * results.json (every round's figures) and chart.svg.
- * Bounded: BENCH_ROUNDS (3) × 12 contenders (14 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
+ * Bounded: BENCH_ROUNDS (3) × 28 timed runs (33 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
  * each load run stopped if it overruns, and BENCH_ROUNDS × 2 × (BENCH_UPLOADS + 1) uploads of at most 30 s each;
  * every child process is killed when the run ends.
  */
@@ -196,6 +204,12 @@ export const RECORDS_1MB = 10_000
 /** The UTF-8 bytes of the text workloads' text. */
 export const TEXT_BYTES = 100 * 1024
 export const TEXT_1MB_BYTES = 1024 * 1024
+/**
+ * The load generator's connections for the 1 MB workloads: at 50, the
+ * requests queued at a server answering 20 to 40 a second outwaited the 10 s
+ * timeout, and requests served but not counted made CPU per request wrong.
+ */
+export const CONNECTIONS_1MB = 10
 
 const KiB = 1024
 
@@ -210,9 +224,11 @@ export function workloads (baseline: string | undefined, uploads: number): Workl
   const size = (load: Load): number => Buffer.byteLength(load.bodies[0])
   const sizes = (loads: { soap: Load, json: Load }, unit: number, name: string): string =>
     `SOAP 1.2 envelope ${(size(loads.soap) / unit).toFixed(unit === MiB ? 2 : 0)} ${name}, JSON ${(size(loads.json) / unit).toFixed(unit === MiB ? 2 : 0)} ${name}`
-  /** Every contender of a workload given its SOAP and JSON loads: the JSON routes the JSON one, the others the SOAP one. */
-  const loadsOf = ({ soap, json }: { soap: Load, json: Load }): Record<string, Load> =>
-    ({ json, 'json-schema': json, 'xml-echo': soap, soap, otel: soap, [BASELINE_BUILD]: soap, 'node-soap': soap, 'strong-soap': soap })
+  /** Every contender of a workload given its SOAP and JSON loads: the JSON routes the JSON one, the others the SOAP one; `connections` for all. */
+  const loadsOf = ({ soap, json }: { soap: Load, json: Load }, connections?: number): Record<string, Load> => {
+    const [s, j] = connections === undefined ? [soap, json] : [{ ...soap, connections }, { ...json, connections }]
+    return { json: j, 'json-schema': j, 'xml-echo': s, soap: s, otel: s, [BASELINE_BUILD]: s, 'node-soap': s, 'strong-soap': s }
+  }
   return [
     {
       id: 'small',
@@ -240,19 +256,19 @@ export function workloads (baseline: string | undefined, uploads: number): Workl
     },
     {
       id: 'records-1mb',
-      title: `records 1 MB: EchoList of 10,000 records (${sizes(list1mb, MiB, 'MiB')})`,
+      title: `records 1 MB: EchoList of 10,000 records (${sizes(list1mb, MiB, 'MiB')}; ${CONNECTIONS_1MB} connections)`,
       reference: 'json',
       bytes: size(list1mb.soap),
       contenders: contenders(baseline, { otel: false, peers: false }),
-      loads: loadsOf(list1mb)
+      loads: loadsOf(list1mb, CONNECTIONS_1MB)
     },
     {
       id: 'text-1mb',
-      title: `text 1 MB: Echo of 1 MB of the same text (${sizes(text1mb, MiB, 'MiB')})`,
+      title: `text 1 MB: Echo of 1 MB of the same text (${sizes(text1mb, MiB, 'MiB')}; ${CONNECTIONS_1MB} connections)`,
       reference: 'json',
       bytes: size(text1mb.soap),
       contenders: contenders(baseline, { otel: false, peers: false }),
-      loads: loadsOf(text1mb)
+      loads: loadsOf(text1mb, CONNECTIONS_1MB)
     },
     {
       id: 'upload',
