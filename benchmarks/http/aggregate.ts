@@ -38,6 +38,8 @@ export interface BenchRecord {
   node: string
   cpu: string
   cores: number
+  /** The machine's load average (1, 5 and 15 minutes) as the run started and as it ended: how much else ran. */
+  loadAverage?: { start: number[], end?: number[] }
   settings: Settings
   workloads: WorkloadRecord[]
 }

@@ -206,6 +206,12 @@ export function renderSettings (record: BenchRecord): string {
     `${s.rounds} round${s.rounds === 1 ? '' : 's'}, contenders interleaved within each round, each round starting one contender further along, each server in its own process on 127.0.0.1`
 }
 
+/** The load average as the run started and ended. */
+export function renderLoadAverage ({ start, end }: NonNullable<BenchRecord['loadAverage']>): string {
+  const three = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(', ')
+  return `${three(start)} at the start${end === undefined ? '' : `, ${three(end)} at the end`}`
+}
+
 /** benchmarks/results/results.md: a header, then the same body as stdout. */
 export function renderResults (record: BenchRecord): string {
   return [
@@ -214,6 +220,7 @@ export function renderResults (record: BenchRecord): string {
     `- Date: ${record.date}`,
     `- Node: ${record.node}`,
     `- CPU: ${record.cpu}, ${record.cores} cores`,
+    ...(record.loadAverage === undefined ? [] : [`- Load average (1, 5, 15 min): ${renderLoadAverage(record.loadAverage)}`]),
     `- Load: ${renderLoad(record)}`,
     `- Settings: ${renderSettings(record)}`,
     ...(record.command === undefined ? [] : [`- Command: \`${record.command}\``]),

@@ -39,7 +39,7 @@
  * every child process is killed when the run ends.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createHash, randomBytes } from 'node:crypto'
 import { ADDENDS, addEnvelope, echoedText, echoEnvelope, echoText, listEnvelopeOf, listJson, UPLOAD_BYTES, uploadBase64, uploadMtom } from '../fixtures'
@@ -352,9 +352,10 @@ async function main (): Promise<void> {
     ...(w.bytes === undefined ? {} : { bytes: w.bytes }),
     contenders: w.contenders.map((c) => ({ ...c, samples: [] }))
   }))
-  const record: BenchRecord = { date: new Date().toISOString(), command: command(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, settings, workloads: records }
+  const record: BenchRecord = { date: new Date().toISOString(), command: command(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverage: { start: loadavg() }, settings, workloads: records }
   process.stderr.write(`load: ${renderLoad(record)}${baseline === undefined ? '' : `; baseline build: ${baseline}`}\n`)
   await runRounds(plan, records, settings)
+  record.loadAverage = { start: record.loadAverage?.start ?? [], end: loadavg() }
   process.stdout.write('\n' + renderBody(record))
   write(record)
 }
