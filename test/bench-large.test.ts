@@ -145,7 +145,7 @@ test('docs/benchmarks.md "Running": BENCH_WORKLOADS runs those workloads; BENCH_
   t.assert.deepStrictEqual(kinds(selected(plan, { BENCH_WORKLOADS: 'text-1mb', BENCH_ONLY: 'soap' })), [['text-1mb', 'json', 'soap']])
   t.assert.deepStrictEqual(kinds(selected(plan, { BENCH_ONLY: 'json-schema' })).map((k) => k.join(' ')),
     ['small json json-schema', 'large json json-schema', 'text json json-schema', 'records-1mb json json-schema', 'text-1mb json json-schema'])
-  t.assert.deepStrictEqual(kinds(selected(plan, { BENCH_ONLY: 'node-soap' })).map((k) => k[0]), ['small', 'large', 'text'])
+  t.assert.deepStrictEqual(kinds(selected(plan, { BENCH_ONLY: 'otel' })).map((k) => k[0]), ['small', 'large'])
   t.assert.throws(() => selected(plan, { BENCH_WORKLOADS: 'huge' }), /BENCH_WORKLOADS: no workload huge/)
 })
 

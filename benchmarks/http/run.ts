@@ -13,10 +13,9 @@
  *   large        EchoList of 1,000 records (about 105 KiB), the same seven
  *   text         Echo of 100 KB of text with entities and non-ASCII characters, the
  *                same but OpenTelemetry; every answer's text compared with the text sent
- *   records-1mb  EchoList of 10,000 records (about 1 MiB): the JSON routes, the
- *                echo and fastify-soap (the peers take seconds a request at this size);
- *                10 connections (CONNECTIONS_1MB), not 50
- *   text-1mb     Echo of 1 MB of the same text, the same four, 10 connections
+ *   records-1mb  EchoList of 10,000 records (about 1 MiB), the same six, 10
+ *                connections (CONNECTIONS_1MB), not 50
+ *   text-1mb     Echo of 1 MB of the same text, the same six, 10 connections
  *   upload       10 MiB of random bytes to fastify-soap's Upload (one base64Binary
  *                element; the answer their count and SHA-256), as base64 text inline
  *                (the reference) and as MTOM (the bytes a raw part): BENCH_UPLOADS (20)
@@ -34,7 +33,7 @@
  * Prints one markdown table per workload, fastify-soap's goals and, with a
  * baseline build, this build over that one; writes benchmarks/results/results.md,
  * results.json (every round's figures) and chart.svg.
- * Bounded: BENCH_ROUNDS (3) × 28 timed runs (33 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
+ * Bounded: BENCH_ROUNDS (3) × 32 timed runs (37 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
  * each load run stopped if it overruns, and BENCH_ROUNDS × 2 × (BENCH_UPLOADS + 1) uploads of at most 30 s each;
  * every child process is killed when the run ends.
  */
@@ -84,9 +83,9 @@ export interface Workload {
 
 /**
  * The contenders of a workload; `baseline`: another build's benchmarks/http/server.js, whose fastify-soap
- * server runs beside this build's. `otel` and `peers` (node-soap, strong-soap) where the workload has them.
+ * server runs beside this build's; `otel` where the workload has it.
  */
-function contenders (baseline: string | undefined, { otel = true, peers = true } = {}): Contender[] {
+function contenders (baseline: string | undefined, { otel = true } = {}): Contender[] {
   return [
     { kind: 'json', name: 'Fastify JSON' },
     { kind: 'json-schema', name: 'Fastify JSON with schema' },
@@ -94,7 +93,8 @@ function contenders (baseline: string | undefined, { otel = true, peers = true }
     { kind: 'soap', name: 'fastify-soap' },
     ...(otel ? [{ kind: 'otel', name: 'fastify-soap with OpenTelemetry' }] : []),
     ...(baseline === undefined ? [] : [{ kind: BASELINE_BUILD, name: 'fastify-soap (baseline build)', serves: 'soap', script: baseline }]),
-    ...(peers ? [{ kind: 'node-soap', name: 'node-soap' }, { kind: 'strong-soap', name: 'strong-soap' }] : [])
+    { kind: 'node-soap', name: 'node-soap' },
+    { kind: 'strong-soap', name: 'strong-soap' }
   ]
 }
 
@@ -259,7 +259,7 @@ export function workloads (baseline: string | undefined, uploads: number): Workl
       title: `records 1 MB: EchoList of 10,000 records (${sizes(list1mb, MiB, 'MiB')}; ${CONNECTIONS_1MB} connections)`,
       reference: 'json',
       bytes: size(list1mb.soap),
-      contenders: contenders(baseline, { otel: false, peers: false }),
+      contenders: contenders(baseline, { otel: false }),
       loads: loadsOf(list1mb, CONNECTIONS_1MB)
     },
     {
@@ -267,7 +267,7 @@ export function workloads (baseline: string | undefined, uploads: number): Workl
       title: `text 1 MB: Echo of 1 MB of the same text (${sizes(text1mb, MiB, 'MiB')}; ${CONNECTIONS_1MB} connections)`,
       reference: 'json',
       bytes: size(text1mb.soap),
-      contenders: contenders(baseline, { otel: false, peers: false }),
+      contenders: contenders(baseline, { otel: false }),
       loads: loadsOf(text1mb, CONNECTIONS_1MB)
     },
     {
