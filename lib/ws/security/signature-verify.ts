@@ -43,8 +43,11 @@ export interface SignedRequest {
 
 export interface VerifiedSignature {
   readonly principal: SoapPrincipal
-  /** The SignatureValue's bytes, to be claimed once. */
-  readonly value: Buffer
+  /**
+   * The canonical SignedInfo, to be claimed once: what the signature is over, one for a message however its
+   * SignatureValue is written (an ECDSA (r, s) verifies as (r, n - s) too).
+   */
+  readonly signedInfo: Buffer
 }
 
 function is (element: SigningElement, namespace: string, localName: string): boolean {
@@ -58,7 +61,7 @@ function is (element: SigningElement, namespace: string, localName: string): boo
 function digestAll (
   parts: SignatureParts, signature: SigningElement, ids: ReadonlyMap<string, readonly SigningElement[]>,
   certificate: X509Certificate
-): { covered: Set<SigningElement>, valid: boolean } {
+): { covered: Set<SigningElement>, valid: boolean, signedInfo: Buffer } {
   const covered = new Set<SigningElement>()
   const named = new Set<string>()
   let valid = true
@@ -79,7 +82,7 @@ function digestAll (
   }
   const signedInfo = Buffer.from(exclusiveC14n(parts.signedInfo, parts.prefixes), 'utf8')
   const signed = verifySignature(parts.method, certificate.publicKey, signedInfo, parts.value)
-  return { covered, valid: valid && signed }
+  return { covered, valid: valid && signed, signedInfo }
 }
 
 /**
@@ -99,7 +102,7 @@ export async function verifySignedRequest (x509: ServiceX509, request: SignedReq
   const parts = readSignature(signature, x509.allowSha1)
   const ids = idIndex(request.view)
   const certificate = signerCertificate(parts.key, security, ids, x509.trust)
-  const { covered, valid } = digestAll(parts, signature, ids, certificate)
+  const { covered, valid, signedInfo } = digestAll(parts, signature, ids, certificate)
   if (!valid) throw securityFault('FailedCheck')
   checkCoverage({
     body,
@@ -108,5 +111,5 @@ export async function verifySignedRequest (x509: ServiceX509, request: SignedReq
     usernameToken: x509.signedUsernameToken ? token : undefined
   }, covered)
   const principal = await x509.trust.check(certificate, request.now, request.operation, 'signature')
-  return { principal, value: parts.value }
+  return { principal, signedInfo }
 }

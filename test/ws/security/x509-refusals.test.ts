@@ -181,6 +181,19 @@ for (const version of ['1.1', '1.2'] as const) {
     t.assert.strictEqual((await send(open, signed, version)).statusCode, 200)
   })
 
+  test(`docs/security.md "X.509 signatures": a signed message is accepted once, whatever SignatureValue it carries; an ECDSA one with s made n - s is a replay, wsse:FailedCheck (SOAP ${version})`, async (t: TestContext) => {
+    const app = await buildSigned(t)
+    const signed = signedRequest({ version, method: 'ecdsa-sha256', key: fixture('ec-client.key'), certificate: fixture('ec-client.pem') })
+    t.assert.strictEqual((await send(app, signed, version)).statusCode, 200)
+    // ECDSA signatures are malleable (SEC 1 §4.1.4): (r, n - s) verifies whenever (r, s) does.
+    const value = /<ds:SignatureValue>([^<]*)</.exec(signed)?.[1] as string
+    const bytes = Buffer.from(value, 'base64')
+    const n = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551') // P-256's order
+    const s = n - BigInt(`0x${bytes.subarray(32).toString('hex')}`)
+    const other = Buffer.concat([bytes.subarray(0, 32), Buffer.from(s.toString(16).padStart(64, '0'), 'hex')])
+    await refused(t, app, signed.replace(value, other.toString('base64')), 'FailedCheck', 'the same message, s made n - s')
+  })
+
   test(`WSS 1.1 §10: a signed Timestamp older than maxAge is wsu:MessageExpired (SOAP ${version})`, async (t: TestContext) => {
     const app = await buildSigned(t)
     await refused(t, app, signedRequest({ version, timestamp: timestamp(instant(-400_000), instant(-350_000)) }), 'MessageExpired', 'stale')
