@@ -44,10 +44,10 @@ export interface SignedRequest {
 export interface VerifiedSignature {
   readonly principal: SoapPrincipal
   /**
-   * The canonical SignedInfo, to be claimed once: what the signature is over, one for a message however its
-   * SignatureValue is written (an ECDSA (r, s) verifies as (r, n - s) too).
+   * What is claimed once: the SHA-256 of the signer's certificate, then the canonical SignedInfo. What the
+   * signature is over, and by whom, not the SignatureValue: an ECDSA (r, s) verifies as (r, n - s) too.
    */
-  readonly signedInfo: Buffer
+  readonly claim: Buffer
 }
 
 function is (element: SigningElement, namespace: string, localName: string): boolean {
@@ -111,5 +111,6 @@ export async function verifySignedRequest (x509: ServiceX509, request: SignedReq
     usernameToken: x509.signedUsernameToken ? token : undefined
   }, covered)
   const principal = await x509.trust.check(certificate, request.now, request.operation, 'signature')
-  return { principal, signedInfo }
+  const claim = Buffer.concat([createHash('sha256').update(certificate.raw).digest(), signedInfo])
+  return { principal, claim }
 }
