@@ -81,7 +81,7 @@ function digestAll (
     else valid = false
   }
   const signedInfo = Buffer.from(exclusiveC14n(parts.signedInfo, parts.prefixes), 'utf8')
-  const signed = verifySignature(parts.method, certificate.publicKey, signedInfo, parts.value)
+  const signed = verifySignature(parts.method, certificate, signedInfo, parts.value)
   return { covered, valid: valid && signed, signedInfo }
 }
 

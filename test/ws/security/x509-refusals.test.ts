@@ -130,6 +130,17 @@ for (const version of ['1.1', '1.2'] as const) {
     await refused(t, app, base.replace('wss-soap-message-security-1.0#Base64Binary">', 'wss-soap-message-security-1.0#HexBinary">'), 'InvalidSecurityToken', 'hex')
   })
 
+  test(`docs/protocol.md "WS-Security": a BinarySecurityToken whose public key cannot be read (an unknown algorithm) verifies nothing: wsse:FailedCheck, not a Receiver fault (SOAP ${version})`, async (t: TestContext) => {
+    const app = await buildSigned(t)
+    const base = signedRequest({ version })
+    const der = Buffer.from(/<wsse:BinarySecurityToken[^>]*>([^<]*)</.exec(base)?.[1] as string, 'base64')
+    // rsaEncryption (1.2.840.113549.1.1.1) made 1.2.840.113549.1.1.99: the DER still reads, its key does not.
+    const oid = der.indexOf(Buffer.from('06092a864886f70d010101', 'hex'))
+    const changed = Buffer.from(der)
+    changed[oid + 10] = 99
+    await refused(t, app, base.replace(der.toString('base64'), changed.toString('base64')), 'FailedCheck', 'a key of no known algorithm')
+  })
+
   test(`WSS 1.1 §12: a KeyInfo naming a certificate the trust store does not hold, or a token not in this Security header, is wsse:SecurityTokenUnavailable (SOAP ${version})`, async (t: TestContext) => {
     const app = await buildSigned(t)
     // Only the CA is trusted: a KeyIdentifier must name a certificate trust holds.
