@@ -9,7 +9,8 @@ import { X509Certificate } from 'node:crypto'
 import { WSSE_NS } from '../../namespaces'
 import type { SigningElement } from '../../xml/c14n'
 import { securityFault } from './faults'
-import { attributeIn, textIn, X509V3, type KeyReference } from './signature-read'
+import { textOf } from './elements'
+import { attributeIn, X509V3, type KeyReference } from './signature-read'
 import type { TrustStore } from './trust'
 import { decodeBase64 } from './token'
 
@@ -25,7 +26,7 @@ export function tokenCertificate (token: SigningElement): X509Certificate {
   if (attributeIn(token, 'ValueType') !== X509V3 || (encoding !== undefined && !encoding.endsWith('#Base64Binary'))) {
     throw securityFault('InvalidSecurityToken')
   }
-  const der = decodeBase64(textIn(token, MAX_TOKEN, 'InvalidSecurityToken'))
+  const der = decodeBase64(textOf(token, 'InvalidSecurityToken', MAX_TOKEN))
   if (der === undefined) throw securityFault('InvalidSecurityToken')
   try {
     return new X509Certificate(der)

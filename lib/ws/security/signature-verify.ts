@@ -15,7 +15,8 @@ import { DS_NS, verifySignature } from './algorithms'
 import { checkCoverage, envelopeParts, idIndex, type SignedHeaders } from './coverage'
 import { securityFault } from './faults'
 import { signerCertificate } from './key-info'
-import { elementsOf, readSignature, type SignatureParts } from './signature-read'
+import { childElements } from './elements'
+import { readSignature, type SignatureParts } from './signature-read'
 import type { X509Signer } from './sign'
 import type { TrustStore } from './trust'
 
@@ -92,9 +93,9 @@ function digestAll (
  */
 export async function verifySignedRequest (x509: ServiceX509, request: SignedRequest): Promise<VerifiedSignature> {
   const { header, body } = envelopeParts(request.view)
-  const blocks = elementsOf(header as SigningElement, 'InvalidSecurity')
+  const blocks = childElements(header as SigningElement, 'InvalidSecurity')
   const security = blocks[request.security]
-  const children = elementsOf(security, 'InvalidSecurity')
+  const children = childElements(security, 'InvalidSecurity')
   const signature = children.find((child) => is(child, DS_NS, 'Signature')) as SigningElement
   const timestamp = children.find((child) => is(child, WSU_NS, 'Timestamp')) as SigningElement
   const token = children.find((child) => is(child, WSSE_NS, 'UsernameToken'))
