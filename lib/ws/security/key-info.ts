@@ -10,7 +10,7 @@ import { WSSE_NS } from '../../namespaces'
 import type { SigningElement } from '../../xml/c14n'
 import { securityFault } from './faults'
 import { textOf } from './elements'
-import { attributeIn, X509V3, type KeyReference } from './signature-read'
+import { attributeIn, base64Encoded, X509V3, type KeyReference } from './signature-read'
 import type { TrustStore } from './trust'
 import { decodeBase64 } from './token'
 
@@ -22,10 +22,7 @@ const MAX_TOKEN = 65_536
  * certificate; anything else is InvalidSecurityToken.
  */
 export function tokenCertificate (token: SigningElement): X509Certificate {
-  const encoding = attributeIn(token, 'EncodingType')
-  if (attributeIn(token, 'ValueType') !== X509V3 || (encoding !== undefined && !encoding.endsWith('#Base64Binary'))) {
-    throw securityFault('InvalidSecurityToken')
-  }
+  if (attributeIn(token, 'ValueType') !== X509V3 || !base64Encoded(token)) throw securityFault('InvalidSecurityToken')
   const der = decodeBase64(textOf(token, 'InvalidSecurityToken', MAX_TOKEN))
   if (der === undefined) throw securityFault('InvalidSecurityToken')
   try {

@@ -59,8 +59,14 @@ export function attributeIn (element: SigningElement, localName: string, namespa
   return value === undefined ? undefined : trimXmlSpace(value)
 }
 
-function is (element: SigningElement, namespace: string, localName: string): boolean {
+export function is (element: SigningElement, namespace: string, localName: string): boolean {
   return element.namespace === namespace && element.localName === localName
+}
+
+/** Whether an element's EncodingType is Base64Binary, or absent (WSS 1.1 §6.2; X.509 Token Profile 1.1 §3.1). */
+export function base64Encoded (element: SigningElement): boolean {
+  const encoding = attributeIn(element, 'EncodingType')
+  return encoding === undefined || encoding.endsWith('#Base64Binary')
 }
 
 /** Base64 text as bytes; an empty or bad one is `fault`. */
@@ -163,10 +169,9 @@ function readKeyInfo (keyInfo: SigningElement): KeyReference {
   }
   if (is(ref, WSSE_NS, 'KeyIdentifier')) {
     const valueType = attributeIn(ref, 'ValueType')
-    const encoding = attributeIn(ref, 'EncodingType')
     const kind = valueType === SKI ? 'subjectKeyIdentifier' : valueType === THUMBPRINT ? 'thumbprint' : undefined
     if (kind === undefined) throw securityFault('UnsupportedSecurityToken')
-    if (encoding !== undefined && !encoding.endsWith('#Base64Binary')) throw securityFault('InvalidSecurityToken')
+    if (!base64Encoded(ref)) throw securityFault('InvalidSecurityToken')
     return { kind, value: base64In(ref, MAX_DIGEST, 'InvalidSecurityToken') }
   }
   if (is(ref, DS_NS, 'X509Data')) {

@@ -16,7 +16,7 @@ import { checkCoverage, envelopeParts, idIndex, type SignedHeaders } from './cov
 import { securityFault } from './faults'
 import { signerCertificate } from './key-info'
 import { childElements } from './elements'
-import { readSignature, type SignatureParts } from './signature-read'
+import { is, readSignature, type SignatureParts } from './signature-read'
 import type { X509Signer } from './sign'
 import type { TrustStore } from './trust'
 
@@ -49,10 +49,6 @@ export interface VerifiedSignature {
    * signature is over, and by whom, not the SignatureValue: an ECDSA (r, s) verifies as (r, n - s) too.
    */
   readonly claim: Buffer
-}
-
-function is (element: SigningElement, namespace: string, localName: string): boolean {
-  return element.namespace === namespace && element.localName === localName
 }
 
 /**
