@@ -9,7 +9,8 @@ import { X509Certificate } from 'node:crypto'
 import { WSSE_NS } from '../../namespaces'
 import type { SigningElement } from '../../xml/c14n'
 import { securityFault } from './faults'
-import { attributeIn, textIn, X509V3, type KeyReference } from './signature-read'
+import { textOf } from './elements'
+import { attributeIn, base64Encoded, X509V3, type KeyReference } from './signature-read'
 import type { TrustStore } from './trust'
 import { decodeBase64 } from './token'
 
@@ -21,11 +22,8 @@ const MAX_TOKEN = 65_536
  * certificate; anything else is InvalidSecurityToken.
  */
 export function tokenCertificate (token: SigningElement): X509Certificate {
-  const encoding = attributeIn(token, 'EncodingType')
-  if (attributeIn(token, 'ValueType') !== X509V3 || (encoding !== undefined && !encoding.endsWith('#Base64Binary'))) {
-    throw securityFault('InvalidSecurityToken')
-  }
-  const der = decodeBase64(textIn(token, MAX_TOKEN, 'InvalidSecurityToken'))
+  if (attributeIn(token, 'ValueType') !== X509V3 || !base64Encoded(token)) throw securityFault('InvalidSecurityToken')
+  const der = decodeBase64(textOf(token, 'InvalidSecurityToken', MAX_TOKEN))
   if (der === undefined) throw securityFault('InvalidSecurityToken')
   try {
     return new X509Certificate(der)
