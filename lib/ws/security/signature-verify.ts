@@ -14,7 +14,7 @@ import { exclusiveC14n, type SigningElement } from '../../xml/c14n'
 import { DS_NS, verifySignature } from './algorithms'
 import { checkCoverage, envelopeParts, idIndex, type SignedHeaders } from './coverage'
 import { securityFault } from './faults'
-import { signerCertificate } from './key-info'
+import { signerCertificate, type TokenCertificates } from './key-info'
 import { childElements } from './elements'
 import { is, readSignature, type SignatureParts } from './signature-read'
 import type { X509Signer } from './sign'
@@ -23,6 +23,8 @@ import type { TrustStore } from './trust'
 /** `security.x509` compiled. */
 export interface ServiceX509 {
   readonly trust: TrustStore
+  /** The certificates of the BinarySecurityTokens last read. */
+  readonly tokens: TokenCertificates
   readonly allowSha1: boolean
   readonly signedHeaders: SignedHeaders
   readonly signedUsernameToken: boolean
@@ -98,7 +100,7 @@ export async function verifySignedRequest (x509: ServiceX509, request: SignedReq
 
   const parts = readSignature(signature, x509.allowSha1)
   const ids = idIndex(request.view)
-  const certificate = signerCertificate(parts.key, security, ids, x509.trust)
+  const certificate = signerCertificate(parts.key, security, ids, x509.trust, x509.tokens)
   const { covered, valid, signedInfo } = digestAll(parts, signature, ids, certificate)
   if (!valid) throw securityFault('FailedCheck')
   checkCoverage({
