@@ -77,3 +77,51 @@ export function uploadMtom (bytes: Buffer): { contentType: string, body: Buffer 
     body: Buffer.concat([Buffer.from(head, 'latin1'), bytes, Buffer.from(`\r\n--${UPLOAD_BOUNDARY}--\r\n`, 'latin1')])
   }
 }
+
+/**
+ * The text workload's sentence: `&` (written `&amp;` in XML), `<` and `>`,
+ * and characters of two, three and four UTF-8 bytes, in one line of 99 bytes.
+ */
+const SENTENCE = 'Grüße aus Köln & Zürich <naïve café> — 東京 & Αθήνα, 🌍 "quotes" & \'apostrophes\'. '
+
+/** The text the text workloads echo: SENTENCE repeated until it is `bytes` long in UTF-8 (within 50 bytes), with a count at the end. */
+export function echoText (bytes: number): string {
+  const one = Buffer.byteLength(SENTENCE)
+  const times = Math.max(1, Math.round(bytes / one))
+  return SENTENCE.repeat(times) + `(${times} sentences)`
+}
+
+/** `text` as XML character data: `&`, `<` and `>` as entity references, everything else as is. */
+export function xmlText (text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+/** The Calculator's Echo of `text`, a SOAP 1.2 envelope. */
+export function echoEnvelope (text: string): string {
+  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP12}"><soap:Body>` +
+    `<calc:Echo xmlns:calc="urn:example:calc"><calc:text>${xmlText(text)}</calc:text></calc:Echo></soap:Body></soap:Envelope>`
+}
+
+/**
+ * Character data with its references resolved: the five predefined entities
+ * and numeric character references (a peer may write any character so).
+ * Undefined when it holds an `&` that is none of these.
+ */
+export function unescapeXml (data: string): string | undefined {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: '\'' }
+  let bad = false
+  const out = data.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);|&/g, (whole, ref: string | undefined) => {
+    if (ref === undefined) { bad = true; return whole }
+    if (ref.startsWith('#x')) return String.fromCodePoint(parseInt(ref.slice(2), 16))
+    if (ref.startsWith('#')) return String.fromCodePoint(parseInt(ref.slice(1), 10))
+    if (named[ref] === undefined) bad = true
+    return named[ref] ?? whole
+  })
+  return bad ? undefined : out
+}
+
+/** The text of an Echo's answer, its `text` element (with any prefix) resolved; undefined when there is none. */
+export function echoedText (body: string): string | undefined {
+  const match = /<(?:[\w.-]+:)?text(?:\s[^>]*)?>([^<]*)<\/(?:[\w.-]+:)?text>/.exec(body)
+  return match === null ? undefined : unescapeXml(match[1])
+}

@@ -26,6 +26,8 @@ export interface WorkloadRecord {
   title: string
   /** The kind every ratio of this workload is taken against: the reference. */
   reference: string
+  /** The bytes of the workload's SOAP request: what CPU per byte is taken over. */
+  bytes?: number
   contenders: ContenderRecord[]
 }
 
@@ -36,6 +38,8 @@ export interface BenchRecord {
   node: string
   cpu: string
   cores: number
+  /** The machine's load average (1, 5 and 15 minutes) as the run started and as it ended: how much else ran. */
+  loadAverage?: { start: number[], end?: number[] }
   settings: Settings
   workloads: WorkloadRecord[]
 }

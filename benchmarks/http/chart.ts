@@ -17,7 +17,7 @@ const FONT = 'font-family="Helvetica, Arial, sans-serif"'
 /** A white outline under a label, so that grid lines do not run through it. */
 const HALO = 'paint-order="stroke" stroke="#ffffff" stroke-width="4" stroke-linejoin="round"'
 
-const COLOURS: Record<string, string> = { json: '#8b96a3', 'xml-echo': '#b8c0c9', soap: '#2563eb', 'soap-baseline': '#93b4f5', 'node-soap': '#e07b39', 'strong-soap': '#9c4dcc' }
+const COLOURS: Record<string, string> = { json: '#8b96a3', 'json-schema': '#616e7c', 'xml-echo': '#b8c0c9', soap: '#2563eb', 'soap-baseline': '#93b4f5', 'node-soap': '#e07b39', 'strong-soap': '#9c4dcc' }
 
 function esc (text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')

@@ -39,6 +39,11 @@ export interface Load {
    * bodies too large for 50 connections at once to say what one request costs.
    */
   requests?: number
+  /**
+   * The load generator's connections, when not the settings': the 1 MB loads
+   * take fewer, so that the requests queued at the server do not outwait the 10 s timeout.
+   */
+  connections?: number
   /** Undefined when the answer is right, else what is wrong with it. */
   check: (status: number, body: string) => string | undefined
 }
@@ -160,7 +165,7 @@ function sendOnce (port: number, load: Load, body: string | Buffer, timeout: num
 }
 
 /** Sends one of the load's requests once and checks the answer. */
-async function checkOnce (port: number, load: Load, body: string | Buffer): Promise<string | undefined> {
+export async function checkOnce (port: number, load: Load, body: string | Buffer): Promise<string | undefined> {
   const answer = await sendOnce(port, load, body, CHECK_TIMEOUT_MS)
   return 'error' in answer ? answer.error : load.check(answer.status, answer.body)
 }
@@ -205,7 +210,7 @@ async function sendCounted (port: number, load: Load, count: number): Promise<Lo
 }
 
 /** One load run of `seconds`, by the settings' generator; stopped and refused if it runs past its time. */
-function drive (port: number, load: Load, settings: Settings, seconds: number): Promise<LoadResult> {
+export function drive (port: number, load: Load, settings: Settings, seconds: number): Promise<LoadResult> {
   if (settings.generator.name === 'wrk') {
     return runWrk({
       host: '127.0.0.1',
@@ -213,7 +218,7 @@ function drive (port: number, load: Load, settings: Settings, seconds: number): 
       path: load.path,
       headers: load.headers,
       bodies: load.bodies,
-      connections: settings.connections,
+      connections: load.connections ?? settings.connections,
       seconds,
       timeout: 10,
       grace: RUN_GRACE_S,
@@ -231,7 +236,7 @@ function driveAutocannon (port: number, load: Load, settings: Settings, seconds:
     const instance = autocannon({
       url: `http://127.0.0.1:${port}${load.path}`,
       requests: load.bodies.map((body) => ({ method: 'POST', headers: load.headers, body })),
-      connections: settings.connections,
+      connections: load.connections ?? settings.connections,
       pipelining: settings.pipelining,
       duration: seconds,
       timeout: 10

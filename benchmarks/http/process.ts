@@ -20,6 +20,8 @@ export interface ServerOptions {
   script?: string
   /** The CPU the process is pinned to (taskset); undefined: not pinned. */
   cpu?: number
+  /** Node's own options, before the script (`--cpu-prof` for benchmarks/profile). */
+  nodeOptions?: string[]
 }
 
 /**
@@ -29,7 +31,7 @@ export interface ServerOptions {
  */
 export function startServer (kind: string, options: ServerOptions = {}): Promise<{ child: ChildProcess, port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawnChild(process.execPath, [options.script ?? join(__dirname, 'server.js'), kind], options.cpu, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawnChild(process.execPath, [...(options.nodeOptions ?? []), options.script ?? join(__dirname, 'server.js'), kind], options.cpu, { stdio: ['ignore', 'pipe', 'pipe'] })
     let listening = false
     let early = ''
     child.stderr?.on('data', (chunk: Buffer) => {

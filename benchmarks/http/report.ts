@@ -51,7 +51,7 @@ export function renderTable (workload: WorkloadRecord, digits = 0): string {
   return lines.join('\n')
 }
 
-interface Goal {
+export interface Goal {
   text: string
   workload: string
   /** a's metric over b's, per round; the goal holds if the median ratio is within `target`. */
@@ -60,25 +60,46 @@ interface Goal {
   metric: Metric
   atLeast: boolean
   target: number
+  /**
+   * b is taken from this workload instead, and each figure is divided by the
+   * bytes of its own workload's SOAP request: CPU per byte, 1 MB against 100 KB.
+   */
+  versus?: string
 }
 
-/** fastify-soap's goals, each a ratio between two contenders of the same round: against the JSON route and node-soap. */
+/** fastify-soap's goals, each a ratio between two contenders of the same round: against the JSON routes and node-soap. */
 export const GOALS: Goal[] = [
   { text: 'small: fastify-soap req/s ≥ 0.6 × Fastify JSON', workload: 'small', a: 'soap', b: 'json', metric: 'rps', atLeast: true, target: 0.6 },
+  { text: 'small: fastify-soap req/s ≥ 0.8 × Fastify JSON', workload: 'small', a: 'soap', b: 'json', metric: 'rps', atLeast: true, target: 0.8 },
   { text: 'small: fastify-soap req/s ≥ 2 × node-soap', workload: 'small', a: 'soap', b: 'node-soap', metric: 'rps', atLeast: true, target: 2 },
   { text: 'large: fastify-soap req/s ≥ 3 × node-soap', workload: 'large', a: 'soap', b: 'node-soap', metric: 'rps', atLeast: true, target: 3 },
+  { text: 'large (records 1,000): fastify-soap req/s ≥ 0.5 × Fastify JSON', workload: 'large', a: 'soap', b: 'json', metric: 'rps', atLeast: true, target: 0.5 },
+  { text: 'large (records 1,000): fastify-soap req/s ≥ 0.6 × Fastify JSON with schema', workload: 'large', a: 'soap', b: 'json-schema', metric: 'rps', atLeast: true, target: 0.6 },
   { text: 'large: fastify-soap CPU/req ≤ 4 × Fastify JSON', workload: 'large', a: 'soap', b: 'json', metric: 'cpuPerRequest', atLeast: false, target: 4 },
   { text: 'small: fastify-soap p99 ≤ 2 × Fastify JSON p99', workload: 'small', a: 'soap', b: 'json', metric: 'p99', atLeast: false, target: 2 },
   { text: 'large: fastify-soap peak RSS ≤ node-soap peak RSS', workload: 'large', a: 'soap', b: 'node-soap', metric: 'maxRss', atLeast: false, target: 1 },
+  { text: 'text 100 KB: fastify-soap req/s ≥ 0.7 × Fastify JSON', workload: 'text', a: 'soap', b: 'json', metric: 'rps', atLeast: true, target: 0.7 },
+  { text: 'text 100 KB: fastify-soap req/s ≥ 3 × node-soap', workload: 'text', a: 'soap', b: 'node-soap', metric: 'rps', atLeast: true, target: 3 },
+  { text: 'records 1 MB: fastify-soap CPU per byte ≤ 1.3 × records 1,000\'s', workload: 'records-1mb', versus: 'large', a: 'soap', b: 'soap', metric: 'cpuPerRequest', atLeast: false, target: 1.3 },
+  { text: 'text 1 MB: fastify-soap CPU per byte ≤ 1.3 × text 100 KB\'s', workload: 'text-1mb', versus: 'text', a: 'soap', b: 'soap', metric: 'cpuPerRequest', atLeast: false, target: 1.3 },
+  { text: 'records 1 MB: fastify-soap peak RSS ≤ 1.5 × Fastify JSON', workload: 'records-1mb', a: 'soap', b: 'json', metric: 'maxRss', atLeast: false, target: 1.5 },
+  { text: 'text 1 MB: fastify-soap peak RSS ≤ 1.5 × Fastify JSON', workload: 'text-1mb', a: 'soap', b: 'json', metric: 'maxRss', atLeast: false, target: 1.5 },
   { text: 'upload: MTOM CPU/req ≤ 0.5 × base64 inline', workload: 'upload', a: 'upload-mtom', b: 'upload-base64', metric: 'cpuPerRequest', atLeast: false, target: 0.5 },
   { text: 'upload: MTOM peak RSS growth ≤ 0.5 × base64 inline', workload: 'upload', a: 'upload-mtom', b: 'upload-base64', metric: 'rssGrowth', atLeast: false, target: 0.5 }
 ]
 
-function evaluate (goal: Goal, workloads: WorkloadRecord[]): string {
+/** The goal's per-round ratios: a's metric over b's, each per byte of its workload's request when b is from another workload. */
+export function goalRatios (goal: Goal, workloads: WorkloadRecord[]): { per: number[], a?: ContenderRecord, b?: ContenderRecord } {
   const workload = workloads.find((w) => w.id === goal.workload)
+  const other = goal.versus === undefined ? workload : workloads.find((w) => w.id === goal.versus)
   const a = workload === undefined ? undefined : contender(workload, goal.a)
-  const b = workload === undefined ? undefined : contender(workload, goal.b)
-  const per = pairedRatios(a, b, goal.metric)
+  const b = other === undefined ? undefined : contender(other, goal.b)
+  const scale = goal.versus === undefined ? 1 : (other?.bytes ?? Number.NaN) / (workload?.bytes ?? Number.NaN)
+  return { per: pairedRatios(a, b, goal.metric).map((r) => r * scale).filter((r) => Number.isFinite(r)), a, b }
+}
+
+function evaluate (goal: Goal, workloads: WorkloadRecord[]): string {
+  const { per, a, b } = goalRatios(goal, workloads)
   if (per.length === 0) {
     const missing = [a, b].find((c) => c !== undefined && c.samples.length === 0)
     const why = missing?.failure !== undefined ? `${missing.name} ${failureText(missing.failure.stage, missing.failure.reason)}` : 'no round measured both'
@@ -91,7 +112,7 @@ function evaluate (goal: Goal, workloads: WorkloadRecord[]): string {
 
 /** The goals of the workloads that ran. */
 export function renderGoals (workloads: WorkloadRecord[]): string {
-  const ran = GOALS.filter((g) => workloads.some((w) => w.id === g.workload))
+  const ran = GOALS.filter((g) => [g.workload, g.versus ?? g.workload].every((id) => workloads.some((w) => w.id === id)))
   return ['### fastify-soap\'s goals (medians of per-round ratios)', '', ...ran.map((g) => evaluate(g, workloads))].join('\n')
 }
 
@@ -178,11 +199,17 @@ export function renderLoad (record: BenchRecord): string {
 export function renderSettings (record: BenchRecord): string {
   const s = record.settings
   const parts = [
-    ...(record.workloads.some((w) => w.id !== 'upload') ? [`${s.connections} connections, pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up`] : []),
+    ...(record.workloads.some((w) => w.id !== 'upload') ? [`${s.connections} connections (fewer where a workload's title says so), pipelining ${s.pipelining}, ${s.seconds} s measured after ${s.warmup} s of warm-up`] : []),
     ...(record.workloads.some((w) => w.id === 'upload') ? [`the upload: ${s.uploads} requests one at a time after one checked`] : [])
   ]
   return `${parts.join('; ')}, ` +
     `${s.rounds} round${s.rounds === 1 ? '' : 's'}, contenders interleaved within each round, each round starting one contender further along, each server in its own process on 127.0.0.1`
+}
+
+/** The load average as the run started and ended. */
+export function renderLoadAverage ({ start, end }: NonNullable<BenchRecord['loadAverage']>): string {
+  const three = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(', ')
+  return `${three(start)} at the start${end === undefined ? '' : `, ${three(end)} at the end`}`
 }
 
 /** benchmarks/results/results.md: a header, then the same body as stdout. */
@@ -193,6 +220,7 @@ export function renderResults (record: BenchRecord): string {
     `- Date: ${record.date}`,
     `- Node: ${record.node}`,
     `- CPU: ${record.cpu}, ${record.cores} cores`,
+    ...(record.loadAverage === undefined ? [] : [`- Load average (1, 5, 15 min): ${renderLoadAverage(record.loadAverage)}`]),
     `- Load: ${renderLoad(record)}`,
     `- Settings: ${renderSettings(record)}`,
     ...(record.command === undefined ? [] : [`- Command: \`${record.command}\``]),

@@ -1,22 +1,29 @@
 /**
- * `npm run bench`: two workloads, each against six contenders (seven with
+ * `npm run bench`: five workloads against up to seven contenders (eight with
  * BENCH_BASELINE), and an upload in two forms; every server in its own process
  * on 127.0.0.1, pinned to one CPU with taskset while the load generator has
  * another; driven by wrk when it is installed (BENCH_GENERATOR=autocannon to
  * choose autocannon), else autocannon.
- *   small  Add (about 400 bytes; eight pairs of operands in turn, so that each
- *          request's values differ from the last's): the JSON route (the reference),
- *          the XML echo (Fastify sending the request's bytes back: the floor),
- *          fastify-soap, fastify-soap with an OpenTelemetry SDK registered,
- *          node-soap, strong-soap
- *   large  EchoList of 1,000 records (about 107 KB), the same six
- *   upload 10 MiB of random bytes to fastify-soap's Upload (one base64Binary
- *          element; the answer their count and SHA-256), as base64 text inline
- *          (the reference) and as MTOM (the bytes a raw part): BENCH_UPLOADS (20)
- *          requests of each, one at a time, sent by the runner, not the load generator
- * BENCH_BASELINE=<another checkout's compiled dist/ folder> adds, to small and
- * large, the fastify-soap server of that build (its own benchmarks/http/server.js),
- * so that one run compares the two builds.
+ *   small        Add (about 400 bytes; eight pairs of operands in turn, so that each
+ *                request's values differ from the last's): the JSON route (the reference),
+ *                the JSON route with Fastify's schema (the operation's JSON Schemas: ajv
+ *                in, fast-json-stringify out), the XML echo (Fastify sending the
+ *                request's bytes back: the floor), fastify-soap, fastify-soap with an
+ *                OpenTelemetry SDK registered, node-soap, strong-soap
+ *   large        EchoList of 1,000 records (about 105 KiB), the same seven
+ *   text         Echo of 100 KB of text with entities and non-ASCII characters, the
+ *                same but OpenTelemetry; every answer's text compared with the text sent
+ *   records-1mb  EchoList of 10,000 records (about 1 MiB), the same six, 10
+ *                connections (CONNECTIONS_1MB), not 50
+ *   text-1mb     Echo of 1 MB of the same text, the same six, 10 connections
+ *   upload       10 MiB of random bytes to fastify-soap's Upload (one base64Binary
+ *                element; the answer their count and SHA-256), as base64 text inline
+ *                (the reference) and as MTOM (the bytes a raw part): BENCH_UPLOADS (20)
+ *                requests of each, one at a time, sent by the runner, not the load generator
+ * BENCH_BASELINE=<another checkout's compiled dist/ folder> adds, to every workload
+ * but the upload, the fastify-soap server of that build (its own
+ * benchmarks/http/server.js), so that one run compares the two builds.
+ * BENCH_WORKLOADS and BENCH_ONLY choose workloads and contenders (selected()).
  * The contenders are interleaved within each round (every contender of every
  * workload in turn, each round starting one contender further along, then
  * the next round), so that drift and the place in the order hit all alike, and
@@ -26,15 +33,15 @@
  * Prints one markdown table per workload, fastify-soap's goals and, with a
  * baseline build, this build over that one; writes benchmarks/results/results.md,
  * results.json (every round's figures) and chart.svg.
- * Bounded: BENCH_ROUNDS (3) × 12 contenders (14 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
+ * Bounded: BENCH_ROUNDS (3) × 35 timed runs (40 with a baseline build) × (start + BENCH_WARMUP 2 s + BENCH_SECONDS 10 s),
  * each load run stopped if it overruns, and BENCH_ROUNDS × 2 × (BENCH_UPLOADS + 1) uploads of at most 30 s each;
  * every child process is killed when the run ends.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createHash, randomBytes } from 'node:crypto'
-import { ADDENDS, addEnvelope, listEnvelopeOf, listJson, UPLOAD_BYTES, uploadBase64, uploadMtom } from '../fixtures'
+import { ADDENDS, addEnvelope, echoedText, echoEnvelope, echoText, listEnvelopeOf, listJson, UPLOAD_BYTES, uploadBase64, uploadMtom } from '../fixtures'
 import { BASELINE_BUILD, type BenchRecord, type ContenderRecord, type WorkloadRecord } from './aggregate'
 import { renderChart } from './chart'
 import { choosePinning, cleanUp, pinSelf } from './children'
@@ -64,22 +71,28 @@ function expect (pattern: RegExp, what: string) {
 
 type Contender = Omit<ContenderRecord, 'samples'>
 
-interface Workload {
+export interface Workload {
   id: string
   title: string
   /** The contender every ratio of the workload is taken against. */
   reference: string
+  /** The bytes of the SOAP request (the first when there are several): CPU per byte is read by it. */
+  bytes?: number
   contenders: Contender[]
   loads: Record<string, Load>
 }
 
-/** The contenders of the small and large workloads; `baseline`: another build's benchmarks/http/server.js, whose fastify-soap server runs beside this build's. */
-function contenders (baseline: string | undefined): Contender[] {
+/**
+ * The contenders of a workload; `baseline`: another build's benchmarks/http/server.js, whose fastify-soap
+ * server runs beside this build's; `otel` where the workload has it.
+ */
+function contenders (baseline: string | undefined, { otel = true } = {}): Contender[] {
   return [
     { kind: 'json', name: 'Fastify JSON' },
+    { kind: 'json-schema', name: 'Fastify JSON with schema' },
     { kind: 'xml-echo', name: 'Fastify XML echo' },
     { kind: 'soap', name: 'fastify-soap' },
-    { kind: 'otel', name: 'fastify-soap with OpenTelemetry' },
+    ...(otel ? [{ kind: 'otel', name: 'fastify-soap with OpenTelemetry' }] : []),
     ...(baseline === undefined ? [] : [{ kind: BASELINE_BUILD, name: 'fastify-soap (baseline build)', serves: 'soap', script: baseline }]),
     { kind: 'node-soap', name: 'node-soap' },
     { kind: 'strong-soap', name: 'strong-soap' }
@@ -87,18 +100,28 @@ function contenders (baseline: string | undefined): Contender[] {
 }
 
 /**
- * BENCH_ONLY (kinds, comma-separated: xml-echo, soap, otel, soap-baseline,
- * node-soap, strong-soap, upload-base64, upload-mtom): the workloads with a
- * contender named, each with the contenders named and its reference (the
- * JSON route; for the upload, base64 inline).
+ * BENCH_WORKLOADS (ids, comma-separated: small, large, text, text-1mb,
+ * records-1mb, upload, signed): those workloads alone. BENCH_ONLY (kinds,
+ * comma-separated: json-schema, xml-echo, soap, otel, soap-baseline, node-soap,
+ * strong-soap, upload-base64, upload-mtom, soap-x509, soap-x509-reply): of
+ * those, the workloads with a contender named, each with the contenders named
+ * and its reference (the JSON route; for the upload, base64 inline; for the
+ * signed Add, the unsigned one).
  */
-function selected (plan: Workload[]): Workload[] {
-  const only = process.env.BENCH_ONLY
-  if (only === undefined || only === '') return plan
+export function selected (plan: Workload[], env: Record<string, string | undefined> = process.env): Workload[] {
+  const ids = env.BENCH_WORKLOADS
+  let chosen = plan
+  if (ids !== undefined && ids !== '') {
+    const wanted = new Set(ids.split(',').map((id) => id.trim()))
+    for (const id of wanted) if (!plan.some((w) => w.id === id)) throw new Error(`BENCH_WORKLOADS: no workload ${id} (one of ${plan.map((w) => w.id).join(', ')})`)
+    chosen = plan.filter((w) => wanted.has(w.id))
+  }
+  const only = env.BENCH_ONLY
+  if (only === undefined || only === '') return chosen
   const kinds = new Set(only.split(',').map((kind) => kind.trim()))
-  const all = [...new Set(plan.flatMap((w) => w.contenders.map((c) => c.kind)))]
+  const all = [...new Set(chosen.flatMap((w) => w.contenders.map((c) => c.kind)))]
   for (const kind of kinds) if (!all.includes(kind)) throw new Error(`BENCH_ONLY: no contender ${kind} (one of ${all.join(', ')})`)
-  return plan
+  return chosen
     .filter((w) => w.contenders.some((c) => kinds.has(c.kind)))
     .map((w) => ({ ...w, contenders: w.contenders.filter((c) => c.kind === w.reference || kinds.has(c.kind)) }))
 }
@@ -114,7 +137,7 @@ function baselineScript (): string | undefined {
 }
 
 /** wrk when installed, autocannon otherwise; BENCH_GENERATOR names one. */
-function generator (): Settings['generator'] {
+export function generator (): Settings['generator'] {
   const wanted = process.env.BENCH_GENERATOR ?? ''
   if (wanted !== '' && wanted !== 'wrk' && wanted !== 'autocannon') throw new Error(`BENCH_GENERATOR must be wrk or autocannon, not ${wanted}`)
   const wrk = wanted === 'autocannon' ? undefined : wrkVersion()
@@ -143,27 +166,111 @@ export function uploadLoads (bytes: Buffer, requests: number): { 'upload-base64'
   return { 'upload-base64': load(uploadBase64(bytes)), 'upload-mtom': load(uploadMtom(bytes)) }
 }
 
-function workloads (baseline: string | undefined, uploads: number): Workload[] {
+/** The records workloads: EchoList of `count` records, as SOAP 1.2 and as JSON, each answer checked for the last record. */
+function recordLoads (count: number): { soap: Load, json: Load } {
+  const last = new RegExp(`item ${count - 1}\\b`)
+  return {
+    soap: { path: '/list', headers: SOAP12('urn:example:list/EchoList'), bodies: [listEnvelopeOf(count)], check: expect(last, `"item ${count - 1}"`) },
+    json: { path: '/list', headers: JSON_TYPE, bodies: [listJson(count)], check: expect(last, `"item ${count - 1}"`) }
+  }
+}
+
+/**
+ * The text workloads: Echo of `text`, as SOAP 1.2 (its `&`, `<` and `>` as
+ * entity references) and as JSON; every answer's text, its references
+ * resolved, must be `text` itself.
+ */
+export function textLoads (text: string): { soap: Load, json: Load } {
+  const sameText = (got: string | undefined, status: number, body: string): string | undefined => {
+    if (status < 200 || status > 299) return `status ${status}: ${body.slice(0, 160)}`
+    if (got === text) return undefined
+    return got === undefined ? `status ${status} but no text in ${body.length} bytes: ${body.slice(0, 160)}` : `status ${status} but another text (${got.length} characters, not ${text.length}): ${got.slice(0, 80)}`
+  }
+  const jsonText = (body: string): string | undefined => {
+    try {
+      const value = JSON.parse(body) as { text?: unknown }
+      return typeof value.text === 'string' ? value.text : undefined
+    } catch {
+      return undefined
+    }
+  }
+  return {
+    soap: { path: '/calculator', headers: SOAP12('urn:example:calc/Echo'), bodies: [echoEnvelope(text)], check: (status, body) => sameText(echoedText(body), status, body) },
+    json: { path: '/echo', headers: JSON_TYPE, bodies: [JSON.stringify({ text })], check: (status, body) => sameText(jsonText(body), status, body) }
+  }
+}
+
+/** The records of the large workload, and of its 1 MB version. */
+export const RECORDS = 1000
+export const RECORDS_1MB = 10_000
+/** The UTF-8 bytes of the text workloads' text. */
+export const TEXT_BYTES = 100 * 1024
+export const TEXT_1MB_BYTES = 1024 * 1024
+/**
+ * The load generator's connections for the 1 MB workloads: at 50, the
+ * requests queued at a server answering 20 to 40 a second outwaited the 10 s
+ * timeout, and requests served but not counted made CPU per request wrong.
+ */
+export const CONNECTIONS_1MB = 10
+
+const KiB = 1024
+
+export function workloads (baseline: string | undefined, uploads: number): Workload[] {
   const add: Load = { path: '/calculator', headers: SOAP12('urn:example:calc/Add'), bodies: ADDENDS.map(([a, b]) => addEnvelope(a, b)), check: expect(/>\s*5\s*</, 'result 5') }
-  const list: Load = { path: '/list', headers: SOAP12('urn:example:list/EchoList'), bodies: [listEnvelopeOf(1000)], check: expect(/item 999\b/, '"item 999"') }
   const addJson: Load = { path: '/calculator', headers: JSON_TYPE, bodies: ADDENDS.map(([a, b]) => JSON.stringify({ a, b })), check: expect(/"result":5\b/, '"result":5') }
-  const listJsonLoad: Load = { path: '/list', headers: JSON_TYPE, bodies: [listJson(1000)], check: expect(/item 999\b/, '"item 999"') }
+  const list = recordLoads(RECORDS)
+  const list1mb = recordLoads(RECORDS_1MB)
+  const text = textLoads(echoText(TEXT_BYTES))
+  const text1mb = textLoads(echoText(TEXT_1MB_BYTES))
   const upload = uploadLoads(randomBytes(UPLOAD_BYTES), uploads)
   const size = (load: Load): number => Buffer.byteLength(load.bodies[0])
+  const sizes = (loads: { soap: Load, json: Load }, unit: number, name: string): string =>
+    `SOAP 1.2 envelope ${(size(loads.soap) / unit).toFixed(unit === MiB ? 2 : 0)} ${name}, JSON ${(size(loads.json) / unit).toFixed(unit === MiB ? 2 : 0)} ${name}`
+  /** Every contender of a workload given its SOAP and JSON loads: the JSON routes the JSON one, the others the SOAP one; `connections` for all. */
+  const loadsOf = ({ soap, json }: { soap: Load, json: Load }, connections?: number): Record<string, Load> => {
+    const [s, j] = connections === undefined ? [soap, json] : [{ ...soap, connections }, { ...json, connections }]
+    return { json: j, 'json-schema': j, 'xml-echo': s, soap: s, otel: s, [BASELINE_BUILD]: s, 'node-soap': s, 'strong-soap': s }
+  }
   return [
     {
       id: 'small',
       title: `small: Add (SOAP 1.2 envelope ${size(add)} B, JSON ${size(addJson)} B)`,
       reference: 'json',
+      bytes: size(add),
       contenders: contenders(baseline),
-      loads: { json: addJson, 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') }, soap: add, otel: add, [BASELINE_BUILD]: add, 'node-soap': add, 'strong-soap': add }
+      loads: { ...loadsOf({ soap: add, json: addJson }), 'xml-echo': { ...add, check: expect(/<calc:Add\b/, 'the request echoed') } }
     },
     {
       id: 'large',
-      title: `large: EchoList of 1,000 records (SOAP 1.2 envelope ${(size(list) / 1024).toFixed(0)} KiB, JSON ${(size(listJsonLoad) / 1024).toFixed(0)} KiB)`,
+      title: `large: EchoList of 1,000 records (${sizes(list, KiB, 'KiB')})`,
       reference: 'json',
+      bytes: size(list.soap),
       contenders: contenders(baseline),
-      loads: { json: listJsonLoad, 'xml-echo': list, soap: list, otel: list, [BASELINE_BUILD]: list, 'node-soap': list, 'strong-soap': list }
+      loads: loadsOf(list)
+    },
+    {
+      id: 'text',
+      title: `text: Echo of 100 KB of text with entities and non-ASCII characters (${sizes(text, KiB, 'KiB')})`,
+      reference: 'json',
+      bytes: size(text.soap),
+      contenders: contenders(baseline, { otel: false }),
+      loads: loadsOf(text)
+    },
+    {
+      id: 'records-1mb',
+      title: `records 1 MB: EchoList of 10,000 records (${sizes(list1mb, MiB, 'MiB')}; ${CONNECTIONS_1MB} connections)`,
+      reference: 'json',
+      bytes: size(list1mb.soap),
+      contenders: contenders(baseline, { otel: false }),
+      loads: loadsOf(list1mb, CONNECTIONS_1MB)
+    },
+    {
+      id: 'text-1mb',
+      title: `text 1 MB: Echo of 1 MB of the same text (${sizes(text1mb, MiB, 'MiB')}; ${CONNECTIONS_1MB} connections)`,
+      reference: 'json',
+      bytes: size(text1mb.soap),
+      contenders: contenders(baseline, { otel: false }),
+      loads: loadsOf(text1mb, CONNECTIONS_1MB)
     },
     {
       id: 'upload',
@@ -245,11 +352,13 @@ async function main (): Promise<void> {
     id: w.id,
     title: w.title,
     reference: w.reference,
+    ...(w.bytes === undefined ? {} : { bytes: w.bytes }),
     contenders: w.contenders.map((c) => ({ ...c, samples: [] }))
   }))
-  const record: BenchRecord = { date: new Date().toISOString(), command: command(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, settings, workloads: records }
+  const record: BenchRecord = { date: new Date().toISOString(), command: command(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverage: { start: loadavg() }, settings, workloads: records }
   process.stderr.write(`load: ${renderLoad(record)}${baseline === undefined ? '' : `; baseline build: ${baseline}`}\n`)
   await runRounds(plan, records, settings)
+  record.loadAverage = { start: record.loadAverage?.start ?? [], end: loadavg() }
   process.stdout.write('\n' + renderBody(record))
   write(record)
 }

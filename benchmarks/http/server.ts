@@ -1,10 +1,13 @@
 /**
  * One server of `npm run bench` and `npm run soak`, alone in its process on 127.0.0.1.
- * Every kind but soap-upload serves the same two operations:
- *   POST /calculator  Add(a, b) → result (about 400 bytes in)
+ * Every kind but soap-upload serves the same three operations:
+ *   POST /calculator  Add(a, b) → result (about 400 bytes in); Echo(text) → the same text
+ *                     (the JSON routes: Echo at POST /echo)
  *   POST /list        EchoList(item*) → the same items (1,000 records: about 100 KB)
  * Kinds:
  *   json         plain Fastify JSON routes doing the same work (the ceiling)
+ *   json-schema  the same routes, each declaring the SOAP operation's JSON Schemas as
+ *                Fastify's own `schema` (body: ajv; 200 response: fast-json-stringify)
  *   xml-echo     plain Fastify answering each SOAP request with its own bytes: no XML
  *                read or written, the floor of any SOAP server on Fastify
  *   soap         fastify-soap: the demo Calculator and a declared List service
@@ -21,25 +24,37 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { serverOptions } from '../../test/demo/app'
+import { calculator, serverOptions } from '../../test/demo/app'
 import { buildPeer } from './peers'
-import { buildSoap, buildUpload } from './services'
+import { buildSoap, buildUpload, listService } from './services'
 import { registerSdk } from './otel'
 
+/** The JSON routes: the same work as the SOAP operations, with JSON bodies; `schemas` given, each route declares them (ajv in, fast-json-stringify out). */
+function jsonRoutes (schemas: boolean): FastifyInstance {
+  // The demo's server settings (timeouts): the ratios then measure the plugin, not the settings.
+  // The SOAP schemas' `xml` keyword (the codec's) is known to ajv, as it is to the plugin's.
+  const app = Fastify({ ...serverOptions, bodyLimit: 16 * 1024 * 1024, ajv: { customOptions: { keywords: ['xml'] } } })
+  const schema = (input: unknown, output: unknown): { schema?: { body: unknown, response: { 200: unknown } } } =>
+    schemas ? { schema: { body: input, response: { 200: output } } } : {}
+  const { Add, Echo } = calculator.operations
+  const { EchoList } = listService.operations
+  app.post('/calculator', schema(Add.input, Add.output), async (request) => {
+    const { a, b } = request.body as { a: number, b: number }
+    return { result: a + b }
+  })
+  app.post('/list', schema(EchoList.input, EchoList.output), async (request) => {
+    const { item } = request.body as { item: unknown[] }
+    return { item }
+  })
+  app.post('/echo', schema(Echo.input, Echo.output), async (request) => {
+    const { text } = request.body as { text: string }
+    return { text }
+  })
+  return app
+}
+
 async function build (kind: string | undefined): Promise<FastifyInstance | { listen: () => Promise<number>, close: () => Promise<void> }> {
-  if (kind === 'json') {
-    // The demo's server settings (timeouts): the ratios then measure the plugin, not the settings.
-    const app = Fastify({ ...serverOptions, bodyLimit: 16 * 1024 * 1024 })
-    app.post('/calculator', async (request) => {
-      const { a, b } = request.body as { a: number, b: number }
-      return { result: a + b }
-    })
-    app.post('/list', async (request) => {
-      const { item } = request.body as { item: unknown[] }
-      return { item }
-    })
-    return app
-  }
+  if (kind === 'json' || kind === 'json-schema') return jsonRoutes(kind === 'json-schema')
   if (kind === 'xml-echo') {
     const app = Fastify({ ...serverOptions, bodyLimit: 16 * 1024 * 1024 })
     app.addContentTypeParser(['application/soap+xml', 'text/xml'], { parseAs: 'buffer' }, (_request, body, done) => { done(null, body) })

@@ -4,7 +4,7 @@
  * methods. Any other is UnsupportedAlgorithm (transforms: FailedCheck); SHA-1
  * only with `allowSha1`.
  */
-import { createVerify, type KeyObject } from 'node:crypto'
+import { createVerify, type X509Certificate } from 'node:crypto'
 import { securityFault } from './faults'
 
 export const DS_NS = 'http://www.w3.org/2000/09/xmldsig#'
@@ -57,12 +57,17 @@ export function signatureAlgorithm (uri: string, allowSha1: boolean): SignatureM
 }
 
 /**
- * Whether `signature` is `key`'s over `data` by `method`: false for a key of the other kind (an RSA method
- * with an EC key), never a throw. An ECDSA SignatureValue is r || s (XMLDSig 1.1 §6.4.3), IEEE P1363's form.
+ * Whether `signature` is the key of `certificate`'s over `data` by `method`: false for a key of the other kind
+ * (an RSA method with an EC key) or one node:crypto cannot read (an algorithm it does not know), never a throw.
+ * An ECDSA SignatureValue is r || s (XMLDSig 1.1 §6.4.3), IEEE P1363's form.
  */
-export function verifySignature (method: SignatureMethod, key: KeyObject, data: Buffer, signature: Buffer): boolean {
-  if (key.asymmetricKeyType !== method.key) return false
+export function verifySignature (
+  method: SignatureMethod, certificate: X509Certificate, data: Buffer, signature: Buffer
+): boolean {
   try {
+    // The key is decoded when first asked for: a certificate's DER reads without it.
+    const key = certificate.publicKey
+    if (key.asymmetricKeyType !== method.key) return false
     const verifier = createVerify(method.hash).update(data)
     return method.key === 'ec'
       ? verifier.verify({ key, dsaEncoding: 'ieee-p1363' }, signature)

@@ -9,7 +9,8 @@
 import type { SoapHeaderBlock } from '../../soap/headers'
 import type { SigningElement } from '../../xml/c14n'
 import { securityFault } from './faults'
-import { elementsOf, idsOf } from './signature-read'
+import { childElements } from './elements'
+import { idsOf } from './signature-read'
 
 /** The elements of `root`'s tree by each Id value they carry (wsu:Id, Id, ID), in document order. */
 export function idIndex (root: SigningElement): Map<string, SigningElement[]> {
@@ -31,7 +32,7 @@ export function idIndex (root: SigningElement): Map<string, SigningElement[]> {
 
 /** The Envelope's Header and Body in the view: the decoder checked that there are these and nothing else. */
 export function envelopeParts (envelope: SigningElement): { header: SigningElement | undefined, body: SigningElement } {
-  const children = elementsOf(envelope, 'InvalidSecurity')
+  const children = childElements(envelope, 'InvalidSecurity')
   const body = children[children.length - 1]
   return { header: children.length === 2 ? children[0] : undefined, body }
 }

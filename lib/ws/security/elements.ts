@@ -1,11 +1,15 @@
-/** Reading a Security header's elements: their element children, their text. */
-import type { XmlElement } from '../../xml/element'
+/** Reading a Security header's elements, in the decoded tree or the signing view: their element children and text. */
 import { isWhitespace } from '../../xml/chars'
 import { securityFault, type SecurityFaultName } from './faults'
 
+/** An element of either tree, as read here (XmlElement, SigningElement). */
+interface Parent<E> {
+  readonly children: ReadonlyArray<E | string>
+}
+
 /** The element children of `element`; text other than white space between them is `fault`. */
-export function childElements (element: XmlElement, fault: SecurityFaultName): XmlElement[] {
-  const out: XmlElement[] = []
+export function childElements<E extends Parent<E>> (element: E, fault: SecurityFaultName): E[] {
+  const out: E[] = []
   for (const child of element.children) {
     if (typeof child !== 'string') out.push(child)
     else if (!isWhitespace(child)) throw securityFault(fault)
@@ -13,12 +17,13 @@ export function childElements (element: XmlElement, fault: SecurityFaultName): X
   return out
 }
 
-/** The text of an element that holds text only; a child element is `fault`. */
-export function textOf (element: XmlElement, fault: SecurityFaultName): string {
+/** The text of an element that holds text only, at most `max` characters; a child element, or more, is `fault`. */
+export function textOf<E extends Parent<E>> (element: E, fault: SecurityFaultName, max = Infinity): string {
   let out = ''
   for (const child of element.children) {
     if (typeof child !== 'string') throw securityFault(fault)
     out += child
   }
+  if (out.length > max) throw securityFault(fault)
   return out
 }

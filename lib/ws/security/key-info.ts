@@ -9,29 +9,57 @@ import { X509Certificate } from 'node:crypto'
 import { WSSE_NS } from '../../namespaces'
 import type { SigningElement } from '../../xml/c14n'
 import { securityFault } from './faults'
-import { attributeIn, textIn, X509V3, type KeyReference } from './signature-read'
+import { textOf } from './elements'
+import { attributeIn, base64Encoded, X509V3, type KeyReference } from './signature-read'
 import type { TrustStore } from './trust'
 import { decodeBase64 } from './token'
 
 /** The longest BinarySecurityToken read, in characters. */
 const MAX_TOKEN = 65_536
 
+/** How many BinarySecurityTokens' certificates a service keeps parsed. */
+export const KEPT_TOKENS = 32
+
+/**
+ * The certificates of the last BinarySecurityTokens a service read, by their text: a partner's certificate is
+ * parsed once, not on each request (parsing one and decoding its key cost more than verifying an RSA
+ * signature). Each is only what its text says; trust is decided on each request all the same. At most
+ * KEPT_TOKENS, the one read longest ago let go first.
+ */
+export class TokenCertificates {
+  readonly #kept = new Map<string, X509Certificate>()
+
+  /** The certificate of a token's text; undefined when the text is no certificate. */
+  of (text: string): X509Certificate | undefined {
+    const kept = this.#kept.get(text)
+    if (kept !== undefined) {
+      this.#kept.delete(text)
+      this.#kept.set(text, kept)
+      return kept
+    }
+    const der = decodeBase64(text)
+    if (der === undefined) return undefined
+    let certificate: X509Certificate
+    try {
+      certificate = new X509Certificate(der)
+    } catch {
+      return undefined
+    }
+    if (this.#kept.size === KEPT_TOKENS) this.#kept.delete(this.#kept.keys().next().value as string)
+    this.#kept.set(text, certificate)
+    return certificate
+  }
+}
+
 /**
  * A wsse:BinarySecurityToken's certificate: ValueType X509v3, EncodingType Base64Binary (or absent), a DER
  * certificate; anything else is InvalidSecurityToken.
  */
-export function tokenCertificate (token: SigningElement): X509Certificate {
-  const encoding = attributeIn(token, 'EncodingType')
-  if (attributeIn(token, 'ValueType') !== X509V3 || (encoding !== undefined && !encoding.endsWith('#Base64Binary'))) {
-    throw securityFault('InvalidSecurityToken')
-  }
-  const der = decodeBase64(textIn(token, MAX_TOKEN, 'InvalidSecurityToken'))
-  if (der === undefined) throw securityFault('InvalidSecurityToken')
-  try {
-    return new X509Certificate(der)
-  } catch {
-    throw securityFault('InvalidSecurityToken')
-  }
+export function tokenCertificate (token: SigningElement, tokens: TokenCertificates): X509Certificate {
+  if (attributeIn(token, 'ValueType') !== X509V3 || !base64Encoded(token)) throw securityFault('InvalidSecurityToken')
+  const certificate = tokens.of(textOf(token, 'InvalidSecurityToken', MAX_TOKEN))
+  if (certificate === undefined) throw securityFault('InvalidSecurityToken')
+  return certificate
 }
 
 /**
@@ -40,7 +68,8 @@ export function tokenCertificate (token: SigningElement): X509Certificate {
  * IssuerSerial must be one `trust` holds. Otherwise SecurityTokenUnavailable.
  */
 export function signerCertificate (
-  key: KeyReference, security: SigningElement, ids: ReadonlyMap<string, readonly SigningElement[]>, trust: TrustStore
+  key: KeyReference, security: SigningElement, ids: ReadonlyMap<string, readonly SigningElement[]>, trust: TrustStore,
+  tokens: TokenCertificates
 ): X509Certificate {
   if (key.kind !== 'token') {
     const found = trust.find(key)
@@ -53,5 +82,5 @@ export function signerCertificate (
   if (token?.parent !== security || token.namespace !== WSSE_NS || token.localName !== 'BinarySecurityToken') {
     throw securityFault('SecurityTokenUnavailable')
   }
-  return tokenCertificate(token)
+  return tokenCertificate(token, tokens)
 }

@@ -9,6 +9,7 @@
 import { WSSE_NS, WSU_NS } from '../../namespaces'
 import type { SigningElement } from '../../xml/c14n'
 import { isWhitespace, trimXmlSpace } from '../../xml/chars'
+import { childElements, textOf } from './elements'
 import { DS_NS, ENVELOPED, EXC_C14N, digestAlgorithm, signatureAlgorithm, type SignatureMethod } from './algorithms'
 import { securityFault, type SecurityFaultName } from './faults'
 import { decodeBase64 } from './token'
@@ -52,40 +53,25 @@ export const X509V3 = `${X509_PROFILE}#X509v3`
 export const SKI = `${X509_PROFILE}#X509SubjectKeyIdentifier`
 export const THUMBPRINT = 'http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#ThumbprintSHA1'
 
-/** The element children of `element`; text other than white space between them is `fault`. */
-export function elementsOf (element: SigningElement, fault: SecurityFaultName): SigningElement[] {
-  const out: SigningElement[] = []
-  for (const child of element.children) {
-    if (typeof child !== 'string') out.push(child)
-    else if (!isWhitespace(child)) throw securityFault(fault)
-  }
-  return out
-}
-
-/** The text of an element of text only, at most `max` characters; a child element, or more, is `fault`. */
-export function textIn (element: SigningElement, max: number, fault: SecurityFaultName): string {
-  let out = ''
-  for (const child of element.children) {
-    if (typeof child !== 'string') throw securityFault(fault)
-    out += child
-  }
-  if (out.length > max) throw securityFault(fault)
-  return out
-}
-
 /** The value of an unqualified attribute (or one in `namespace`), XML white space around it let go. */
 export function attributeIn (element: SigningElement, localName: string, namespace = ''): string | undefined {
   const value = element.attributes.find((a) => a.namespace === namespace && a.localName === localName)?.value
   return value === undefined ? undefined : trimXmlSpace(value)
 }
 
-function is (element: SigningElement, namespace: string, localName: string): boolean {
+export function is (element: SigningElement, namespace: string, localName: string): boolean {
   return element.namespace === namespace && element.localName === localName
+}
+
+/** Whether an element's EncodingType is Base64Binary, or absent (WSS 1.1 §6.2; X.509 Token Profile 1.1 §3.1). */
+export function base64Encoded (element: SigningElement): boolean {
+  const encoding = attributeIn(element, 'EncodingType')
+  return encoding === undefined || encoding.endsWith('#Base64Binary')
 }
 
 /** Base64 text as bytes; an empty or bad one is `fault`. */
 function base64In (element: SigningElement, max: number, fault: SecurityFaultName): Buffer {
-  const text = textIn(element, max, fault)
+  const text = textOf(element, fault, max)
   const bytes = isWhitespace(text) ? undefined : decodeBase64(text)
   if (bytes === undefined) throw securityFault(fault)
   return bytes
@@ -96,12 +82,12 @@ function base64In (element: SigningElement, max: number, fault: SecurityFaultNam
  * ec:InclusiveNamespaces, whose PrefixList is returned.
  */
 function prefixList (method: SigningElement): string[] {
-  const children = elementsOf(method, 'InvalidSecurity')
+  const children = childElements(method, 'InvalidSecurity')
   if (children.length === 0) return []
   const list = children[0]
   if (children.length > 1 || !is(list, EXC_C14N, 'InclusiveNamespaces')) throw securityFault('InvalidSecurity')
   const value = attributeIn(list, 'PrefixList')
-  if (value === undefined || elementsOf(list, 'InvalidSecurity').length > 0) throw securityFault('InvalidSecurity')
+  if (value === undefined || childElements(list, 'InvalidSecurity').length > 0) throw securityFault('InvalidSecurity')
   return value.split(/[ \t\r\n]+/).filter((prefix) => prefix !== '')
 }
 
@@ -109,7 +95,7 @@ function prefixList (method: SigningElement): string[] {
 function sequence (
   parent: SigningElement, names: readonly string[], optional: ReadonlySet<string>
 ): Map<string, SigningElement> {
-  const children = elementsOf(parent, 'InvalidSecurity')
+  const children = childElements(parent, 'InvalidSecurity')
   const found = new Map<string, SigningElement>()
   let at = 0
   for (const name of names) {
@@ -128,7 +114,7 @@ function sequence (
 /** An Algorithm attribute; a method with children is refused (none of those allowed has parameters). */
 function algorithmOf (method: SigningElement, bare: boolean): string {
   const uri = attributeIn(method, 'Algorithm')
-  if (uri === undefined || (bare && elementsOf(method, 'InvalidSecurity').length > 0)) {
+  if (uri === undefined || (bare && childElements(method, 'InvalidSecurity').length > 0)) {
     throw securityFault('InvalidSecurity')
   }
   return uri
@@ -145,13 +131,13 @@ function readReference (reference: SigningElement, allowSha1: boolean): SignedRe
   const digest = base64In(parts.get('DigestValue') as SigningElement, MAX_DIGEST, 'InvalidSecurity')
   if (uri === undefined || !/^#[^#()]+$/.test(uri)) throw securityFault('FailedCheck')
   const transforms = parts.get('Transforms')
-  const list = transforms === undefined ? [] : elementsOf(transforms, 'InvalidSecurity')
+  const list = transforms === undefined ? [] : childElements(transforms, 'InvalidSecurity')
   let enveloped = false
   let prefixes: string[] | undefined
   for (const transform of list) {
     if (!is(transform, DS_NS, 'Transform') || prefixes !== undefined) throw securityFault('FailedCheck')
     const algorithm = algorithmOf(transform, false)
-    if (algorithm === ENVELOPED && !enveloped && elementsOf(transform, 'InvalidSecurity').length === 0) {
+    if (algorithm === ENVELOPED && !enveloped && childElements(transform, 'InvalidSecurity').length === 0) {
       enveloped = true
     } else if (algorithm === EXC_C14N) {
       prefixes = prefixList(transform)
@@ -166,12 +152,12 @@ function readReference (reference: SigningElement, allowSha1: boolean): SignedRe
 
 /** The KeyInfo: one wsse:SecurityTokenReference (a raw KeyValue, bare X509Data or anything else is refused). */
 function readKeyInfo (keyInfo: SigningElement): KeyReference {
-  const children = elementsOf(keyInfo, 'UnsupportedSecurityToken')
+  const children = childElements(keyInfo, 'UnsupportedSecurityToken')
   const str = children[0]
   if (children.length !== 1 || !is(str, WSSE_NS, 'SecurityTokenReference')) {
     throw securityFault('UnsupportedSecurityToken')
   }
-  const inside = elementsOf(str, 'InvalidSecurity')
+  const inside = childElements(str, 'InvalidSecurity')
   const ref = inside[0]
   if (inside.length !== 1) throw securityFault('InvalidSecurity')
   if (is(ref, WSSE_NS, 'Reference')) {
@@ -183,18 +169,17 @@ function readKeyInfo (keyInfo: SigningElement): KeyReference {
   }
   if (is(ref, WSSE_NS, 'KeyIdentifier')) {
     const valueType = attributeIn(ref, 'ValueType')
-    const encoding = attributeIn(ref, 'EncodingType')
     const kind = valueType === SKI ? 'subjectKeyIdentifier' : valueType === THUMBPRINT ? 'thumbprint' : undefined
     if (kind === undefined) throw securityFault('UnsupportedSecurityToken')
-    if (encoding !== undefined && !encoding.endsWith('#Base64Binary')) throw securityFault('InvalidSecurityToken')
+    if (!base64Encoded(ref)) throw securityFault('InvalidSecurityToken')
     return { kind, value: base64In(ref, MAX_DIGEST, 'InvalidSecurityToken') }
   }
   if (is(ref, DS_NS, 'X509Data')) {
-    const data = elementsOf(ref, 'InvalidSecurity')
+    const data = childElements(ref, 'InvalidSecurity')
     if (data.length !== 1 || !is(data[0], DS_NS, 'X509IssuerSerial')) throw securityFault('UnsupportedSecurityToken')
     const parts = sequence(data[0], ['X509IssuerName', 'X509SerialNumber'], new Set())
-    const issuer = trimXmlSpace(textIn(parts.get('X509IssuerName') as SigningElement, 1024, 'InvalidSecurity'))
-    const serial = trimXmlSpace(textIn(parts.get('X509SerialNumber') as SigningElement, 128, 'InvalidSecurity'))
+    const issuer = trimXmlSpace(textOf(parts.get('X509IssuerName') as SigningElement, 'InvalidSecurity', 1024))
+    const serial = trimXmlSpace(textOf(parts.get('X509SerialNumber') as SigningElement, 'InvalidSecurity', 128))
     if (!/^\d+$/.test(serial)) throw securityFault('InvalidSecurity')
     return { kind: 'issuerSerial', issuer, serial }
   }
@@ -205,7 +190,7 @@ function readKeyInfo (keyInfo: SigningElement): KeyReference {
 export function readSignature (signature: SigningElement, allowSha1: boolean): SignatureParts {
   const parts = sequence(signature, ['SignedInfo', 'SignatureValue', 'KeyInfo'], new Set())
   const signedInfo = parts.get('SignedInfo') as SigningElement
-  const info = elementsOf(signedInfo, 'InvalidSecurity')
+  const info = childElements(signedInfo, 'InvalidSecurity')
   if (info.length < 3 || info.length - 2 > MAX_REFERENCES) throw securityFault('InvalidSecurity')
   const [c14n, method] = info
   if (!is(c14n, DS_NS, 'CanonicalizationMethod') || !is(method, DS_NS, 'SignatureMethod')) {

@@ -14,14 +14,17 @@ import { exclusiveC14n, type SigningElement } from '../../xml/c14n'
 import { DS_NS, verifySignature } from './algorithms'
 import { checkCoverage, envelopeParts, idIndex, type SignedHeaders } from './coverage'
 import { securityFault } from './faults'
-import { signerCertificate } from './key-info'
-import { elementsOf, readSignature, type SignatureParts } from './signature-read'
+import { signerCertificate, type TokenCertificates } from './key-info'
+import { childElements } from './elements'
+import { is, readSignature, type SignatureParts } from './signature-read'
 import type { X509Signer } from './sign'
 import type { TrustStore } from './trust'
 
 /** `security.x509` compiled. */
 export interface ServiceX509 {
   readonly trust: TrustStore
+  /** The certificates of the BinarySecurityTokens last read. */
+  readonly tokens: TokenCertificates
   readonly allowSha1: boolean
   readonly signedHeaders: SignedHeaders
   readonly signedUsernameToken: boolean
@@ -43,12 +46,11 @@ export interface SignedRequest {
 
 export interface VerifiedSignature {
   readonly principal: SoapPrincipal
-  /** The SignatureValue's bytes, to be claimed once. */
-  readonly value: Buffer
-}
-
-function is (element: SigningElement, namespace: string, localName: string): boolean {
-  return element.namespace === namespace && element.localName === localName
+  /**
+   * What is claimed once: the SHA-256 of the signer's certificate, then the canonical SignedInfo. What the
+   * signature is over, and by whom, not the SignatureValue: an ECDSA (r, s) verifies as (r, n - s) too.
+   */
+  readonly claim: Buffer
 }
 
 /**
@@ -58,7 +60,7 @@ function is (element: SigningElement, namespace: string, localName: string): boo
 function digestAll (
   parts: SignatureParts, signature: SigningElement, ids: ReadonlyMap<string, readonly SigningElement[]>,
   certificate: X509Certificate
-): { covered: Set<SigningElement>, valid: boolean } {
+): { covered: Set<SigningElement>, valid: boolean, signedInfo: Buffer } {
   const covered = new Set<SigningElement>()
   const named = new Set<string>()
   let valid = true
@@ -78,8 +80,8 @@ function digestAll (
     else valid = false
   }
   const signedInfo = Buffer.from(exclusiveC14n(parts.signedInfo, parts.prefixes), 'utf8')
-  const signed = verifySignature(parts.method, certificate.publicKey, signedInfo, parts.value)
-  return { covered, valid: valid && signed }
+  const signed = verifySignature(parts.method, certificate, signedInfo, parts.value)
+  return { covered, valid: valid && signed, signedInfo }
 }
 
 /**
@@ -89,17 +91,17 @@ function digestAll (
  */
 export async function verifySignedRequest (x509: ServiceX509, request: SignedRequest): Promise<VerifiedSignature> {
   const { header, body } = envelopeParts(request.view)
-  const blocks = elementsOf(header as SigningElement, 'InvalidSecurity')
+  const blocks = childElements(header as SigningElement, 'InvalidSecurity')
   const security = blocks[request.security]
-  const children = elementsOf(security, 'InvalidSecurity')
+  const children = childElements(security, 'InvalidSecurity')
   const signature = children.find((child) => is(child, DS_NS, 'Signature')) as SigningElement
   const timestamp = children.find((child) => is(child, WSU_NS, 'Timestamp')) as SigningElement
   const token = children.find((child) => is(child, WSSE_NS, 'UsernameToken'))
 
   const parts = readSignature(signature, x509.allowSha1)
   const ids = idIndex(request.view)
-  const certificate = signerCertificate(parts.key, security, ids, x509.trust)
-  const { covered, valid } = digestAll(parts, signature, ids, certificate)
+  const certificate = signerCertificate(parts.key, security, ids, x509.trust, x509.tokens)
+  const { covered, valid, signedInfo } = digestAll(parts, signature, ids, certificate)
   if (!valid) throw securityFault('FailedCheck')
   checkCoverage({
     body,
@@ -108,5 +110,6 @@ export async function verifySignedRequest (x509: ServiceX509, request: SignedReq
     usernameToken: x509.signedUsernameToken ? token : undefined
   }, covered)
   const principal = await x509.trust.check(certificate, request.now, request.operation, 'signature')
-  return { principal, value: parts.value }
+  const claim = Buffer.concat([createHash('sha256').update(certificate.raw).digest(), signedInfo])
+  return { principal, claim }
 }

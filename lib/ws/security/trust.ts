@@ -5,7 +5,7 @@
  * and the check of a certificate a message or a connection presents: its
  * chain to one of them, its validity, its key usage, then `lookup`.
  */
-import { X509Certificate, createHash } from 'node:crypto'
+import { X509Certificate, createHash, type KeyObject } from 'node:crypto'
 import type { SoapPrincipal, SoapPrincipalLookup } from '../../types'
 import { DIGITAL_SIGNATURE, KEY_CERT_SIGN, certificateFacts, parseName, type CertificateFacts } from './certificate'
 import { trimXmlSpace } from '../../xml/chars'
@@ -38,6 +38,8 @@ const MAX_SERIAL = 64
 interface Trusted {
   readonly certificate: X509Certificate
   readonly facts: CertificateFacts
+  /** Its public key, decoded once (X509Certificate decodes it anew each time it is asked for). */
+  readonly key: KeyObject
 }
 
 const PEM = /-----BEGIN ([A-Z0-9 ]+)-----([^-]*)-----END \1-----/g
@@ -55,6 +57,15 @@ function certificatesIn (text: string, where: string, bad: (problem: string) => 
   }
   if (found.length === 0) bad(`${where} holds no PEM certificate`)
   return found
+}
+
+/** A certificate's public key; undefined when node:crypto cannot decode it (an algorithm it does not know). */
+function keyOf (certificate: X509Certificate): KeyObject | undefined {
+  try {
+    return certificate.publicKey
+  } catch {
+    return undefined
+  }
 }
 
 /** Whether a certificate is valid at `now`, give or take `skew` (RFC 5280 §4.1.2.5). */
@@ -132,9 +143,9 @@ class Store implements TrustStore {
     const facts = certificateFacts(certificate.raw)
     if (facts === undefined || !allows(facts, DIGITAL_SIGNATURE) || !validAt(certificate, now, this.#skew)) return false
     return this.#trusted.some((anchor) => anchor.certificate.raw.equals(certificate.raw)) ||
-      this.#trusted.some(({ certificate: ca, facts }) =>
+      this.#trusted.some(({ certificate: ca, facts, key }) =>
         ca.ca && allows(facts, KEY_CERT_SIGN) && validAt(ca, now, this.#skew) &&
-        certificate.checkIssued(ca) && certificate.verify(ca.publicKey))
+        certificate.checkIssued(ca) && certificate.verify(key))
   }
 }
 
@@ -160,7 +171,8 @@ export function compileTrust (
   }
   const trusted = certificates.map((certificate) => ({
     certificate,
-    facts: certificateFacts(certificate.raw) ?? bad(`${where}.trust holds a certificate whose DER cannot be read`)
+    facts: certificateFacts(certificate.raw) ?? bad(`${where}.trust holds a certificate whose DER cannot be read`),
+    key: keyOf(certificate) ?? bad(`${where}.trust holds a certificate whose key cannot be read`)
   }))
   return new Store(trusted, lookup as SoapPrincipalLookup | undefined, clockSkew)
 }

@@ -99,10 +99,11 @@ export async function verifySecurity (
   }
   const username = await checkToken(security, token, now)
   // Claimed last, once everything holds: a signed Timestamp is accepted once (WSS §10 leaves replay to the
-  // receiver; its SignatureValue stands for the message).
+  // receiver; its signer and canonical SignedInfo, which digests the Timestamp, stand for the message).
   if (signed !== undefined && security.replay !== undefined) {
     const ttl = replayTtl(freshness.maxAge, freshness.clockSkew)
-    if (!await claim(security.replay, replayKey(signed.value), ttl, STORE_TIMEOUT)) throw securityFault('FailedCheck')
+    const key = replayKey(signed.claim)
+    if (!await claim(security.replay, key, ttl, STORE_TIMEOUT)) throw securityFault('FailedCheck')
   }
   return { username, principal: signed?.principal, replyHeader }
 }

@@ -8,6 +8,7 @@ import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import { signedHeaders } from './coverage'
 import { x509Signer } from './sign'
 import type { ServiceX509 } from './signature-verify'
+import { TokenCertificates } from './key-info'
 import { compileTrust } from './trust'
 
 const X509_KEYS = new KnownKeys({
@@ -65,6 +66,7 @@ export function compileX509 (bad: (problem: string) => never, value: unknown, co
   }
   return {
     trust: compileTrust(bad, value, context.clockSkew),
+    tokens: new TokenCertificates(),
     allowSha1: value.allowSha1 === true,
     signedHeaders: signedHeaders(headers as string[]),
     signedUsernameToken: usernameToken === true,

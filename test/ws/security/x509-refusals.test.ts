@@ -130,6 +130,17 @@ for (const version of ['1.1', '1.2'] as const) {
     await refused(t, app, base.replace('wss-soap-message-security-1.0#Base64Binary">', 'wss-soap-message-security-1.0#HexBinary">'), 'InvalidSecurityToken', 'hex')
   })
 
+  test(`docs/protocol.md "WS-Security": a BinarySecurityToken whose public key cannot be read (an unknown algorithm) verifies nothing: wsse:FailedCheck, not a Receiver fault (SOAP ${version})`, async (t: TestContext) => {
+    const app = await buildSigned(t)
+    const base = signedRequest({ version })
+    const der = Buffer.from(/<wsse:BinarySecurityToken[^>]*>([^<]*)</.exec(base)?.[1] as string, 'base64')
+    // rsaEncryption (1.2.840.113549.1.1.1) made 1.2.840.113549.1.1.99: the DER still reads, its key does not.
+    const oid = der.indexOf(Buffer.from('06092a864886f70d010101', 'hex'))
+    const changed = Buffer.from(der)
+    changed[oid + 10] = 99
+    await refused(t, app, base.replace(der.toString('base64'), changed.toString('base64')), 'FailedCheck', 'a key of no known algorithm')
+  })
+
   test(`WSS 1.1 §12: a KeyInfo naming a certificate the trust store does not hold, or a token not in this Security header, is wsse:SecurityTokenUnavailable (SOAP ${version})`, async (t: TestContext) => {
     const app = await buildSigned(t)
     // Only the CA is trusted: a KeyIdentifier must name a certificate trust holds.
@@ -179,6 +190,19 @@ for (const version of ['1.1', '1.2'] as const) {
     const open = await buildSigned(t, signedService({ replay: false }))
     t.assert.strictEqual((await send(open, signed, version)).statusCode, 200)
     t.assert.strictEqual((await send(open, signed, version)).statusCode, 200)
+  })
+
+  test(`docs/security.md "X.509 signatures": a signed message is accepted once, whatever SignatureValue it carries; an ECDSA one with s made n - s is a replay, wsse:FailedCheck (SOAP ${version})`, async (t: TestContext) => {
+    const app = await buildSigned(t)
+    const signed = signedRequest({ version, method: 'ecdsa-sha256', key: fixture('ec-client.key'), certificate: fixture('ec-client.pem') })
+    t.assert.strictEqual((await send(app, signed, version)).statusCode, 200)
+    // ECDSA signatures are malleable (SEC 1 §4.1.4): (r, n - s) verifies whenever (r, s) does.
+    const value = /<ds:SignatureValue>([^<]*)</.exec(signed)?.[1] as string
+    const bytes = Buffer.from(value, 'base64')
+    const n = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551') // P-256's order
+    const s = n - BigInt(`0x${bytes.subarray(32).toString('hex')}`)
+    const other = Buffer.concat([bytes.subarray(0, 32), Buffer.from(s.toString(16).padStart(64, '0'), 'hex')])
+    await refused(t, app, signed.replace(value, other.toString('base64')), 'FailedCheck', 'the same message, s made n - s')
   })
 
   test(`WSS 1.1 §10: a signed Timestamp older than maxAge is wsu:MessageExpired (SOAP ${version})`, async (t: TestContext) => {

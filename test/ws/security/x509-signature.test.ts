@@ -4,9 +4,10 @@
  * each KeyInfo the profile has and each algorithm allowed; the signer is request.soap.principal.
  */
 import { test, type TestContext } from 'node:test'
-import { createHash, randomBytes } from 'node:crypto'
+import { X509Certificate, createHash, randomBytes } from 'node:crypto'
 import { post } from '../../helper'
 import { XOP, mtomMessage } from '../../mtom-message'
+import { KEPT_TOKENS, TokenCertificates } from '../../../lib/ws/security/key-info'
 import { CLIENT_PEM, ENVELOPED, NS, assertX509Fault, buildSigned, fixture, send, signedByLib, signedRequest, signedService, subjectOf, type KeyKind, type Response, type SignOptions } from './x509-messages'
 
 const CLIENT = 'O=fastify-soap demo\nCN=demo client (test only)'
@@ -44,7 +45,8 @@ test('XMLDSig 1.1 §6.4.3: an ECDSA-SHA256 signature (r || s) by an EC P-256 cer
   const response = await send(app, signedRequest({ method: 'ecdsa-sha256', ...ec }))
   t.assert.strictEqual(response.statusCode, 200, response.body)
   t.assert.match(subjectOf(response.body) ?? '', /CN=/)
-  const byLib = await send(app, signedByLib(ec))
+  // At its own service: the same Body and Timestamp (to the second) by the same signer are one message, a replay.
+  const byLib = await send(await buildSigned(t), signedByLib(ec))
   t.assert.strictEqual(byLib.statusCode, 200, byLib.body)
 })
 
@@ -120,6 +122,32 @@ test('XMLDSig 1.0 §6.6.4: an enveloped-signature transform over an element the 
     t.assert.notStrictEqual(changed, text, id)
     await assertX509Fault(t, await send(app, changed), '1.2', 'FailedCheck', id)
   }
+})
+
+test('docs/architecture.md "What is kept between requests": a service keeps the certificates of its last KEPT_TOKENS BinarySecurityTokens parsed, no more; a text that is no certificate is not kept', (t: TestContext) => {
+  const tokens = new TokenCertificates()
+  const base64 = new X509Certificate(CLIENT_PEM).raw.toString('base64')
+  // The same certificate in other texts (a line break moved), each a token of its own.
+  const text = (i: number): string => `${base64.slice(0, i + 1)}\n${base64.slice(i + 1)}`
+  const first = tokens.of(text(0))
+  t.assert.ok(first instanceof X509Certificate)
+  t.assert.strictEqual(tokens.of(text(0)), first, 'parsed once')
+  for (let i = 1; i < KEPT_TOKENS; i++) t.assert.ok(tokens.of(text(i)))
+  t.assert.strictEqual(tokens.of(text(0)), first, 'read again: the newest')
+  t.assert.ok(tokens.of(text(KEPT_TOKENS)), 'one more: the one read longest ago, text(1), is let go')
+  const again = tokens.of(text(1))
+  t.assert.ok(again instanceof X509Certificate && again !== tokens.of(text(0)))
+  t.assert.strictEqual(tokens.of(text(0)), first, 'text(0) was kept')
+  t.assert.strictEqual(tokens.of('not base64!'), undefined)
+  t.assert.strictEqual(tokens.of(Buffer.from('no certificate').toString('base64')), undefined)
+})
+
+test('docs/security.md "X.509 signatures": a BinarySecurityToken kept parsed is trusted anew on each request', async (t: TestContext) => {
+  let allowed = true
+  const app = await buildSigned(t, signedService({ replay: false, x509: { lookup: () => allowed } }))
+  t.assert.strictEqual((await send(app, signedRequest())).statusCode, 200)
+  allowed = false
+  await assertX509Fault(t, await send(app, signedRequest()), '1.2', 'FailedAuthentication')
 })
 
 test('docs/protocol.md "MTOM/XOP": in a request that is no MTOM package, a signed xop:Include is an element like another: the signature holds, the codec answers its Sender fault', async (t: TestContext) => {

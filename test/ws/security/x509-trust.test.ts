@@ -66,6 +66,10 @@ test('docs/security.md "Trust and the principal": trust is PEM text or a Buffer,
   t.assert.strictEqual(store(both).find(thumbprint('partner'))?.subject, certificate('partner').subject)
   t.assert.strictEqual(store([Buffer.from(ca), pem('partner')]).find(thumbprint('partner'))?.subject, certificate('partner').subject)
   const broken = ca.replace(/\n[A-Za-z0-9+/]{12}/, '\nAAAAAAAAAAAA')
+  // rsaEncryption made 1.2.840.113549.1.1.99: the DER reads, the key (decoded when first asked for) does not.
+  const der = Buffer.from(certificate('test-ca').raw)
+  der[der.indexOf(Buffer.from('06092a864886f70d010101', 'hex')) + 10] = 99
+  const keyless = `-----BEGIN CERTIFICATE-----\n${der.toString('base64')}\n-----END CERTIFICATE-----\n`
   const cases: Array<[string, unknown, unknown?]> = [
     ['.x509.trust is empty', []],
     ['.x509.trust must be PEM text or a Buffer', undefined],
@@ -74,6 +78,7 @@ test('docs/security.md "Trust and the principal": trust is PEM text or a Buffer,
     ['.x509.trust[0] holds no PEM certificate', [Buffer.from(certificate('test-ca').raw)]],
     ['.x509.trust holds a PRIVATE KEY, not a CERTIFICATE', ca + x509File('partner.key')],
     ['.x509.trust holds a CERTIFICATE that cannot be read', broken],
+    ['.x509.trust holds a certificate whose key cannot be read', keyless],
     ['.x509.lookup must be a function', ca, 'yes']
   ]
   for (const [message, trust, lookup] of cases) {
