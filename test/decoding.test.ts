@@ -57,6 +57,54 @@ test('docs/protocol.md "Decoding": bytes invalid in the charset (BP R1012) → 4
   }
 })
 
+test('docs/protocol.md "Decoding": bytes invalid in the charset (BP R1012) amid characters beyond U+00FF → 400 empty', async (t: TestContext) => {
+  const app = await buildApp(t)
+  // Text of 2-, 3- and 4-byte characters around the bad bytes, and a valid U+FFFD sent as itself.
+  const xml = envelope('1.2', '<m:Echo xmlns:m="urn:x"><m:text>Grüße — 日本 😀 \uFFFD #𝄞</m:text></m:Echo>')
+  const at = xml.indexOf('#')
+  const cases: Array<[string, Buffer]> = [
+    ['a lone continuation byte', Buffer.from([0x80])],
+    ['an overlong encoding', Buffer.from([0xe0, 0x80, 0xaf])],
+    ['a truncated 4-byte sequence', Buffer.from([0xf0, 0x9f, 0x98])],
+    ['an encoded surrogate', Buffer.from([0xed, 0xb0, 0x80])],
+    ['a code point over U+10FFFF', Buffer.from([0xf4, 0x90, 0x80, 0x80])],
+    ['Latin-1 é', Buffer.from([0xe9])]
+  ]
+  for (const [, bad] of cases) {
+    const body = Buffer.concat([Buffer.from(xml.slice(0, at)), bad, Buffer.from(xml.slice(at + 1))])
+    assertEmpty(t, await post(app, '1.2', body), 400)
+    // The same bytes ending the body, after its last character.
+    assertEmpty(t, await post(app, '1.2', Buffer.concat([Buffer.from(xml.replace('#', '')), bad])), 400)
+  }
+})
+
+test('docs/protocol.md "Decoding": UTF-8 of 1-, 2-, 3- and 4-byte characters is read exactly, with or without a BOM', async (t: TestContext) => {
+  const app = await buildApp(t, {
+    routes: async (scope) => {
+      scope.post('/echo', async (request, reply) => {
+        const text = request.soap?.body.map((e) => textContent(e)).join('') ?? ''
+        return reply.soap(`<t:Codes xmlns:t="urn:test">${[...text].map((c) => c.codePointAt(0)?.toString(16)).join(' ')}</t:Codes>`)
+      })
+    }
+  })
+  const codes = (text: string): string => [...text].map((c) => c.codePointAt(0)?.toString(16)).join(' ')
+  const texts = [
+    'plain ASCII only',
+    'Latin-1 range only: Grüße, ÿ, é, \u00A0, ©',
+    'beyond: — € 日本語 \uFFFD \uFFFC',
+    'four bytes: 😀 𝄞 \u{10FFFF} \u{10000}',
+    `long: ${'Grüße — 😀 '.repeat(2000)}`
+  ]
+  for (const text of texts) {
+    const xml = envelope('1.2', `<m:Echo xmlns:m="urn:x">${text}</m:Echo>`)
+    for (const body of [Buffer.from(xml), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(xml)])]) {
+      const response = await post(app, '1.2', body)
+      t.assert.strictEqual(response.statusCode, 200)
+      t.assert.strictEqual(/<t:Codes xmlns:t="urn:test">(.*)<\/t:Codes>/.exec(response.body)?.[1], codes(text), text.slice(0, 20))
+    }
+  }
+})
+
 test('docs/protocol.md "Decoding": UTF-16 with a BOM (BP R4001) is decoded, both byte orders, 1.1 and 1.2', async (t: TestContext) => {
   const app = await buildApp(t)
   for (const version of ['1.1', '1.2'] as const) {
