@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { TestContext } from 'node:test'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type FastifyPluginAsync, type InjectOptions, type LightMyRequestResponse } from 'fastify'
 import { validateXML } from 'xmllint-wasm'
-import soap, { SOAP11_ENV, SOAP12_ENV, type FastifySoapOptions, type SoapVersion } from '../lib/index'
+import soap, { SOAP11_ENV, SOAP12_ENV, type FastifySoapOptions, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
 import { underCI } from './ci'
 
 export { SOAP11_ENV, SOAP12_ENV }
@@ -105,6 +105,18 @@ export async function buildApp (
   const app = Fastify(fastifyOptions)
   await app.register(soap, { routes: echoRoutes, ...options })
   t.after(() => app.close())
+  await app.ready()
+  return app
+}
+
+/** An app serving one service, the plugin registered with its defaults; closed when the test ends. */
+export async function serviceApp (
+  t: TestContext, definition: SoapServiceDefinition, fastifyOptions: FastifyServerOptions = {}
+): Promise<FastifyInstance> {
+  const app = Fastify(fastifyOptions)
+  t.after(() => app.close())
+  await app.register(soap)
+  app.soap.service(definition)
   await app.ready()
   return app
 }

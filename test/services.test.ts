@@ -3,7 +3,7 @@ import { test, type TestContext } from 'node:test'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { errorCodes, defineOperation, type SoapServiceDefinition } from '../lib/index'
-import { envelope, post } from './helper'
+import { envelope, post, serviceApp } from './helper'
 
 const NS = 'urn:test:svc'
 const int = { type: 'integer' } as const
@@ -19,12 +19,7 @@ function service (operations: SoapServiceDefinition['operations'], extra: Partia
 }
 
 async function build (t: TestContext, definition: SoapServiceDefinition): Promise<FastifyInstance> {
-  const app = Fastify()
-  t.after(() => app.close())
-  await app.register(soap)
-  app.soap.service(definition)
-  await app.ready()
-  return app
+  return await serviceApp(t, definition)
 }
 
 async function readyError (t: TestContext, definition: unknown): Promise<Error & { code?: string }> {

@@ -15,7 +15,7 @@ import fc from 'fast-check'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import soap, { type SoapServiceDefinition, type SoapVersion } from '../lib/index'
 import { buildDemo, calculator, orders, secureCalculator } from './demo/app'
-import { MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, envelope, listen, post, rawExchange, sharedFixture } from './helper'
+import { MEDIA, SOAP11_ENV, SOAP12_ENV, assertEmpty, envelope, listen, post, rawExchange, serviceApp, sharedFixture } from './helper'
 import { requireClient } from './interop'
 
 const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/'
@@ -23,12 +23,7 @@ const XS_NS = 'http://www.w3.org/2001/XMLSchema'
 const HOST = 'soap.example.test:8443'
 
 async function build (t: TestContext, definition: SoapServiceDefinition, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify(options)
-  t.after(() => app.close())
-  await app.register(soap)
-  app.soap.service(definition)
-  await app.ready()
-  return app
+  return await serviceApp(t, definition, options)
 }
 
 async function get (app: FastifyInstance, url: string, headers: Record<string, string> = {}): Promise<Awaited<ReturnType<FastifyInstance['inject']>>> {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { errorCodes, memoryReplayStore, type SoapReplayStore, type SoapSecurityOptions, type SoapServiceDefinition, type SoapVersion } from '../../../lib/index'
 import fc from 'fast-check'
-import { assertValidEnvelope, envelope, post } from '../../helper'
+import { assertValidEnvelope, envelope, post, serviceApp } from '../../helper'
 import { mutations } from '../../internals/fuzzing'
 import { BASE64_BINARY, PASSWORD_DIGEST, WSSE, WSU, instant, security, timestamp, usernameToken } from './ws-security-support'
 
@@ -41,12 +41,7 @@ function secured (options: Partial<SoapSecurityOptions> = {}): SoapServiceDefini
 
 async function build (t: TestContext, definition: SoapServiceDefinition = secured(), log?: (line: Record<string, unknown>) => void): Promise<FastifyInstance> {
   const stream = { write (line: string) { log?.(JSON.parse(line)) } }
-  const app = Fastify(log === undefined ? {} : { logger: { level: 'info', stream } })
-  t.after(() => app.close())
-  await app.register(soap)
-  app.soap.service(definition)
-  await app.ready()
-  return app
+  return await serviceApp(t, definition, log === undefined ? {} : { logger: { level: 'info', stream } })
 }
 
 const whoAmI = `<t:WhoAmI xmlns:t="${NS}"/>`

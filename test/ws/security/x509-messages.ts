@@ -6,12 +6,12 @@
 import { createHash, createSign, X509Certificate, type KeyObject } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import Fastify, { type FastifyInstance } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { TestContext } from 'node:test'
-import soap, { type SoapSecurityOptions, type SoapServiceDefinition, type SoapVersion, type SoapX509Options } from '../../../lib/index'
+import type { SoapSecurityOptions, SoapServiceDefinition, SoapVersion, SoapX509Options } from '../../../lib/index'
 import { readSigningView, exclusiveC14n, type SigningElement } from '../../../lib/xml/c14n'
 import { signElements, x509Signer } from '../../../lib/ws/security/sign'
-import { assertValidEnvelope, envelope, post } from '../../helper'
+import { assertValidEnvelope, envelope, post, serviceApp } from '../../helper'
 import { WSSE, WSU, instant, timestamp as timestampXml } from './ws-security-support'
 
 export const DEMO = join(__dirname, '..', '..', '..', '..', 'test', 'demo', 'x509')
@@ -197,12 +197,7 @@ export function signedService (security: Omit<Partial<SoapSecurityOptions>, 'x50
 }
 
 export async function buildSigned (t: TestContext, definition: SoapServiceDefinition = signedService()): Promise<FastifyInstance> {
-  const app = Fastify()
-  t.after(() => app.close())
-  await app.register(soap)
-  app.soap.service(definition)
-  await app.ready()
-  return app
+  return await serviceApp(t, definition)
 }
 
 export type Response = Awaited<ReturnType<typeof post>>

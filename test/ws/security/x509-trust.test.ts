@@ -17,7 +17,7 @@ import { SoapFault } from '../../../lib/soap/fault'
 import { compileTrust, type TrustStore } from '../../../lib/ws/security/trust'
 import { certificateFacts, nameOf, parseName, tlvAt } from '../../../lib/ws/security/certificate'
 import { compileClientCertificate, headerCertificate } from '../../../lib/ws/security/client-certificate'
-import { assertValidEnvelope, envelope, MEDIA, missing } from '../../helper'
+import { assertValidEnvelope, envelope, MEDIA, missing, serviceApp } from '../../helper'
 import { WSSE, WSU, instant, security, timestamp, usernameToken } from './ws-security-support'
 import { certificate, publicKeyBits, x509File } from './x509-support'
 
@@ -355,12 +355,7 @@ async function build (
   t: TestContext, definition: SoapServiceDefinition, fastify: FastifyServerOptions = {}, log?: (line: Record<string, unknown>) => void
 ): Promise<FastifyInstance> {
   const stream = { write (line: string) { log?.(JSON.parse(line)) } }
-  const app = Fastify({ ...fastify, ...(log === undefined ? {} : { logger: { level: 'info', stream } }) })
-  t.after(() => app.close())
-  await app.register(soap)
-  app.soap.service(definition)
-  await app.ready()
-  return app
+  return await serviceApp(t, definition, { ...fastify, ...(log === undefined ? {} : { logger: { level: 'info', stream } }) })
 }
 
 const whoAmI = `<t:WhoAmI xmlns:t="${NS}"/>`
