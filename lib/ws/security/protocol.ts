@@ -7,12 +7,11 @@
  * `request.soap.principal`; and, with `x509.reply`, the signed reply.
  */
 import type { SoapReplayStore } from '../../types'
-import type { SoapHeaderBlock } from '../../soap/headers'
 import type { Exchange, Operation, Protocol, ProtocolModule, ProtocolSteps } from '../../service/protocol'
 import { decodedSource } from '../../service/context'
 import { readSigningView, type SigningElement } from '../../xml/c14n'
 import { compileSecurity, type ServiceSecurity } from './declaration'
-import { SECURITY_HEADER, verifySecurity } from './verify'
+import { SECURITY_HEADER, isSecurityBlock, verifySecurity } from './verify'
 import { signedReply } from './reply'
 import { clientPrincipal } from './client-certificate'
 import { replyTimestamp } from './timestamp'
@@ -25,10 +24,6 @@ declare module '../../service/context' {
      */
     username: string | undefined
   }
-}
-
-function isSecurity (block: SoapHeaderBlock): boolean {
-  return block.targeted && block.key === SECURITY_HEADER
 }
 
 class SecurityProtocol implements Protocol {
@@ -62,7 +57,7 @@ class SecurityProtocol implements Protocol {
       const now = Date.now()
       soap.principal = await clientPrincipal(clientCertificate, exchange, op.info.name, now)
       // The certificate alone is asked for: a Security header is checked when sent, not required.
-      if (usernameToken === undefined && !timestampRequired && !soap.headers.some(isSecurity)) {
+      if (usernameToken === undefined && !timestampRequired && !soap.headers.some(isSecurityBlock)) {
         if (this.#security.replyTimestamp) soap.responseHeaders.push(replyTimestamp(now, freshness.maxAge))
         return
       }

@@ -10,6 +10,7 @@ import { WSSE_NS, WSU_NS, type VersionInfo } from '../../namespaces'
 import { readSigningView, type SigningElement } from '../../xml/c14n'
 import { ENVELOPE_PREFIX as P } from '../../soap/writer'
 import { signElements, type X509Signer } from './sign'
+import { timestampElement } from './timestamp'
 
 function lastElement (parent: SigningElement): SigningElement {
   const elements = parent.children.filter((child): child is SigningElement => typeof child !== 'string')
@@ -29,9 +30,7 @@ export function signedReply (
   const timestampId = `TS-${id}`
   const head = `<?xml version="1.0" encoding="utf-8"?><${P}:Envelope xmlns:${P}="${version.envelope}">` +
     `<${P}:Header>${headers ?? ''}<wsse:Security xmlns:wsse="${WSSE_NS}" xmlns:wsu="${WSU_NS}" ` +
-    `${P}:mustUnderstand="1"><wsu:Timestamp wsu:Id="${timestampId}">` +
-    `<wsu:Created>${new Date(now).toISOString()}</wsu:Created>` +
-    `<wsu:Expires>${new Date(now + maxAge).toISOString()}</wsu:Expires></wsu:Timestamp>`
+    `${P}:mustUnderstand="1">${timestampElement(now, maxAge, timestampId)}`
   const tail = `</wsse:Security></${P}:Header><${P}:Body xmlns:wsu="${WSU_NS}" wsu:Id="${bodyId}">${body}` +
     `</${P}:Body></${P}:Envelope>`
   // The Body and the Timestamp as the client will read them; the signature, put between, changes neither.

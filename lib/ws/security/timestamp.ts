@@ -85,9 +85,12 @@ export function checkTimestamp (timestamp: XmlElement, now: number, freshness: F
 
 /** The Security header block of a reply: a Timestamp from now, expiring after maxAge. */
 export function replyTimestamp (now: number, maxAge: number): string {
-  const created = new Date(now).toISOString()
-  const expires = new Date(now + maxAge).toISOString()
-  return `<wsse:Security xmlns:wsse="${WSSE_NS}" xmlns:wsu="${WSU_NS}"><wsu:Timestamp>` +
-    `<wsu:Created>${created}</wsu:Created><wsu:Expires>${expires}</wsu:Expires>` +
-    '</wsu:Timestamp></wsse:Security>'
+  return `<wsse:Security xmlns:wsse="${WSSE_NS}" xmlns:wsu="${WSU_NS}">${timestampElement(now, maxAge)}</wsse:Security>`
+}
+
+/** A wsu:Timestamp created `now`, expiring `maxAge` milliseconds later, with a wsu:Id when given (`wsu` bound). */
+export function timestampElement (now: number, maxAge: number, id?: string): string {
+  return `<wsu:Timestamp${id === undefined ? '' : ` wsu:Id="${id}"`}>` +
+    `<wsu:Created>${new Date(now).toISOString()}</wsu:Created>` +
+    `<wsu:Expires>${new Date(now + maxAge).toISOString()}</wsu:Expires></wsu:Timestamp>`
 }

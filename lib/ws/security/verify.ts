@@ -25,6 +25,11 @@ import { authenticate, readUsernameToken } from './token'
 
 export const SECURITY_HEADER = qnameKey(WSSE_NS, 'Security')
 
+/** Whether a header block is a Security header meant for this node (SOAP 1.2 Part 1 §2.6). */
+export function isSecurityBlock (block: SoapHeaderBlock): boolean {
+  return block.targeted && block.key === SECURITY_HEADER
+}
+
 /** How long a claim may take before the request fails, in milliseconds. */
 export const STORE_TIMEOUT = 2000
 
@@ -82,7 +87,7 @@ export async function verifySecurity (
   const replyHeader = security.replyTimestamp ? replyTimestamp(now, security.freshness.maxAge) : undefined
   const { headers } = request
   // Only blocks meant for this node count (SOAP 1.2 Part 1 §2.6); WSS §6.1: at most one Security header per role.
-  const blocks = headers.filter((block) => block.targeted && block.key === SECURITY_HEADER)
+  const blocks = headers.filter(isSecurityBlock)
   // A service's security asks for a token or a Timestamp (declaration.ts): none is a fault.
   if (blocks.length !== 1) throw securityFault('InvalidSecurity')
   const { x509 } = security
