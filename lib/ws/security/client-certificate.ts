@@ -13,6 +13,7 @@ import type { SoapClientCertificateOptions, SoapPrincipal } from '../../types'
 import { KnownKeys, type KeyRecord } from '../../codec/keys'
 import type { Exchange } from '../../service/protocol'
 import { securityFault } from './faults'
+import { decodeBase64 } from './token'
 import { compileTrust, type TrustStore } from './trust'
 
 export interface ClientCertificate {
@@ -31,17 +32,17 @@ const KEYS = new KnownKeys({
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 /** An address as compared: lower case, an IPv4-mapped IPv6 address as its IPv4 one. */
-export function normalAddress (address: string): string {
+function normalAddress (address: string): string {
   const lower = address.toLowerCase()
   return lower.startsWith('::ffff:') && isIP(lower.slice(7)) === 4 ? lower.slice(7) : lower
 }
 
 /**
  * The compiled `clientCertificate` of a service's security; its trust is its own `trust` and `lookup`, or,
- * without them, those of `x509`.
+ * without them, the trust store `x509` compiled (`x509Trust`).
  */
 export function compileClientCertificate (
-  bad: (problem: string) => never, value: Record<string, unknown>, x509: unknown, clockSkew: number
+  bad: (problem: string) => never, value: Record<string, unknown>, x509Trust: TrustStore | undefined, clockSkew: number
 ): ClientCertificate {
   const key = KEYS.unknownIn(value)
   if (key !== undefined) bad(`.clientCertificate has an unknown key "${key}" (one of ${KEYS.list})`)
@@ -65,9 +66,8 @@ export function compileClientCertificate (
   let trust: TrustStore
   if (value.trust !== undefined) trust = compileTrust(bad, value, clockSkew, '.clientCertificate')
   else if (value.lookup !== undefined) return bad('.clientCertificate.lookup goes with .clientCertificate.trust')
-  else if (typeof x509 === 'object' && x509 !== null) {
-    trust = compileTrust(bad, x509 as Record<string, unknown>, clockSkew)
-  } else return bad('.clientCertificate needs the certificates it trusts: give .clientCertificate.trust or .x509.trust')
+  else if (x509Trust !== undefined) trust = x509Trust
+  else return bad('.clientCertificate needs the certificates it trusts: give .clientCertificate.trust or .x509.trust')
   return { trust, header, proxies: new Set(proxies) }
 }
 
@@ -81,8 +81,8 @@ export function headerCertificate (value: string): X509Certificate | undefined {
   try {
     if (text.includes('%')) text = decodeURIComponent(text)
     const pem = /^-----BEGIN CERTIFICATE-----([^-]*)-----END CERTIFICATE-----$/.exec(text.trim())
-    const base64 = (pem === null ? text : pem[1]).replace(/\s+/g, '')
-    return /^[A-Za-z0-9+/]+={0,2}$/.test(base64) ? new X509Certificate(Buffer.from(base64, 'base64')) : undefined
+    const der = decodeBase64((pem === null ? text : pem[1]).replace(/\s+/g, ''))
+    return der === undefined ? undefined : new X509Certificate(der)
   } catch {
     return undefined
   }

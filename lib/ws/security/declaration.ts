@@ -117,15 +117,14 @@ export function compileSecurity (
     return given as number
   }
   const freshness = { maxAge: ms('maxAge', DEFAULT_MAX_AGE), clockSkew: ms('clockSkew', DEFAULT_CLOCK_SKEW) }
+  const x509 = options.x509 === undefined
+    ? undefined
+    : compileX509(bad, options.x509, { usernameToken: usernameToken !== undefined, clockSkew: freshness.clockSkew })
   const client = options.clientCertificate as unknown
   if (client !== undefined && !isObject(client)) bad('.clientCertificate must be an object')
   const clientCertificate = client === undefined
     ? undefined
-    : compileClientCertificate(bad, client as Record<string, unknown>, options.x509, freshness.clockSkew)
-
-  const x509 = options.x509 === undefined
-    ? undefined
-    : compileX509(bad, options.x509, { usernameToken: usernameToken !== undefined, clockSkew: freshness.clockSkew })
+    : compileClientCertificate(bad, client as Record<string, unknown>, x509?.trust, freshness.clockSkew)
 
   let replay: SoapReplayStore | undefined
   if (options.replay === undefined) replay = defaultStore
