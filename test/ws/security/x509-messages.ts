@@ -210,7 +210,7 @@ export type X509FaultName = 'FailedCheck' | 'SecurityTokenUnavailable' | 'Unsupp
 'InvalidSecurityToken' | 'UnsupportedSecurityToken' | 'FailedAuthentication' | 'MessageExpired'
 
 /** WSS 1.1 §12: the fault `name`, Sender, its QName the 1.2 subcode and the 1.1 faultcode, no detail. */
-export async function assertX509Fault (t: TestContext, response: Response, version: SoapVersion, name: X509FaultName, message = ''): Promise<void> {
+export async function assertX509Fault (t: TestContext, response: { statusCode: number, body: string }, version: SoapVersion, name: X509FaultName, message = ''): Promise<void> {
   const ns = name === 'MessageExpired' ? WSU : WSSE
   const where = `${message}: ${response.body}`
   if (version === '1.2') {
