@@ -55,6 +55,8 @@ export const WSSE_NAMESPACES: readonly string[] = Object.freeze([
 ])
 /** WS-Security 1.0 utility (`wsu:Timestamp`, `wsu:Created`, `wsu:Id`). */
 export const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd'
+/** XML Signature (XMLDSig 1.0), the `ds` of WS-Security's signatures. */
+export const DS_NS = 'http://www.w3.org/2000/09/xmldsig#'
 /**
  * The W3C Trace Context header blocks' namespace (`traceparent`, `tracestate`), as
  * OpenTelemetry's WCF instrumentation writes them and CoreWCF reads them.

@@ -16,7 +16,7 @@ import { Catalog, URL_LOCATION } from './catalog'
 import { attr, childElements } from './dom'
 import type { SchemaContext, SchemaModel } from './xsd-read'
 import {
-  ADDRESS, SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV, WSA_NS, WSSE_NS, WSU_NS
+  ADDRESS, DS_NS, SOAP11_ENV, SOAP_ENCODING_NAMESPACES, WSDL_NS, XML_NS, XSD_NS, SOAP12_ENV, WSA_NS, WSSE_NS, WSU_NS
 } from '../namespaces'
 import {
   SOAP11_ENVELOPE_SCHEMA, SOAP12_ENVELOPE_SCHEMA, WS_ADDRESSING_SCHEMA, XML_NAMESPACE_SCHEMA
@@ -66,8 +66,6 @@ const WELL_KNOWN: ReadonlySet<string> = new Set([
   ...SOAP_ENCODING_NAMESPACES
 ])
 
-const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#'
-
 /**
  * The schemas the plugin ships, by namespace: what an import of the namespace
  * by URL reads, and serves, in place of the URL.
@@ -79,7 +77,7 @@ const BUILT_IN: ReadonlyMap<string, readonly [name: string, text: string]> = new
   [WSA_NS, ['ws-addr.xsd', WS_ADDRESSING_SCHEMA]],
   [WSSE_NS, ['oasis-200401-wss-wssecurity-secext-1.0.xsd', WSSE_SCHEMA]],
   [WSU_NS, ['oasis-200401-wss-wssecurity-utility-1.0.xsd', WSU_SCHEMA]],
-  [XMLDSIG_NS, ['xmldsig-core-schema.xsd', XMLDSIG_SCHEMA]]
+  [DS_NS, ['xmldsig-core-schema.xsd', XMLDSIG_SCHEMA]]
 ])
 
 export interface ContractDocument {

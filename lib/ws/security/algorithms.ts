@@ -7,7 +7,6 @@
 import { createVerify, type X509Certificate } from 'node:crypto'
 import { securityFault } from './faults'
 
-export const DS_NS = 'http://www.w3.org/2000/09/xmldsig#'
 export const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#'
 export const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature'
 const MORE = 'http://www.w3.org/2001/04/xmldsig-more#'

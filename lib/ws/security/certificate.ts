@@ -113,7 +113,7 @@ function textOf (der: Buffer, value: Tlv): string | undefined {
  * in compatibility form and lower case (RFC 4518's caseIgnoreMatch, closely enough for names); any other
  * value as the `#` hex of its whole encoding (RFC 4514 §2.4).
  */
-export function comparedValue (der: Buffer, value: Tlv, at: number): string {
+function comparedValue (der: Buffer, value: Tlv, at: number): string {
   const text = textOf(der, value)
   return text === undefined ? '#' + der.toString('hex', at, value.end) : compared(text)
 }
@@ -127,7 +127,7 @@ export function nameOf (der: Buffer, name: Tlv): Name {
   }).sort(byPair))
 }
 
-export function byPair (a: NameAttribute, b: NameAttribute): number {
+function byPair (a: NameAttribute, b: NameAttribute): number {
   return a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1
 }
 
@@ -195,7 +195,7 @@ const ATTRIBUTE_TYPES: Readonly<Record<string, string>> = {
 }
 
 /** The longest distinguished name read, in characters. */
-export const MAX_NAME = 4096
+const MAX_NAME = 4096
 
 /** A value's text as compared (see comparedValue). */
 function compared (text: string): string {

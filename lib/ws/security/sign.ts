@@ -7,10 +7,10 @@
  * token. What verify.ts checks, it can make.
  */
 import { createHash, createPrivateKey, createSign, KeyObject, randomBytes, X509Certificate } from 'node:crypto'
-import { WSSE_NS, WSU_NS } from '../../namespaces'
+import { DS_NS, WSSE_NS, WSU_NS } from '../../namespaces'
 import { exclusiveC14n, type SigningElement } from '../../xml/c14n'
 import { isNCName } from '../../xml/chars'
-import { DIGEST_SHA256, DS_NS, ECDSA_SHA256, EXC_C14N, RSA_SHA256 } from './algorithms'
+import { DIGEST_SHA256, ECDSA_SHA256, EXC_C14N, RSA_SHA256 } from './algorithms'
 import { X509V3 } from './signature-read'
 import { BASE64_BINARY } from './token'
 

@@ -6,16 +6,16 @@
  * one wsse:SecurityTokenReference. Values are the elements' text (comments
  * are not in the view).
  */
-import { WSSE_NS, WSU_NS } from '../../namespaces'
+import { DS_NS, WSSE_NS, WSU_NS } from '../../namespaces'
 import type { SigningElement } from '../../xml/c14n'
 import { isWhitespace, trimXmlSpace } from '../../xml/chars'
 import { childElements, textOf } from './elements'
-import { DS_NS, ENVELOPED, EXC_C14N, digestAlgorithm, signatureAlgorithm, type SignatureMethod } from './algorithms'
+import { ENVELOPED, EXC_C14N, digestAlgorithm, signatureAlgorithm, type SignatureMethod } from './algorithms'
 import { securityFault, type SecurityFaultName } from './faults'
 import { decodeBase64 } from './token'
 
 /** References a SignedInfo may hold (Apache Santuario's secure validation allows 30). */
-export const MAX_REFERENCES = 30
+const MAX_REFERENCES = 30
 /** The longest DigestValue and SignatureValue read, in characters (a 16,384-bit RSA signature is 2,732). */
 const MAX_DIGEST = 256
 const MAX_SIGNATURE = 4096

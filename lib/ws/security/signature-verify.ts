@@ -7,11 +7,11 @@
  * verified Reference digested; the certificate trusted.
  */
 import { createHash, type X509Certificate } from 'node:crypto'
-import { WSSE_NS, WSU_NS } from '../../namespaces'
+import { DS_NS, WSSE_NS, WSU_NS } from '../../namespaces'
 import type { SoapPrincipal } from '../../types'
 import type { SoapHeaderBlock } from '../../soap/headers'
 import { exclusiveC14n, type SigningElement } from '../../xml/c14n'
-import { DS_NS, verifySignature } from './algorithms'
+import { verifySignature } from './algorithms'
 import { checkCoverage, envelopeParts, idIndex, type SignedHeaders } from './coverage'
 import { securityFault } from './faults'
 import { signerCertificate, type TokenCertificates } from './key-info'

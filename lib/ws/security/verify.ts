@@ -9,12 +9,11 @@
  * Each failure is its WSS fault (faults.ts); a lookup or store that fails is
  * a Receiver fault.
  */
-import { WSSE_NS, WSU_NS, qnameKey } from '../../namespaces'
+import { DS_NS, WSSE_NS, WSU_NS, qnameKey } from '../../namespaces'
 import type { SoapHeaderBlock } from '../../soap/headers'
 import type { XmlElement } from '../../xml/element'
 import type { SigningElement } from '../../xml/c14n'
 import type { SoapPrincipal } from '../../types'
-import { DS_NS } from './algorithms'
 import type { ServiceSecurity } from './declaration'
 import { childElements } from './elements'
 import { securityFault } from './faults'
