@@ -20,8 +20,9 @@ const item = {
 } as const
 const items = { type: 'object', properties: { item: { type: 'array', items: item } }, required: ['item'], additionalProperties: false } as const
 
-async function build (t: TestContext): Promise<FastifyInstance> {
-  const app = Fastify({ bodyLimit: 8 * 1024 * 1024 })
+async function build (t: TestContext, logs?: Array<{ err?: { code?: string } }>): Promise<FastifyInstance> {
+  const stream = { write (line: string) { logs?.push(JSON.parse(line)) } }
+  const app = Fastify({ bodyLimit: 8 * 1024 * 1024, ...(logs === undefined ? {} : { logger: { level: 'error', stream } }) })
   t.after(() => app.close())
   await app.register(soap, { bodyLimit: 8 * 1024 * 1024 })
   app.soap.service(defineService({
@@ -96,11 +97,14 @@ test('XML 1.0 §2.2 (Char), docs/protocol.md "Decoding": a character XML does no
 })
 
 test('XML 1.0 §2.2 (Char), docs/protocol.md "Faults": an answer holding a surrogate half alone after many pairs is SOAP_ERR_OUTPUT_INVALID, a Receiver fault, never written', async (t: TestContext) => {
-  const app = await build(t)
+  const logs: Array<{ err?: { code?: string } }> = []
+  const app = await build(t, logs)
   for (const sent of [`${PAIRS}\tx😀 and\nmore`, `${PAIRS}x😀`]) {
+    logs.length = 0
     const response = await post(app, '1.2', envelope('1.2', `<l:Halve xmlns:l="${NS}"><l:text>${sent}</l:text></l:Halve>`), { url: '/large' })
     t.assert.strictEqual(response.statusCode, 500)
-    t.assert.match(response.body, /Receiver/)
+    t.assert.match(response.body, /<soap:Value>soap:Receiver<\/soap:Value>/)
+    t.assert.deepStrictEqual(logs.map((l) => l.err?.code), ['SOAP_ERR_OUTPUT_INVALID'])
     t.assert.ok(!response.body.includes(PAIRS), 'the answer is not written')
   }
 })

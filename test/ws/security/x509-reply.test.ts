@@ -12,18 +12,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { SoapServiceDefinition, SoapVersion } from '../../../lib/index'
-import { missing, post } from '../../helper'
+import { post } from '../../helper'
+import { hasXmlsec } from './x509-support'
 import { CA_PEM, SERVER_KEY, SERVER_PEM, buildSigned, send, signedRequest, signedService, subjectOf } from './x509-messages'
 import { WSSE, WSU } from './ws-security-support'
 
 const NS = 'urn:test:signed'
 const REPLY = { key: SERVER_KEY, certificate: SERVER_PEM }
-
-function hasXmlsec (t: TestContext): boolean {
-  if (spawnSync('xmlsec1', ['--version'], { timeout: 10_000 }).error === undefined) return true
-  missing(t, 'xmlsec1 is not installed; .ci/run installs it')
-  return false
-}
 
 /** The certificate of the reply's BinarySecurityToken, as PEM. */
 function tokenCertificate (t: TestContext, reply: string): X509Certificate {

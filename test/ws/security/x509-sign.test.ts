@@ -14,17 +14,12 @@ import { join } from 'node:path'
 import { readSigningView, type SigningElement } from '../../../lib/xml/c14n'
 import { signElements, x509Signer } from '../../../lib/ws/security/sign'
 import { envelope, missing } from '../../helper'
+import { hasXmlsec } from './x509-support'
 import { WSSE, WSU, instant, timestamp } from './ws-security-support'
 
 const DEMO = join(__dirname, '..', '..', '..', '..', 'test', 'demo', 'x509')
 const CLIENT_PEM = readFileSync(join(DEMO, 'test-client.pem'), 'utf8')
 const CLIENT_KEY = readFileSync(join(DEMO, 'test-client.key'), 'utf8')
-
-function hasXmlsec (t: TestContext): boolean {
-  if (spawnSync('xmlsec1', ['--version'], { timeout: 10_000 }).error === undefined) return true
-  missing(t, 'xmlsec1 is not installed; .ci/run installs it')
-  return false
-}
 
 /** xmlsec1 --verify of `xml`, given the signer's certificate (xmlsec1 knows no wsse:SecurityTokenReference). */
 function xmlsecVerify (t: TestContext, xml: string, certificatePem: string): { status: number | null, output: string } {

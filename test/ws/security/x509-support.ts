@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { X509Certificate } from 'node:crypto'
-import { FIXTURES } from '../../helper'
+import type { TestContext } from 'node:test'
+import { spawnSync } from 'node:child_process'
+import { FIXTURES, missing } from '../../helper'
 
 const DEMO = join(FIXTURES, '..', 'demo', 'x509')
 
@@ -28,4 +30,11 @@ export function publicKeyBits (cert: X509Certificate): Buffer {
   const algorithm = header(header(0).content)
   const bits = header(algorithm.end)
   return spki.subarray(bits.content + 1, bits.end)
+}
+
+/** Whether xmlsec1, the XMLDSig reference, is installed; the test skips with one line otherwise (fails under CI). */
+export function hasXmlsec (t: TestContext): boolean {
+  if (spawnSync('xmlsec1', ['--version'], { timeout: 10_000 }).error === undefined) return true
+  missing(t, 'xmlsec1 is not installed; .ci/run installs it')
+  return false
 }

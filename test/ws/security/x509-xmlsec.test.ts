@@ -10,18 +10,13 @@ import { createHash, X509Certificate } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { envelope, missing } from '../../helper'
+import { envelope } from '../../helper'
+import { hasXmlsec } from './x509-support'
 import { WSSE, WSU, instant, timestamp } from './ws-security-support'
 import {
   BASE64, CLIENT_PEM, DEMO, DS, EXC, FIXTURE_X509, NS, SKI, THUMBPRINT, X509V3, assertX509Fault, buildSigned, send,
   signedService, subjectKeyIdentifier, subjectOf
 } from './x509-messages'
-
-function hasXmlsec (t: TestContext): boolean {
-  if (spawnSync('xmlsec1', ['--version'], { timeout: 10_000 }).error === undefined) return true
-  missing(t, 'xmlsec1 is not installed; .ci/run installs it')
-  return false
-}
 
 interface Template {
   readonly version: '1.1' | '1.2'
