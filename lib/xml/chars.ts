@@ -21,8 +21,7 @@ interface WellFormed { isWellFormed: () => boolean }
 
 /** Whether XML 1.0 can carry every character of the text. */
 export function isXmlText (text: string): boolean {
-  INVALID_CHAR.lastIndex = 0
-  return !INVALID_CHAR.test(text)
+  return disallowedAt(text) === -1
 }
 
 /**
