@@ -22,6 +22,7 @@ import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser, kPackageVersion } from './parser'
 import { buildInflate } from './inflate'
 import { collectBody } from './body'
+import { replyBytes } from './reply-bytes'
 import { getHandler, serviceHandler } from '../service/pipeline'
 import { compileService, type Service } from '../service/compile'
 import type { ServiceDeclaration } from '../service/declaration'
@@ -306,6 +307,8 @@ function serviceRoutes (
     .flatMap((route) => route.onSend === undefined ? [] : [route.onSend])
   // The span ends first: the hooks after it (an asynchronous reply's delivery) run in its context.
   if (telemetry !== undefined) onSend.unshift(telemetry.onSend as never)
+  // Last: every hook before it sees the reply as written.
+  onSend.push(replyBytes as never)
   instance.addHook('onReady', async function compileSoapService () {
     // A trace context's header blocks are understood (docs/observability.md "Trace context").
     const understoodHeaders = new Set([...soap.understoodHeaders, ...TRACE_CONTEXT_BLOCKS])
@@ -319,8 +322,7 @@ function serviceRoutes (
     }
   })
   const handler: Handler = (request, reply) => (post as Handler)(request, reply)
-  if (onSend.length === 0) instance.post(path, handler)
-  else instance.post(path, { onSend }, handler)
+  instance.post(path, { onSend }, handler)
   // docs/protocol.md "GET": the WSDL at `?wsdl`, its schemas at `?xsd=`; `wsdl: false` serves none.
   // docs/service-page.md: with `servicePage`, a browser's GET there is the service's page.
   if ((declaration as { wsdl?: unknown }).wsdl !== false) {
@@ -330,7 +332,8 @@ function serviceRoutes (
   if (typeof operations !== 'object' || operations === null) return () => compiled
   for (const [name, op] of Object.entries(operations)) {
     if ((op as { get?: unknown } | null)?.get !== true) continue
-    instance.get(`${path}/${name}`, telemetry === undefined ? {} : { onSend: telemetry.onSend }, (request, reply) => {
+    const getSend = telemetry === undefined ? [replyBytes] : [telemetry.onSend, replyBytes]
+    instance.get(`${path}/${name}`, { onSend: getSend }, (request, reply) => {
       telemetry?.begin(request)
       return (gets.get(name) as Handler)(request, reply)
     })

@@ -1,0 +1,108 @@
+/**
+ * A long reply is sent as its UTF-8 bytes, encoded once (lib/plugin/reply-bytes.ts):
+ * docs/protocol.md "The exchange" (every response with a body carries its exact
+ * Content-Length) and docs/hooks.md (onSend hooks see the reply as written).
+ */
+import { test, type TestContext } from 'node:test'
+import fc from 'fast-check'
+import Fastify, { type FastifyInstance } from 'fastify'
+import soap, { defineOperation, defineService } from '../lib/index'
+import { BYTES_FROM, utf8Bytes } from '../lib/plugin/reply-bytes'
+import { envelope, listen, post, rawExchange } from './helper'
+
+const NS = 'urn:test:bytes'
+const text = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } as const
+
+const service = defineService({
+  path: '/bytes',
+  namespace: NS,
+  name: 'Bytes',
+  operations: {
+    Echo: defineOperation({ input: text, output: text, async handler (input) { return { text: input.text } } }),
+    Fail: defineOperation({
+      input: text,
+      output: text,
+      async handler (input) { throw new Error(input.text) }
+    })
+  }
+})
+
+async function build (t: TestContext, seen: unknown[]): Promise<FastifyInstance> {
+  const app = Fastify({ bodyLimit: 8 * 1024 * 1024 })
+  t.after(() => app.close())
+  // The application's own onSend hook, before the plugin's.
+  app.addHook('onSend', async (_request, _reply, payload) => {
+    seen.push(payload)
+    return payload
+  })
+  await app.register(soap, { bodyLimit: 8 * 1024 * 1024 })
+  app.soap.service(service)
+  await app.ready()
+  return app
+}
+
+function echo (value: string): string {
+  return envelope('1.2', `<b:Echo xmlns:b="${NS}"><b:text>${value}</b:text></b:Echo>`)
+}
+
+// ASCII, two-, three- and four-byte characters; and text of three-byte characters alone (more bytes than
+// one and a half a character).
+const TEXTS: ReadonlyArray<[string, string]> = [
+  ['ASCII', 'abc '.repeat(10_000)],
+  ['mixed', 'Grüße, 東京, 🌍 and more. '.repeat(2_000)],
+  ['three-byte characters alone', '東京都'.repeat(10_000)]
+]
+
+for (const [name, value] of TEXTS) {
+  test(`docs/protocol.md "The exchange": a reply of ${BYTES_FROM} characters or more (${name}) carries its exact Content-Length and its UTF-8 bytes`, async (t: TestContext) => {
+    const seen: unknown[] = []
+    const app = await build(t, seen)
+    const port = await listen(app)
+    const body = Buffer.from(echo(value))
+    const request = Buffer.concat([
+      Buffer.from(`POST /bytes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/soap+xml; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n`),
+      body
+    ])
+    const [response] = await rawExchange(port, request, 1)
+    t.assert.strictEqual(response.status, 200)
+    t.assert.strictEqual(Number(response.headers['content-length']), response.body.length)
+    const reply = response.body.toString('utf8')
+    t.assert.ok(reply.length >= BYTES_FROM)
+    t.assert.ok(reply.includes(`text>${value}</`))
+    // docs/hooks.md: the application's onSend hook saw the reply as written, a string.
+    t.assert.strictEqual(seen.length, 1)
+    t.assert.strictEqual(seen[0], reply)
+  })
+}
+
+test(`docs/protocol.md "The exchange": a reply under ${BYTES_FROM} characters is sent as written, with its exact Content-Length`, async (t: TestContext) => {
+  const seen: unknown[] = []
+  const app = await build(t, seen)
+  const response = await post(app, '1.2', echo('東京'), { url: '/bytes' })
+  t.assert.strictEqual(response.statusCode, 200)
+  t.assert.strictEqual(Number(response.headers['content-length']), response.rawPayload.length)
+  t.assert.strictEqual(seen[0], response.body)
+})
+
+test(`docs/protocol.md "Faults": a fault of ${BYTES_FROM} characters or more carries its exact Content-Length`, async (t: TestContext) => {
+  const seen: unknown[] = []
+  const app = await build(t, seen)
+  const value = 'Fehler: 東京 🌍 '.repeat(2_000)
+  const response = await post(
+    app, '1.2', envelope('1.2', `<b:Fail xmlns:b="${NS}"><b:text>${value}</b:text></b:Fail>`), { url: '/bytes' }
+  )
+  t.assert.strictEqual(response.statusCode, 500)
+  t.assert.strictEqual(Number(response.headers['content-length']), response.rawPayload.length)
+  t.assert.strictEqual(seen[0], response.body)
+})
+
+test('docs/protocol.md "The exchange": the bytes of a long reply are its UTF-8 encoding, whatever its characters', () => {
+  const unit = fc.oneof(
+    fc.constantFrom('a', '<', 'ü', '東', '🌍', '\uE000', '\uFFFD'),
+    fc.string({ unit: 'binary', maxLength: 4 })
+  )
+  fc.assert(fc.property(fc.array(unit, { maxLength: 400 }), fc.nat({ max: 3 }), (pieces, repeat) => {
+    const value = pieces.join('').repeat(repeat + 1)
+    return utf8Bytes(value).equals(Buffer.from(value, 'utf8'))
+  }), { numRuns: 300 })
+})
