@@ -329,7 +329,7 @@ function assertAlone (t: TestContext, shape: ObjectShape, document: string, refe
 
 const specs = objectSpec(2)
 
-test('codec read: the compiled reader reads what the schema reader reads, or refuses it with the same problem at the same path (docs/architecture.md "Where the time goes")', (t: TestContext) => {
+test('codec read: the compiled reader reads what the schema reader reads, or refuses it with the same problem at the same path (docs/benchmarks.md "Where the time goes")', (t: TestContext) => {
   const seen = { read: 0, refused: 0, compiled: 0 }
   fc.assert(fc.property(specs, fc.gen(), (spec, g) => {
     const { schema, spec: read } = schemaOf(spec)
