@@ -58,13 +58,25 @@ function elementCode (shape: ObjectShape, key: object, n: TreeName): number {
   return code
 }
 
-/** A scalar element's text: undefined when it has attributes, or anything but one text. */
+/**
+ * A scalar element's text: undefined when it holds anything but one text, or
+ * an attribute read.ts reads (`xsi:nil`) or refuses (an unqualified one).
+ */
 function textOf (tree: XmlTree, q: number): string | undefined {
-  if (tree.attributesOf(q) !== tree.attributesEnd(q)) return undefined
+  if (tree.attributesOf(q) !== tree.attributesEnd(q) && !arePassed(tree, q)) return undefined
   const first = q + 4
   const end = tree.end(q)
   if (first === end) return ''
   return tree.isText(first) && tree.next(first) === end ? tree.text(first) : undefined
+}
+
+/** Whether every attribute of a scalar element is one read.ts passes over (`xsi:type`, other namespaces'). */
+function arePassed (tree: XmlTree, q: number): boolean {
+  for (let a = tree.attributesOf(q), to = tree.attributesEnd(q); a < to; a += 2) {
+    const n = tree.attributeName(a)
+    if (n.namespace === '' || (n.namespace === XSI_NS && n.localName === 'nil')) return false
+  }
+  return true
 }
 
 /**
