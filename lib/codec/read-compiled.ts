@@ -2,17 +2,18 @@
  * Stage 5a, compiled: the reader of an object shape, generated once per shape
  * (as Ajv generates a validator), for the elements most messages are made of:
  * attributes and child elements of scalars and of such objects, in schema
- * order, with white space between them. It reads each child with no lookup
- * but a memo on the child's name, each scalar in place, and makes the object
- * with its properties named in the code (one hidden class per shape).
+ * order, with white space between them, or a scalar's text beside the
+ * attributes (simple content). It reads each child with no lookup but a memo
+ * on the child's name, each scalar in place, and makes the object with its
+ * properties named in the code (one hidden class per shape).
  *
  * The schema reader (read.ts) stays the reference. Anything else an element
  * holds (`xsi:nil`, an attribute or element the shape does not name, text
  * among the children, children out of schema order, a scalar element with
- * attributes or markup) and every field of a kind the compiled reader leaves
- * to it (lists, wrapped arrays, `xsi:type` alternatives, `xml.any`, `xml.text`,
- * mixed content, binary values, white space facets) is read by read.ts, that
- * element alone. A problem anywhere, and the whole element is read again by
+ * an unqualified attribute or with markup) and every field of a kind the
+ * compiled reader leaves to it (lists, wrapped arrays, `xsi:type`
+ * alternatives, `xml.any`, mixed content, binary values, white space facets)
+ * is read by read.ts, that element alone. A problem anywhere, and the whole element is read again by
  * read.ts: the problem, its JSON Pointer and its elements are read.ts's own.
  */
 import { XML_NS, XSI_NS } from '../namespaces'
@@ -64,6 +65,11 @@ function elementCode (shape: ObjectShape, key: object, n: TreeName): number {
  */
 function textOf (tree: XmlTree, q: number): string | undefined {
   if (tree.attributesOf(q) !== tree.attributesEnd(q) && !arePassed(tree, q)) return undefined
+  return contentOf(tree, q)
+}
+
+/** An element's text: undefined when it holds anything but one text. */
+function contentOf (tree: XmlTree, q: number): string | undefined {
   const first = q + 4
   const end = tree.end(q)
   if (first === end) return ''
@@ -111,6 +117,7 @@ const helpers = {
   attributeCode,
   elementCode,
   textOf,
+  contentOf,
   scalarOf,
   isWhitespace,
   readValue,
@@ -120,7 +127,9 @@ const helpers = {
 
 /** Whether a shape's elements are of the kind a compiled reader reads (its fields may still be read.ts's). */
 function isCompiled (shape: Shape): shape is ObjectShape {
-  return shape.kind === 'object' && shape.text === undefined && shape.any === undefined && shape.xsiType === undefined
+  if (shape.kind !== 'object' || shape.any !== undefined || shape.xsiType !== undefined) return false
+  // Simple content: a plain scalar's text beside the attributes.
+  return shape.text === undefined || (!shape.mixed && (shape.text.shape as ScalarShape).whiteSpace === undefined)
 }
 
 /** How an attribute's value is read: a scalar in place, not a binary value, its white space kept; else by read.ts. */
@@ -137,6 +146,9 @@ function elementKind (field: Field): number {
   return shape.whiteSpace === undefined ? KINDS[shape.type] : ASIDE
 }
 
+/** The statement that leaves the element to read.ts. */
+const ASIDE_ELEMENT = 'return H.readValue(S, tree, p)'
+
 /**
  * The source of a shape's reader. Each attribute and child is read by its
  * field's kind (AK, EK), from one place; then kept in a variable of its own,
@@ -145,7 +157,7 @@ function elementKind (field: Field): number {
  * elements (likewise).
  */
 function sourceOf (shape: ObjectShape): string {
-  const aside = 'return H.readValue(S, tree, p)'
+  const aside = ASIDE_ELEMENT
   const ordered = (at: number): string => `if (last >= ${at}) ${aside}; last = ${at}; `
   const attributes = shape.attributes.map((field, i) => `case ${i}: ${ordered(i)}a${i} = v; break`)
   const arrays: number[] = []
@@ -160,8 +172,10 @@ function sourceOf (shape: ObjectShape): string {
   })
   const key = (property: string): string => JSON.stringify(property)
   const optional = [...shape.attributes.map((field, i) => `a${i}`), ...singles.map((j) => `e${j}`)]
+  const text = shape.text
   const all = [
     ...shape.attributes.map((field, i) => `${key(field.property)}: a${i}`),
+    ...text === undefined ? [] : [`${key(text.property)}: x`],
     ...arrays.map((j) => `${key(shape.elements[j].property)}: l${j}`),
     ...singles.map((j) => `${key(shape.elements[j].property)}: e${j}`)
   ]
@@ -172,6 +186,7 @@ function sourceOf (shape: ObjectShape): string {
         `if (${optional.map((name) => `${name} !== undefined`).join(' && ')}) return { ${all.join(', ')} }`,
         'const o = {}',
         ...shape.attributes.map((field, i) => `if (a${i} !== undefined) o[${key(field.property)}] = a${i}`),
+        ...text === undefined ? [] : [`o[${key(text.property)}] = x`],
         ...arrays.map((j) => `o[${key(shape.elements[j].property)}] = l${j}`),
         ...singles.map((j) => `if (e${j} !== undefined) o[${key(shape.elements[j].property)}] = e${j}`),
         'return o'
@@ -193,6 +208,25 @@ function sourceOf (shape: ObjectShape): string {
     ...attributes,
     '}',
     '}',
+    ...text === undefined ? childrenOf(elements) : simpleContentOf(text),
+    ...made,
+    '}'
+  ].join('\n')
+}
+
+/** The source reading simple content: the text (`x`) of a plain scalar. */
+function simpleContentOf (text: Field): string[] {
+  return [
+    'const t = H.contentOf(tree, p)',
+    `if (t === undefined) ${ASIDE_ELEMENT}`,
+    `const x = H.scalarOf(${KINDS[(text.shape as ScalarShape).type]}, t)`
+  ]
+}
+
+/** The source reading an object's children, each by its field's kind, and keeping it (`elements`: by field). */
+function childrenOf (elements: string[]): string[] {
+  const aside = ASIDE_ELEMENT
+  return [
     'last = -1',
     'for (let q = p + 4, end = tree.end(p); q < end; q = tree.next(q)) {',
     `if (tree.isText(q)) { if (H.isWhitespace(tree.text(q))) continue; ${aside} }`,
@@ -208,16 +242,14 @@ function sourceOf (shape: ObjectShape): string {
     'switch (k) {',
     ...elements,
     '}',
-    '}',
-    ...made,
     '}'
-  ].join('\n')
+  ]
 }
 
 /** The compiled readers, by shape: made at a shape's first read, held as long as the shape is. */
 const readers = new WeakMap<ObjectShape, CompiledReader>()
 
-/** The compiled reader of an object shape; undefined for one read.ts reads (`xml.text`, `xml.any`, `$type`). */
+/** The compiled reader of an object shape; undefined for one read.ts reads (`xml.any`, mixed content, `$type`). */
 export function compiledReader (shape: Shape): CompiledReader | undefined {
   if (!isCompiled(shape)) return undefined
   let reader = readers.get(shape)

@@ -218,8 +218,13 @@ function element (name: string, attributes: string[], content: string): string {
 
 function scalarElement (g: Gen, name: string, spec: ScalarSpec): string {
   const attributes = extraAttributes(g, 4)
-  const content = chance(g, 3) ? `<t:z>1</t:z>${scalarText(g, spec, false)}` : scalarText(g, spec, false)
-  return element(name, attributes, content)
+  return element(name, attributes, scalarContent(g, spec))
+}
+
+/** A scalar's text, now and then with markup around it: an element where text is due, a comment. */
+function scalarContent (g: Gen, spec: ScalarSpec): string {
+  const text = scalarText(g, spec, false)
+  return chance(g, 4) ? pick(g, [`<t:z>1</t:z>${text}`, `${text}<t:z/>`, `<!--c-->${text}`, `${text}<!--c-->${text}`]) : text
 }
 
 function valueElement (g: Gen, name: string, spec: ScalarSpec | ObjectSpec, depth: number): string {
@@ -271,7 +276,7 @@ function objectElement (g: Gen, name: string, spec: ObjectSpec, declarations: st
   if (chance(g, 10)) attributes.reverse()
   attributes = [...declarations, ...attributes, ...extraAttributes(g, 4)]
   if (spec.content === 'text') {
-    return element(name, attributes, chance(g, 4) ? '<t:z/>' : scalarText(g, spec.text, false))
+    return element(name, attributes, scalarContent(g, spec.text))
   }
   const children = depth > 3 ? [] : spec.fields.flatMap((field) => fieldElements(g, field, depth))
   if (children.length > 1 && chance(g, 10)) {
