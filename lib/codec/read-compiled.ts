@@ -29,7 +29,10 @@ export type CompiledReader = (tree: XmlTree, p: number) => Record<string, unknow
 
 /** An attribute's code: passed over (`xml:*`, `xsi:*` but nil, other namespaces, those `xml.anyAttribute` takes). */
 const PASSED = -1
-/** An attribute's or a child's code: read.ts reads the element holding it (`xsi:nil`, a name the shape lacks). */
+/**
+ * An attribute's or a child's code: read.ts reads the element holding it (`xsi:nil`, a name the shape lacks).
+ * As a field's kind: read.ts reads its value.
+ */
 const ASIDE = -2
 
 /**
