@@ -61,16 +61,18 @@ const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k)
  * below 2^53 and 10^k is exact, so the one division rounds correctly (IEEE
  * 754), as `Number` would.
  */
-function shortDecimal (text: string, fraction: boolean): number | undefined {
+export function shortDecimal (text: string, fraction: boolean): number | undefined {
   const length = text.length
-  let i = 0
-  let code = text.charCodeAt(0)
-  const negative = code === 0x2d
-  if (negative || code === 0x2b) code = text.charCodeAt(++i)
+  // No character is read past the end: V8 reads those slowly.
+  if (length === 0) return undefined
+  const first = text.charCodeAt(0)
+  const negative = first === 0x2d
+  let i = negative || first === 0x2b ? 1 : 0
   let digits = 0
   let mantissa = 0
   let point = -1
-  for (; i < length; code = text.charCodeAt(++i)) {
+  for (; i < length; i++) {
+    const code = text.charCodeAt(i)
     if (code >= 0x30 && code <= 0x39) {
       mantissa = mantissa * 10 + (code - 0x30)
       digits++
@@ -202,7 +204,7 @@ export function locate (err: unknown, ...segments: Array<string | number>): unkn
 }
 
 /** Reads an element of a shape; of one of `alternatives`' when given, as its `xsi:type` says. */
-function readValue (shape: Shape, tree: XmlTree, p: number, alternatives?: Alternatives): unknown {
+export function readValue (shape: Shape, tree: XmlTree, p: number, alternatives?: Alternatives): unknown {
   try {
     return alternatives === undefined
       ? readContent(shape, tree, p, shape.nullable)
@@ -336,14 +338,18 @@ function readAttributes (shape: ObjectShape, tree: XmlTree, p: number, out: Reco
       }
       continue
     }
-    const scalar = field.shape as ScalarShape
-    const value = tree.attributeValue(a)
     try {
-      out[field.property] = field.list ? readList(scalar, value) : readScalarOf(scalar, value)
+      out[field.property] = readAttributeValue(field, tree.attributeValue(a))
     } catch (err) {
       throw locate(err, field.property)
     }
   }
+}
+
+/** The value of an attribute's field: its items for a list. */
+export function readAttributeValue (field: Field, value: string): unknown {
+  const scalar = field.shape as ScalarShape
+  return field.list ? readList(scalar, value) : readScalarOf(scalar, value)
 }
 
 /**
@@ -439,7 +445,7 @@ export function readChild (
   if (field.array && !field.wrapped) {
     const list = out[property] as unknown[]
     try {
-      list.push(field.list ? readListElement(field, tree, q) : readValue(field.shape, tree, q, field.alternatives))
+      list.push(readFieldElement(field, tree, q))
     } catch (err) {
       throw locate(err, property, list.length)
     }
@@ -447,12 +453,16 @@ export function readChild (
   }
   if (Object.hasOwn(out, property)) throw new InputProblem(`element ${child.name} appears more than once in ${parent}`)
   try {
-    out[property] = field.wrapped
-      ? readWrapped(field, tree, q)
-      : field.list ? readListElement(field, tree, q) : readValue(field.shape, tree, q, field.alternatives)
+    out[property] = readFieldElement(field, tree, q)
   } catch (err) {
     throw locate(err, property)
   }
+}
+
+/** The value one element of a field holds: the whole value, or one item of an unwrapped array. */
+export function readFieldElement (field: Field, tree: XmlTree, q: number): unknown {
+  if (field.wrapped) return readWrapped(field, tree, q)
+  return field.list ? readListElement(field, tree, q) : readValue(field.shape, tree, q, field.alternatives)
 }
 
 function readListElement (field: Field, tree: XmlTree, p: number): unknown[] | null {

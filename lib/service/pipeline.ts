@@ -13,7 +13,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Call } from './call'
-import { InputProblem, isEmptyNil, locate, readChild, readElement, readScalarOf, startChildren } from '../codec/read'
+import { InputProblem, isEmptyNil, locate, readChild, readScalarOf, startChildren } from '../codec/read'
+import { readCompiled } from '../codec/read-compiled'
 import type { SoapContext } from './context'
 import { dispatch } from './dispatch'
 import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from '../errors'
@@ -50,7 +51,7 @@ const bodyInput: InputReader = (op, request) => {
   const { tree, bodyNodes } = (request.soap as SoapContext).decoded
   if (op.input === undefined || bodyNodes.length === 0) return undefined
   const shape = op.input
-  return readProblem(op, 'input', () => readElement(shape, tree, bodyNodes[0]))
+  return readProblem(op, 'input', () => readCompiled(shape, tree, bodyNodes[0]))
 }
 
 /**
