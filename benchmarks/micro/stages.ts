@@ -5,7 +5,7 @@
  * of the same data and @rgrove/parse-xml (a pure-JavaScript XML parser: the
  * parsing reference) reading the same envelope, in the same process.
  *   decode        the request's bytes → the decoded tree (envelope decoder, shapes off)
- *   codec read    the tree → the operation's input object (its input schema's reader)
+ *   codec read    the tree → the operation's input object (its input schema's compiled reader, as the server reads it)
  *   validate      the input object, by its schema's ajv validator
  *   codec write   the result (the same object) → the response envelope's UTF-8 bytes
  * Each in MB/s of its message: the request envelope's bytes for decode, read
@@ -20,7 +20,7 @@ import { parseXml } from '@rgrove/parse-xml'
 import { decodeText } from '../../lib/soap/charset'
 import { EnvelopeDecoder } from '../../lib/soap/envelope'
 import { normalizeOptions } from '../../lib/options'
-import { readElement } from '../../lib/codec/read'
+import { readCompiled } from '../../lib/codec/read-compiled'
 import { compile, createAjv } from '../../lib/codec/validation'
 import { compileElement } from '../../lib/codec/write'
 import { prefixesFor } from '../../lib/codec/prefixes'
@@ -71,7 +71,7 @@ for (const c of cases) {
   while (Date.now() < until) {
     const { text, encoding } = decodeText(c.envelope, 'utf-8')
     const decoded = decoder.decode(text, SOAP12, encoding)
-    const input = readElement(c.op.read, decoded.tree, decoded.bodyNodes[0])
+    const input = readCompiled(c.op.read, decoded.tree, decoded.bodyNodes[0])
     c.op.validate(input)
     Buffer.from(writeEnvelope(version, c.op.write(input)))
     JSON.stringify(JSON.parse(c.json))
@@ -94,8 +94,8 @@ for (const c of cases) {
   const decode = measure(() => { decodeOnce() }, bytes)
   // The codec reads the tree of the last decode: this message's.
   const decoded = decodeOnce()
-  const input = readElement(c.op.read, decoded.tree, decoded.bodyNodes[0])
-  const read = measure(() => { readElement(c.op.read, decoded.tree, decoded.bodyNodes[0]) }, bytes)
+  const input = readCompiled(c.op.read, decoded.tree, decoded.bodyNodes[0])
+  const read = measure(() => { readCompiled(c.op.read, decoded.tree, decoded.bodyNodes[0]) }, bytes)
   if (!c.op.validate(input)) throw new Error(`${c.payload} ${c.size}: the input does not validate`)
   const validate = measure(() => { c.op.validate(input) }, bytes)
   const reply = Buffer.from(writeEnvelope(version, c.op.write(input)))
