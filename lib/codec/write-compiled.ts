@@ -237,7 +237,7 @@ class Compiler {
   }
 }
 
-/** Reads property `p` of `o` into `v` and opens a block run when it is an own property, not undefined. */
+/** Reads `property` of `o` into `v`; opens the block that writes it, run when it is an own property not undefined. */
 function read (property: string): string {
   const p = literal(property)
   return `v = o[${p}]\nif (v !== undefined && H(o, ${p})) {`
