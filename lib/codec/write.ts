@@ -482,9 +482,10 @@ export function compileElement (
   xsi: boolean
 ): (value: unknown) => string {
   const { interpreted, compiled } = elementWriters(shape, name, namespace, prefixes, xsi)
-  const parts = holdsBase64(shape)
+  // Looked for when first writing an MTOM reply: most elements never write one.
+  let parts: boolean | undefined
   return (value) => {
-    if (parts && xop !== undefined) return interpreted(value)
+    if (xop !== undefined && (parts ??= holdsBase64(shape))) return interpreted(value)
     try {
       return compiled(value)
     } catch {

@@ -368,3 +368,11 @@ test(`codec write (${RULE}): an array longer than a run (lib/xml/chars.ts FLAT_R
     t.assert.match((refused as Error).message, /"\/a\/3000"/)
   }
 })
+
+test(`codec write (${RULE}): an error the value itself throws (a getter's) comes out of either writer as thrown, not as SOAP_ERR_OUTPUT_INVALID`, (t: TestContext) => {
+  const writers = writersOf({ fields: [{ property: 'a', form: 'element', namespace: false, value: { kind: 'scalar', type: 'string', nullable: false } }], content: 'elements', text: 'string', any: false })
+  const thrown = new TypeError('the getter of a')
+  const value = Object.defineProperty({}, 'a', { enumerable: true, get () { throw thrown } })
+  t.assert.strictEqual(errorOf(() => writers.interpreted(value)), thrown)
+  t.assert.strictEqual(errorOf(() => writers.combined(value)), thrown)
+})
