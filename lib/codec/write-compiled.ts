@@ -176,7 +176,7 @@ class Compiler {
     const parts = this.partsOf(shape)
     const delegates: Writer[] = []
     const delegate = (write: Writer): string => `d[${delegates.push(write) - 1}]`
-    let code = 'let a = \'\', e = \'\', v\n'
+    let code = this.allPresentCode(parts, delegate) + 'let a = \'\', e = \'\', v\n'
     for (const part of parts.attributes) {
       const field = part.field
       const value = inline(field)
@@ -191,6 +191,56 @@ class Compiler {
     // eslint-disable-next-line no-new-func -- the point: code made once per shape, its names and tags string literals
     const make = new Function(...NAMES, `return function (o, s, c) {\n${code}\n}`)
     return make(...HELPERS, this.writers, delegates) as ObjectWriter
+  }
+
+  /**
+   * For an object of no array, one of whose parts is an element (so that it has content): statements that, when
+   * every property is present, return it written as one expression, its constant pieces joined (fewer strings to
+   * join: V8 keeps each `a + b` as a pair until the text is made one string).
+   */
+  private allPresentCode (parts: Parts, delegate: (write: Writer) => string): string {
+    const elements = parts.elements.filter((part) => part.kind === 'element')
+    if (elements.length === 0 || elements.some((part) => part.field.array)) return ''
+    const pieces: Array<{ text: string } | { code: string }> = [{ code: 's' }]
+    const reads: string[] = []
+    const present: string[] = []
+    const value = (part: AttributePart | ElementPart): string => {
+      const v = `v${reads.length}`
+      const p = literal(part.field.property)
+      reads.push(`${v} = o[${p}]`)
+      present.push(`${v} !== undefined && H(o, ${p})`)
+      return v
+    }
+    for (const part of parts.attributes) {
+      const v = value(part)
+      const text = inline(part.field)
+        ? scalarCode((part.field.shape as ScalarShape).type, v, true)
+        : `${delegate(part.write)}(${v})`
+      pieces.push({ text: part.start }, { code: text }, { text: '"' })
+    }
+    pieces.push({ text: '>' })
+    for (const part of parts.elements) {
+      const v = value(part)
+      const shape = part.field.shape
+      if (part.kind === 'any' || !inline(part.field)) pieces.push({ code: `${delegate(part.write)}(${v})` })
+      else if (part.kind === 'text') pieces.push({ code: scalarCode((shape as ScalarShape).type, v, false) })
+      else if (shape.kind === 'scalar' && !shape.nullable) {
+        pieces.push({ text: `<${part.tag}>` }, { code: scalarCode(shape.type, v, false) }, { text: `</${part.tag}>` })
+      } else pieces.push({ code: `(${this.valueExpression(part.field, part.tag, v)})` })
+    }
+    pieces.push({ code: 'c' })
+    let expression = ''
+    let text = ''
+    for (const piece of pieces) {
+      if ('text' in piece) {
+        text += piece.text
+        continue
+      }
+      if (text !== '') expression += ` + ${literal(text)}`
+      expression += ` + ${piece.code}`
+      text = ''
+    }
+    return `const ${reads.join(', ')}\nif (${present.join(' && ')}) return ${expression.slice(3)}\n`
   }
 
   /** Statements writing the part's value `v` (present) onto `e`. */
@@ -215,15 +265,20 @@ class Compiler {
 
   /** A statement writing one element `tag` of the field's shape, of value `v`, onto `out`. */
   private valueCode (field: Field, tag: string, v: string, out: string): string {
+    return `${out} += ${this.valueExpression(field, tag, v)}`
+  }
+
+  /** An expression: one element `tag` of the field's shape, of value `v`. */
+  private valueExpression (field: Field, tag: string, v: string): string {
     const shape = field.shape
-    const nil = shape.nullable ? `${out} += ${literal(`<${tag} xsi:nil="true"/>`)}` : 'N()'
+    const nil = shape.nullable ? literal(`<${tag} xsi:nil="true"/>`) : 'N()'
     if (shape.kind === 'scalar') {
-      const write = `${out} += ${literal(`<${tag}>`)} + ${scalarCode(shape.type, v, false)} + ${literal(`</${tag}>`)}`
-      return `if (${v} === null) ${nil}; else ${write}`
+      const write = `${literal(`<${tag}>`)} + ${scalarCode(shape.type, v, false)} + ${literal(`</${tag}>`)}`
+      return `${v} === null ? ${nil} : ${write}`
     }
     const call = `f[${this.writerOf(shape)}](${v}, ${literal(`<${tag}`)}, ${literal(`</${tag}>`)})`
     const object = `typeof ${v} === 'object' && !Array.isArray(${v})`
-    return `if (${v} === null) ${nil}; else if (${object}) ${out} += ${call}; else N()`
+    return `${v} === null ? ${nil} : ${object} ? ${call} : N()`
   }
 
   /** The writer of the root: its value must be an object. */
