@@ -3,6 +3,9 @@
  * once per top-level element from its shape (lib/codec/shapes.ts): the
  * pieces are only concatenated, and no DOM is built. A shape that contains
  * itself is compiled once and called again, to any depth the value has.
+ * These writers interpret the shape; they are the reference and the error
+ * path of the code generated from it (write-compiled.ts), which
+ * compileElement() writes with.
  */
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XSI_NS } from '../namespaces'
