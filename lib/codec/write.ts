@@ -3,11 +3,15 @@
  * once per top-level element from its shape (lib/codec/shapes.ts): the
  * pieces are only concatenated, and no DOM is built. A shape that contains
  * itself is compiled once and called again, to any depth the value has.
+ * These writers interpret the shape; they are the reference and the error
+ * path of the code generated from it (write-compiled.ts), which
+ * compileElement() writes with.
  */
 import { SOAP_ERR_OUTPUT_INVALID } from '../errors'
 import { XSI_NS } from '../namespaces'
 import {
   TYPE_PROPERTY,
+  typesOf,
   type Alternatives,
   type BinaryEncoding,
   type Field,
@@ -22,16 +26,10 @@ import type { XmlElement } from '../xml/element'
 import { disallowedAt, FLAT_RUN, flattened, isNCName } from '../xml/chars'
 import { admits, InputProblem, locate } from './read'
 import type { XopParts } from '../soap/xop-write'
-
-// Anything a string may need looked at: escaping, a forbidden character, or a surrogate (paired or not).
-// Most strings hold none, and are written as they are after this one scan.
-// eslint-disable-next-line no-control-regex -- matching those characters is the point
-const SPECIAL = /[&<>"\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/
+import { compileWriter, SPECIAL, type AttributePart, type ElementPart, type Parts, type Writer } from './write-compiled'
 
 /** A value the writer cannot write; its path is built on the way out, as for reading. */
 class OutputProblem extends InputProblem {}
-
-type Writer = (value: unknown) => string
 
 /** A string as element content, or (`attribute`) as an attribute value. */
 function writeString (value: unknown, attribute: boolean): string {
@@ -133,10 +131,10 @@ function qualified (namespace: string, name: string, prefixes: Prefixes): string
 type Contents = Map<ObjectShape, Content>
 
 /**
- * Writers of an object's attributes and child elements; until first used, ones that make the real writers and take
- * their place.
+ * Writers of an object's attributes and child elements, and the parts they write (what the compiled writer writes
+ * too); until first used, ones that make the real writers and take their place.
  */
-interface Content { attributes: Writer, children: Writer }
+interface Content { attributes: Writer, children: Writer, parts: () => Parts }
 
 function compileValue (shape: Shape, tag: string, prefixes: Prefixes, contents: Contents): Writer {
   const open = `<${tag}>`
@@ -353,31 +351,34 @@ function compileContent (shape: ObjectShape, prefixes: Prefixes, contents: Conte
       built = buildContent(shape, prefixes, contents)
       content.attributes = built.attributes
       content.children = built.children
+      content.parts = built.parts
     }
     return built
   }
   const content: Content = {
     attributes: (value) => build().attributes(value),
-    children: (value) => build().children(value)
+    children: (value) => build().children(value),
+    parts: () => build().parts()
   }
   contents.set(shape, content)
   return content
 }
 
 function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Contents): Content {
-  const attributes = shape.attributes.map((field) => {
+  const attributes = shape.attributes.map((field): AttributePart => {
     const scalar = field.shape as ScalarShape
     const write: Writer = field.list
       ? (value) => writeList(scalar, value, true)
       : scalar.binary === undefined ? scalarWriter(scalar.type, true) : (value) => writeScalarOf(scalar, value, true)
-    return { property: field.property, start: ` ${qualified(field.namespace, field.name, prefixes)}="`, write }
+    return { field, start: ` ${qualified(field.namespace, field.name, prefixes)}="`, write }
   })
-  const elements = shape.elements.map((field) => ({
-    property: field.property,
-    write: compileField(field, prefixes, contents)
-  }))
+  const part = (field: Field, kind: ElementPart['kind'], write: Writer): ElementPart => {
+    const tag = qualified(field.namespace, field.name, prefixes)
+    return { field, kind, tag, itemTag: qualified(field.itemNamespace, field.itemName, prefixes), write }
+  }
+  const elements = shape.elements.map((field) => part(field, 'element', compileField(field, prefixes, contents)))
   const any = shape.any
-  if (any !== undefined) elements.push({ property: any.property, write: (value) => writeRaw(any, value) })
+  if (any !== undefined) elements.push(part(any, 'any', (value) => writeRaw(any, value)))
   const text = shape.text
   if (text !== undefined) {
     const scalar = text.shape as ScalarShape
@@ -385,19 +386,21 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
     const write: Writer = shape.mixed
       ? (value) => writeScalarOf(scalar, value, false)
       : (value) => writeContentOf(scalar, value)
-    elements[shape.mixed ? 'unshift' : 'push']({ property: text.property, write })
+    elements[shape.mixed ? 'unshift' : 'push'](part(text, 'text', write))
   }
+  const parts: Parts = { attributes, elements }
   return {
     attributes (value) {
       const object = value as Record<string, unknown>
       let out = ''
       for (const a of attributes) {
-        const v = Object.hasOwn(object, a.property) ? object[a.property] : undefined
+        const property = a.field.property
+        const v = Object.hasOwn(object, property) ? object[property] : undefined
         if (v === undefined) continue
         try {
           out += a.start + a.write(v) + '"'
         } catch (err) {
-          throw locate(err, a.property)
+          throw locate(err, property)
         }
       }
       return out
@@ -406,16 +409,63 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
       const object = value as Record<string, unknown>
       let out = ''
       for (const e of elements) {
-        const v = Object.hasOwn(object, e.property) ? object[e.property] : undefined
+        const property = e.field.property
+        const v = Object.hasOwn(object, property) ? object[property] : undefined
         if (v === undefined) continue
         try {
           out += e.write(v)
         } catch (err) {
-          throw locate(err, e.property)
+          throw locate(err, property)
         }
       }
       return out
-    }
+    },
+    parts: () => parts
+  }
+}
+
+/** Whether an element's tree may hold a base64 value as element content: in an MTOM reply, maybe a part. */
+function holdsBase64 (shape: ObjectShape, seen = new Set<ObjectShape>()): boolean {
+  if (seen.has(shape)) return false
+  seen.add(shape)
+  if (shape.text !== undefined && (shape.text.shape as ScalarShape).binary === 'base64') return true
+  return shape.elements.some((field) => [...typesOf(field)].some((type) =>
+    type.kind === 'scalar' ? type.binary === 'base64' : holdsBase64(type, seen)))
+}
+
+/** The two writers of one top-level element: the interpreter's, and the compiled one (see compileElement()). */
+export interface ElementWriters {
+  /** The reference: it writes any value the schema's XML can carry, and names the problem of any other. */
+  readonly interpreted: (value: unknown) => string
+  /** Writes what the interpreter writes, or throws (anything): then the interpreter is asked. */
+  readonly compiled: (value: unknown) => string
+}
+
+/** The interpreter's and the compiled writer of one top-level element: see compileElement(). */
+export function elementWriters (
+  shape: ObjectShape,
+  name: string,
+  namespace: string,
+  prefixes: Prefixes,
+  xsi: boolean
+): ElementWriters {
+  const tag = qualified(namespace, name, prefixes)
+  let start = `<${tag}`
+  for (const [uri, prefix] of prefixes) start += ` xmlns:${prefix}="${escapeAttribute(uri)}"`
+  if (xsi) start += ` xmlns:xsi="${XSI_NS}"`
+  const contents: Contents = new Map()
+  const content = compileContent(shape, prefixes, contents)
+  const close = `</${tag}>`
+  const compiled = compileWriter(shape, (object) => compileContent(object, prefixes, contents).parts())
+  return {
+    interpreted: (value) => {
+      try {
+        return element(start, content.attributes, content.children, close, value)
+      } catch (err) {
+        throw err instanceof OutputProblem ? new SOAP_ERR_OUTPUT_INVALID(err.path, err.message) : err
+      }
+    },
+    compiled: (value) => compiled(value, start, close)
   }
 }
 
@@ -423,7 +473,9 @@ function buildContent (shape: ObjectShape, prefixes: Prefixes, contents: Content
  * Compiles the writer of one top-level element (an operation's response, a
  * fault's detail entry): its start tag declares every namespace the tree uses.
  * Throws SOAP_ERR_OUTPUT_INVALID, naming the value's path, for a value the
- * schema's XML cannot carry.
+ * schema's XML cannot carry. The compiled writer (write-compiled.ts) writes
+ * the value; the interpreter writes it again when that throws, and so names
+ * the problem, and writes a reply with MTOM parts (they are kept as written).
  */
 export function compileElement (
   shape: ObjectShape,
@@ -432,17 +484,15 @@ export function compileElement (
   prefixes: Prefixes,
   xsi: boolean
 ): (value: unknown) => string {
-  const tag = qualified(namespace, name, prefixes)
-  let start = `<${tag}`
-  for (const [uri, prefix] of prefixes) start += ` xmlns:${prefix}="${escapeAttribute(uri)}"`
-  if (xsi) start += ` xmlns:xsi="${XSI_NS}"`
-  const content = compileContent(shape, prefixes, new Map())
-  const close = `</${tag}>`
+  const { interpreted, compiled } = elementWriters(shape, name, namespace, prefixes, xsi)
+  // Looked for when first writing an MTOM reply: most elements never write one.
+  let parts: boolean | undefined
   return (value) => {
+    if (xop !== undefined && (parts ??= holdsBase64(shape))) return interpreted(value)
     try {
-      return element(start, content.attributes, content.children, close, value)
-    } catch (err) {
-      throw err instanceof OutputProblem ? new SOAP_ERR_OUTPUT_INVALID(err.path, err.message) : err
+      return compiled(value)
+    } catch {
+      return interpreted(value)
     }
   }
 }
