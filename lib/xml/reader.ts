@@ -19,7 +19,7 @@ import {
   type Namespaces, type QName, type XmlAttributeEvent
 } from './names'
 
-export type { XmlAttributeEvent }
+export type { QName, XmlAttributeEvent }
 
 export interface XmlHandler {
   /** The XML declaration, if the document has one. */
@@ -37,7 +37,9 @@ export interface XmlHandler {
    * attributes are in document order, namespace declarations included (their
    * `uri` is the xmlns namespace); tags without any share one empty array.
    */
-  openTag (name: string, prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[]): void
+  openTag (
+    name: string, prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[], qname: QName
+  ): void
   closeTag (): void
   /** Character data, from text, references or CDATA sections, in pieces. */
   text (text: string): void
@@ -240,14 +242,22 @@ export class XmlReader {
       const name = interned(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
       const qname: QName = {
-        name, prefix: interned(prefix), local: interned(local), uri: '', resolvedAt: -1, codes: codesOf(name), slot
+        name,
+        prefix: interned(prefix),
+        local: interned(local),
+        uri: '',
+        resolvedAt: -1,
+        codes: codesOf(name),
+        slot,
+        treeId: -1,
+        treeMessage: 0
       }
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1 }
+    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1, treeId: -1, treeMessage: 0 }
   }
 
   #prolog (): void {
@@ -483,13 +493,13 @@ export class XmlReader {
       const value = this.#value(this.#i + 1, end)
       this.#i = end + 1
       const event: XmlAttributeEvent = {
-        name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value
+        name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value, qname: attribute
       }
       handler.attribute(event)
       if (attributes === NO_ATTRIBUTES) attributes = [event]; else attributes.push(event)
     }
     const uri = this.#openScope(qname, attributes, at)
-    handler.openTag(name, qname.prefix, qname.local, uri, attributes)
+    handler.openTag(name, qname.prefix, qname.local, uri, attributes, qname)
     if (selfClosing) {
       this.#ns.close(this.#names.length + 1)
       handler.closeTag()
