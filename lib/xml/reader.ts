@@ -515,6 +515,8 @@ export class XmlReader {
 
   /** Namespaces in XML §3–§6: declarations, reserved names, resolution and unique attributes. */
   #openScope (qname: QName, attributes: XmlAttributeEvent[], at: number): string {
+    // A tag without attributes whose name was resolved in the scope as it stands: its namespace is known.
+    if (attributes === NO_ATTRIBUTES && qname.resolvedAt === this.#ns.changes) return qname.uri
     const prefix = qname.prefix
     let declared = 0
     for (const a of attributes) {
