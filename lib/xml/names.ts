@@ -54,6 +54,11 @@ export interface QName {
 
 export const NO_CODES: readonly number[] = []
 
+/** A QName of these parts: its namespace not resolved yet, no tree id. */
+export function qnameOf (name: string, prefix: string, local: string, codes: readonly number[], slot: number): QName {
+  return { name, prefix, local, uri: '', resolvedAt: -1, codes, slot, treeId: -1, treeMessage: 0 }
+}
+
 /** Whether a name is in the reader's cache, and so outlives the document. */
 export function isKept (qname: QName): boolean {
   return qname.codes !== NO_CODES
