@@ -96,7 +96,9 @@ test('tree: a name\'s id holds in its own message only, in the namespace it was 
     ['<r:y xmlns:r="urn:1"><r:a2z k="1"/><r:x/><r:y xmlns:r="urn:2" r:k="2"><r:x/><r:a1z/></r:y><r:x r:k="3"/><r:a1z/></r:y>',
       'r:y{urn:1}[](r:a2z{urn:1}[k{}=1]() r:x{urn:1}[]() r:y{urn:2}[r:k{urn:2}=2](r:x{urn:2}[]() r:a1z{urn:2}[]()) ' +
       'r:x{urn:1}[r:k{urn:1}=3]() r:a1z{urn:1}[]())'],
-    ['<r:a1z xmlns:r="urn:2"><r:y/><r:x r:k="1"/></r:a1z>', 'r:a1z{urn:2}[](r:y{urn:2}[]() r:x{urn:2}[r:k{urn:2}=1]())'],
+    // An element and an attribute of one name: the element in the default namespace, the attribute in none.
+    ['<r:a1z xmlns:r="urn:2" xmlns="urn:d"><k k="0"/><r:y/><r:x r:k="1"/><k/></r:a1z>',
+      'r:a1z{urn:2}[](k{urn:d}[k{}=0]() r:y{urn:2}[]() r:x{urn:2}[r:k{urn:2}=1]() k{urn:d}[]())'],
     ['<r:x xmlns:r="urn:3"><r:a2z/><r:x/></r:x>', 'r:x{urn:3}[](r:a2z{urn:3}[]() r:x{urn:3}[]())']
   ]
   for (let round = 0; round < 2; round++) {
