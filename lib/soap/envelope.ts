@@ -18,7 +18,7 @@ import type { SoapLimits } from './limits'
 import { MediaTypes } from './content-type'
 import { NameMemory, type Namespaces } from '../xml/names'
 import { TreeBuilder, type XmlTree } from '../xml/tree'
-import { XmlReader, XmlReadError, type XmlAttributeEvent, type XmlHandler } from '../xml/reader'
+import { XmlReader, XmlReadError, type QName, type XmlAttributeEvent, type XmlHandler } from '../xml/reader'
 import { Markup } from '../xml/markup'
 import { declaresNamespace, disallowedAt, isSpace, isWhitespace } from '../xml/chars'
 
@@ -328,7 +328,9 @@ export class EnvelopeDecoder implements XmlHandler {
     }
   }
 
-  openTag (name: string, prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[]): void {
+  openTag (
+    name: string, _prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[], qname: QName
+  ): void {
     const depth = this.#depth
     const expected = this.#expected
     if (depth === 1) {
@@ -355,7 +357,7 @@ export class EnvelopeDecoder implements XmlHandler {
       }
       return
     }
-    const p = this.#tree.open(name, prefix, local, uri, attributes, this.#scope)
+    const p = this.#tree.open(qname, uri, attributes, this.#scope)
     if (depth === 3) (this.#section === IN_HEADER ? this.#headerNodes : this.#bodyNodes).push(p)
   }
 

@@ -17,6 +17,8 @@ export interface XmlAttributeEvent {
   /** Resolved once the start tag is complete; '' until then and for unprefixed attributes. */
   uri: string
   readonly value: string
+  /** Its name, split and checked: the reader's (`QName`). */
+  readonly qname: QName
 }
 
 /** Slots of the QName cache: a power of two. */
@@ -40,9 +42,22 @@ export interface QName {
   readonly codes: readonly number[]
   /** A cached name's slot in the cache; -1 for the others. */
   readonly slot: number
+  /**
+   * The id a decoded tree gave this name with the namespace it then had, good
+   * in the tree of message `treeMessage` alone (xml/tree.ts): a name met again
+   * in a message is found without a lookup. Numbers only: a name kept
+   * from one document to the next keeps nothing of them.
+   */
+  treeId: number
+  treeMessage: number
 }
 
 export const NO_CODES: readonly number[] = []
+
+/** A QName of these parts: its namespace not resolved yet, no tree id. */
+export function qnameOf (name: string, prefix: string, local: string, codes: readonly number[], slot: number): QName {
+  return { name, prefix, local, uri: '', resolvedAt: -1, codes, slot, treeId: -1, treeMessage: 0 }
+}
 
 /** Whether a name is in the reader's cache, and so outlives the document. */
 export function isKept (qname: QName): boolean {

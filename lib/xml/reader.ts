@@ -15,11 +15,11 @@ import {
   NCNAME_START, NextOf
 } from './chars'
 import {
-  CACHED_NAME_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS,
+  CACHED_NAME_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS, qnameOf,
   type Namespaces, type QName, type XmlAttributeEvent
 } from './names'
 
-export type { XmlAttributeEvent }
+export type { QName, XmlAttributeEvent }
 
 export interface XmlHandler {
   /** The XML declaration, if the document has one. */
@@ -36,8 +36,12 @@ export interface XmlHandler {
    * A complete start tag, namespaces resolved (no object is made for it). Its
    * attributes are in document order, namespace declarations included (their
    * `uri` is the xmlns namespace); tags without any share one empty array.
+   * `qname` is the reader's own for the name, cached from one document to the
+   * next: a handler may note its tree id on it (`QName.treeId`), nothing else.
    */
-  openTag (name: string, prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[]): void
+  openTag (
+    name: string, prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[], qname: QName
+  ): void
   closeTag (): void
   /** Character data, from text, references or CDATA sections, in pieces. */
   text (text: string): void
@@ -239,15 +243,13 @@ export class XmlReader {
       // Kept for later documents: interned, so copies of their own.
       const name = interned(s.slice(start, end))
       const [prefix, local] = this.#qname(name, at)
-      const qname: QName = {
-        name, prefix: interned(prefix), local: interned(local), uri: '', resolvedAt: -1, codes: codesOf(name), slot
-      }
+      const qname = qnameOf(name, interned(prefix), interned(local), codesOf(name), slot)
       this.#qnames[slot] = qname
       return qname
     }
     const name = this.#name()
     const [prefix, local] = this.#qname(name, at)
-    return { name, prefix, local, uri: '', resolvedAt: -1, codes: NO_CODES, slot: -1 }
+    return qnameOf(name, prefix, local, NO_CODES, -1)
   }
 
   #prolog (): void {
@@ -364,8 +366,24 @@ export class XmlReader {
       return
     }
     this.#plain = false
-    const text = this.#characters(from, to, false)
+    const text = this.#oneReference(from, to) ?? this.#characters(from, to, false)
     if (text !== '') this.#handler.text(text)
+  }
+
+  /**
+   * A run that stands as written but for one predefined entity reference (most runs with one): its characters,
+   * one string made at once. Undefined for any other run, which `#characters` reads.
+   */
+  #oneReference (from: number, to: number): string | undefined {
+    const s = this.#s
+    const amp = this.#amp.from(s, from)
+    if (this.#cr.from(s, from) < to || this.#cdataEnd.from(s, from) < to) return undefined
+    const predefined = this.#predefinedAt(amp + 1)
+    if (predefined === undefined) return undefined
+    const after = amp + (predefined === '&' ? 5 : predefined === '<' || predefined === '>' ? 4 : 6)
+    // Else `#characters` reads the run, looking from `from` again: before where the next '&' was last looked for.
+    if (this.#amp.from(s, after) < to) { this.#amp.reset(); return undefined }
+    return flattened(s.slice(from, amp) + predefined + s.slice(after, to))
   }
 
   /**
@@ -483,13 +501,13 @@ export class XmlReader {
       const value = this.#value(this.#i + 1, end)
       this.#i = end + 1
       const event: XmlAttributeEvent = {
-        name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value
+        name: attributeName, prefix: attribute.prefix, local: attribute.local, uri: '', value, qname: attribute
       }
       handler.attribute(event)
       if (attributes === NO_ATTRIBUTES) attributes = [event]; else attributes.push(event)
     }
     const uri = this.#openScope(qname, attributes, at)
-    handler.openTag(name, qname.prefix, qname.local, uri, attributes)
+    handler.openTag(name, qname.prefix, qname.local, uri, attributes, qname)
     if (selfClosing) {
       this.#ns.close(this.#names.length + 1)
       handler.closeTag()
@@ -505,6 +523,8 @@ export class XmlReader {
 
   /** Namespaces in XML §3–§6: declarations, reserved names, resolution and unique attributes. */
   #openScope (qname: QName, attributes: XmlAttributeEvent[], at: number): string {
+    // A tag without attributes whose name was resolved in the scope as it stands: its namespace is known.
+    if (attributes === NO_ATTRIBUTES && qname.resolvedAt === this.#ns.changes) return qname.uri
     const prefix = qname.prefix
     let declared = 0
     for (const a of attributes) {

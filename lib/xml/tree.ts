@@ -10,7 +10,7 @@
  * public form, are built from it only when asked for: `request.soap.body`,
  * header blocks, and `xml.any` content.
  */
-import type { XmlAttributeEvent } from './reader'
+import type { QName, XmlAttributeEvent } from './reader'
 import { XMLNS_NS, XSI_NS } from '../namespaces'
 import type { XmlAttribute, XmlElement } from './element'
 import type { Namespaces } from './names'
@@ -172,6 +172,9 @@ const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[]
 /** How many names a message has before they are found through a map rather than by a scan. */
 const SCANNED = 4
 
+/** Numbers the messages of every builder: a name's tree id (`QName.treeId`) is good for one message alone. */
+let messages = 0
+
 /** Integers in a slab: most messages are small, and a typed array of their own costs more to make than to fill. */
 const SLAB = 16384
 
@@ -243,6 +246,8 @@ export class TreeBuilder {
   readonly #attributes = new Slab()
   #names = NO_NAMES
   #strings = NO_STRINGS
+  /** The message's number, which the names it gives ids to are tagged with. */
+  #message = 0
   /** Per message: the `xsi:type` of each element that has one (made at the first). */
   #types: Map<number, XsiType> | undefined
   /** Per message: a name as written → the id of its latest entry. */
@@ -260,6 +265,7 @@ export class TreeBuilder {
 
   reset (source: string): void {
     this.#source = source
+    this.#message = ++messages
     this.#nodes.discard()
     this.#attributes.discard()
     this.#names = []
@@ -274,20 +280,17 @@ export class TreeBuilder {
    * not kept as attributes. `scope` is the namespaces in scope at its start
    * tag, which an `xsi:type` value is resolved against.
    */
-  open (
-    name: string, prefix: string, local: string, uri: string,
-    tagAttributes: readonly XmlAttributeEvent[], scope: Namespaces
-  ): number {
+  open (qname: QName, uri: string, tagAttributes: readonly XmlAttributeEvent[], scope: Namespaces): number {
     const nodes = this.#nodes
     const attributes = this.#attributes
     const p = nodes.add(STRIDE)
-    nodes.set(p, this.#name(name, prefix, local, uri))
+    nodes.set(p, this.#idOf(qname, uri))
     nodes.set(p + 2, attributes.length)
     let count = 0
     for (const a of tagAttributes) {
       if (a.uri === XMLNS_NS) continue
       const at = attributes.add(2)
-      attributes.set(at, this.#name(a.name, a.prefix, a.local, a.uri))
+      attributes.set(at, this.#idOf(a.qname, a.uri))
       attributes.set(at + 1, this.#strings.push(a.value) - 1)
       if (a.uri === XSI_NS && a.local === 'type') (this.#types ??= new Map()).set(p, resolveType(a.value, scope))
       count++
@@ -396,6 +399,20 @@ export class TreeBuilder {
     this.#strings = NO_STRINGS
     this.#types = undefined
     if (this.#byName.size !== 0) this.#byName.clear()
+  }
+
+  /**
+   * The id of a name in `namespace` in this message: the one the name was
+   * tagged with, if it was given one in this message in that namespace; else
+   * found or made by `#name`, and the name tagged with it.
+   */
+  #idOf (qname: QName, namespace: string): number {
+    const message = this.#message
+    if (qname.treeMessage === message && this.#names[qname.treeId].namespace === namespace) return qname.treeId
+    const id = this.#name(qname.name, qname.prefix, qname.local, namespace)
+    qname.treeMessage = message
+    qname.treeId = id
+    return id
   }
 
   /** The id of a name in this message: the first few names are found by a scan, more through a map. */

@@ -188,6 +188,19 @@ test('XmlReader: the five predefined entities are read in text and attribute val
   }
 })
 
+test('XmlReader: every reference in character data is replaced (§4.4.2, §4.6), in runs of one reference and of several, next to each other', (t: TestContext) => {
+  const cases: Array<[string, string[]]> = [
+    ['<a>x&amp;y<b/>z&lt;w&gt;v<c/>&amp;</a>', ['<a{} >', 'Tx&y', '<b{} >', '/', 'Tz<w>v', '<c{} >', '/', 'T&', '/']],
+    ['<a>&quot;<b/>1&apos;2&amp;3<b/>-&#65;-<b/>&lt;&#x42;</a>', ['<a{} >', 'T"', '<b{} >', '/', "T1'2&3", '<b{} >', '/', 'T-A-', '<b{} >', '/', 'T<B', '/']],
+    ['<a>one\r\n&amp;<b/>]]&gt;&gt;</a>', ['<a{} >', 'Tone\n&', '<b{} >', '/', 'T]]>>', '/']]
+  ]
+  for (const [xml, events] of cases) {
+    t.assert.deepStrictEqual(byReader(xml), events, xml)
+    agree(t, xml)
+  }
+  for (const xml of ['<a>x]]>&amp;</a>', '<a>&amp;x]]></a>', '<a>&amp;&bad;</a>', '<a>&amp;&amp</a>']) t.assert.strictEqual(byReader(xml), 'refused', xml)
+})
+
 test('XmlReader: one reader resolves a name again whenever its prefix is bound anew, within a document and in the next', (t: TestContext) => {
   const uris: string[] = []
   const reader = new XmlReader(handlerWith({ openTag (_name, _prefix, local, uri) { if (local === 'a') uris.push(uri) } }))

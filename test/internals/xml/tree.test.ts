@@ -78,6 +78,37 @@ test('tree: one name rebound to another namespace is another name; header blocks
   t.assert.deepStrictEqual([body.namespace, ...body.children.map((c) => (c as XmlElement).namespace)], ['urn:1', 'urn:2', 'urn:1'])
 })
 
+/** An element as `name{namespace}`, its attributes in brackets and its children in parentheses: what a name's id gives it. */
+function outline (e: XmlElement | string): string {
+  if (typeof e === 'string') return JSON.stringify(e)
+  const attributes = e.attributes.map((a) => `${a.name}{${a.namespace}}=${a.value}`).join(' ')
+  return `${e.name}{${e.namespace}}[${attributes}](${e.children.map(outline).join(' ')})`
+}
+
+test('tree: a name\'s id holds in its own message only, in the namespace it was given for, and after the reader\'s name cache lets the name go', (t: TestContext) => {
+  // Shapes off: each message is read anew (one markup repeated would be copied from its shape).
+  const decoder = new EnvelopeDecoder(normalizeOptions({}).limits, false)
+  // r:a1z and r:a2z take one slot of the reader's name cache (one length, one first and last character): each
+  // lets the other go. More than four names in a message are found through the builder's map.
+  const messages: Array<[string, string]> = [
+    ['<r:x xmlns:r="urn:1" r:k="1"><r:y k="2"/><r:a1z/><r:a2z/><r:a1z r:k="3"/></r:x>',
+      'r:x{urn:1}[r:k{urn:1}=1](r:y{urn:1}[k{}=2]() r:a1z{urn:1}[]() r:a2z{urn:1}[]() r:a1z{urn:1}[r:k{urn:1}=3]())'],
+    ['<r:y xmlns:r="urn:1"><r:a2z k="1"/><r:x/><r:y xmlns:r="urn:2" r:k="2"><r:x/><r:a1z/></r:y><r:x r:k="3"/><r:a1z/></r:y>',
+      'r:y{urn:1}[](r:a2z{urn:1}[k{}=1]() r:x{urn:1}[]() r:y{urn:2}[r:k{urn:2}=2](r:x{urn:2}[]() r:a1z{urn:2}[]()) ' +
+      'r:x{urn:1}[r:k{urn:1}=3]() r:a1z{urn:1}[]())'],
+    // An element and an attribute of one name: the element in the default namespace, the attribute in none.
+    ['<r:a1z xmlns:r="urn:2" xmlns="urn:d"><k k="0"/><r:y/><r:x r:k="1"/><k/></r:a1z>',
+      'r:a1z{urn:2}[](k{urn:d}[k{}=0]() r:y{urn:2}[]() r:x{urn:2}[r:k{urn:2}=1]() k{urn:d}[]())'],
+    ['<r:x xmlns:r="urn:3"><r:a2z/><r:x/></r:x>', 'r:x{urn:3}[](r:a2z{urn:3}[]() r:x{urn:3}[]())']
+  ]
+  for (let round = 0; round < 2; round++) {
+    for (const [body, expected] of messages) {
+      const decoded = decoder.decode(`<e:Envelope xmlns:e="${SOAP12_ENV}"><e:Body>${body}</e:Body></e:Envelope>`, SOAP12_ENV, 'utf-8')
+      t.assert.strictEqual(elementsAt(decoded.tree, decoded.bodyNodes).map(outline).join(), expected, body)
+    }
+  }
+})
+
 test('tree: a refused message leaves nothing behind for the next one', (t: TestContext) => {
   t.assert.throws(() => decode('<p:a xmlns:p="urn:p">half'), { code: 'SOAP_ERR_DECODE_XML' })
   t.assert.throws(() => decoder.decode(`<e:Envelope xmlns:e="${SOAP12_ENV}"><e:Header><p:h xmlns:p="urn:p">x</p:h></e:Header></e:Envelope>`, SOAP12_ENV, 'utf-8'), { code: 'SOAP_ERR_DECODE_STRUCTURE' })
