@@ -95,12 +95,12 @@ export function buildParser (
     const xopPackage = packaged ? readXopPackage(contentType as string, body, multipart) : undefined
     let media = xopPackage === undefined ? mediaTypes.read(contentType) : xopPackage.media
     const parts = xopPackage?.parts
-    const { text, encoding } = decodeText(xopPackage === undefined ? body : xopPackage.root, media.charset)
-    let decoded = decoder.decode(text, media.version.envelope, encoding, media.charset !== undefined)
+    const { text, encoding, paired } = decodeText(xopPackage === undefined ? body : xopPackage.root, media.charset)
+    let decoded = decoder.decode(text, media.version.envelope, encoding, media.charset !== undefined, paired)
     // docs/protocol.md "Be liberal": a root part of type="" is SOAP 1.1 when its Envelope says so.
     if (xopPackage?.versionless === true && decoded.mismatch && decoded.namespace === SOAP11_ENV) {
       media = soapMediaType(SOAP11.mediaType, media.charset, undefined)
-      decoded = decoder.decode(text, SOAP11_ENV, encoding, media.charset !== undefined)
+      decoded = decoder.decode(text, SOAP11_ENV, encoding, media.charset !== undefined, paired)
     }
     if (xopPackage !== undefined) request[kPackageVersion] = media.version.version
     const envelope = media.version.envelope

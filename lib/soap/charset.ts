@@ -13,6 +13,11 @@ export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be'
 export interface DecodedText {
   readonly text: string
   readonly encoding: Encoding
+  /**
+   * Whether the text is known to hold no surrogate half alone: UTF-8 that isUtf8 accepts encodes none (RFC 3629
+   * §3), so its text needs no search for one.
+   */
+  readonly paired: boolean
 }
 
 const utf16le = new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true })
@@ -71,5 +76,5 @@ export function decodeText (bytes: Buffer, declared: Charset | undefined): Decod
     }
   }
   if (text.length === 0) throw new SOAP_ERR_DECODE_EMPTY()
-  return { text, encoding }
+  return { text, encoding, paired: encoding === 'utf-8' }
 }

@@ -179,14 +179,17 @@ export class EnvelopeDecoder implements XmlHandler {
 
   /**
    * Decodes `source`, expected to be a SOAP envelope in namespace `expected`.
-   * Throws a `SOAP_ERR_DECODE_*` error when the text cannot be decoded.
+   * Throws a `SOAP_ERR_DECODE_*` error when the text cannot be decoded. `paired`: `source` is known to hold no
+   * surrogate half alone (decoded from valid UTF-8 bytes: lib/soap/charset.ts).
    */
-  decode (source: string, expected: string, encoding: Encoding, charsetDeclared = false): DecodedEnvelope {
+  decode (
+    source: string, expected: string, encoding: Encoding, charsetDeclared = false, paired = false
+  ): DecodedEnvelope {
     const shapes = this.#shapes
     for (let i = 0; i < shapes.length; i++) {
       const shape = shapes[i]
       if (shape.expected === expected && shape.encoding === encoding && shape.charsetDeclared === charsetDeclared) {
-        const decoded = this.#again(source, shape)
+        const decoded = this.#again(source, shape, paired)
         if (decoded !== undefined) return decoded
       }
     }
@@ -214,7 +217,7 @@ export class EnvelopeDecoder implements XmlHandler {
     let decoded: DecodedEnvelope
     let length: number
     try {
-      this.#reader.read(source, shaping)
+      this.#reader.read(source, shaping, paired)
       if (!this.#mismatch && this.#section !== AFTER_BODY) throw new SOAP_ERR_DECODE_STRUCTURE('no Body')
       length = tree.length
       decoded = {
@@ -254,9 +257,9 @@ export class EnvelopeDecoder implements XmlHandler {
    * only white space between the Envelope's children. Else undefined, and
    * the message is decoded anew.
    */
-  #again (source: string, shape: Shape): DecodedEnvelope | undefined {
+  #again (source: string, shape: Shape, paired: boolean): DecodedEnvelope | undefined {
     const runs = this.#runs
-    if (!shape.markup.match(source, runs) || disallowedAt(source) !== -1) return undefined
+    if (!shape.markup.match(source, runs) || disallowedAt(source, paired) !== -1) return undefined
     const maxTextLength = this.#limits.maxTextLength
     const textNodes = shape.textNodes
     for (let k = 0; k < textNodes.length; k++) {

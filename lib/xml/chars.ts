@@ -43,9 +43,15 @@ function isPairAt (source: string, at: number): boolean {
 /**
  * Where the first character XML does not allow (Char, §2.2) is in `source`, or -1: a disallowed character or a
  * surrogate half alone. A text with surrogates is checked by native scans, none with the u flag (which reads a
- * code point at a time); it is read a character at a time only when it holds a half alone.
+ * code point at a time); it is read a character at a time only when it holds a half alone. `paired`: the text is
+ * known to hold no half alone (decoded from valid UTF-8: lib/soap/charset.ts), and is searched for the others only.
  */
-export function disallowedAt (source: string): number {
+export function disallowedAt (source: string, paired = false): number {
+  if (paired) {
+    NEXT_INVALID_BMP.lastIndex = 0
+    const next = NEXT_INVALID_BMP.exec(source)
+    return next === null ? -1 : next.index
+  }
   const bad = INVALID_OR_SURROGATE.exec(source)
   if (bad === null) return -1
   const at = bad.index

@@ -119,8 +119,11 @@ export class XmlReader {
     this.#qnames = memory.slots
   }
 
-  /** Reads a document; with `runs`, notes where its character data is, for `plainRuns`. */
-  read (source: string, runs = false): void {
+  /**
+   * Reads a document; with `runs`, notes where its character data is, for `plainRuns`. `paired`: the document is
+   * known to hold no surrogate half alone (disallowedAt).
+   */
+  read (source: string, runs = false, paired = false): void {
     this.#s = source
     this.#i = 0
     this.#runs.length = 0
@@ -134,7 +137,7 @@ export class XmlReader {
     this.#started = this.#ns.changes
     this.#clean = false
     try {
-      const bad = disallowedAt(source)
+      const bad = disallowedAt(source, paired)
       if (bad !== -1) this.#fail('disallowed character', bad)
       this.#prolog()
       this.#element()

@@ -9,6 +9,7 @@ import fc from 'fast-check'
 import { fastest, mutations } from '../fuzzing'
 import { SaxesParser } from 'saxes'
 import { XmlReader, XmlReadError, type XmlAttributeEvent, type XmlHandler } from '../../../lib/xml/reader'
+import { disallowedAt } from '../../../lib/xml/chars'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400)
 // Differences by design: the reader wants NCName local parts (Namespaces in
@@ -237,4 +238,19 @@ test('XmlReader: time grows linearly on the shapes that once made it quadratic',
     // Linear is about 4; the quadratic versions measured 11 to 100.
     t.assert.ok(large / small < 8, `${name}: 4× the input took ${(large / small).toFixed(1)}× the time`)
   }
+})
+
+test('XML 1.0 §2.2 (Char): a text known to hold no surrogate half alone (UTF-8 decoded) is refused at the same character as any text', (t: TestContext) => {
+  // Pairs, characters XML allows, and characters it does not (C0 controls, U+FFFE, U+FFFF): no half alone.
+  const unit = fc.constantFrom('a', '<', '\t', '\n', '\r', 'ü', '東', '\uE000', '\uFFFD', '🌍', '\u0000', '\u0008', '\u000B', '\u001F', '\uFFFE', '\uFFFF')
+  fc.assert(fc.property(fc.array(unit, { maxLength: 60 }), (units) => {
+    const text = units.join('')
+    t.assert.strictEqual(disallowedAt(text, true), disallowedAt(text))
+  }), { numRuns: 500 })
+  for (const bad of ['\u0001', '\uFFFE', '\uFFFF']) {
+    const document = `<a>🌍 text${bad}</a>`
+    t.assert.throws(() => { new XmlReader(handlerWith()).read(document, false, true) }, (err: unknown) =>
+      err instanceof XmlReadError && err.message === `disallowed character (at character ${document.indexOf(bad)})`)
+  }
+  t.assert.doesNotThrow(() => { new XmlReader(handlerWith()).read('<a>🌍 text &#x1F30D;</a>', false, true) })
 })
