@@ -7,14 +7,17 @@
  * on the child's name, each scalar in place, and makes the object with its
  * properties named in the code (one hidden class per shape).
  *
- * The schema reader (read.ts) stays the reference. Anything else an element
- * holds (`xsi:nil`, an attribute or element the shape does not name, text
- * among the children, children out of schema order, a scalar element with
- * an unqualified attribute or with markup) and every field of a kind the
- * compiled reader leaves to it (lists, wrapped arrays, `xsi:type`
- * alternatives, `xml.any`, mixed content, binary values, white space facets)
- * is read by read.ts, that element alone. A problem anywhere, and the whole element is read again by
- * read.ts: the problem, its JSON Pointer and its elements are read.ts's own.
+ * The schema reader (read.ts) stays the reference. An element with an
+ * attribute it does not read (`xsi:nil`, an unqualified one the shape does
+ * not name), a scalar element with an unqualified attribute or with markup,
+ * and every field of a kind the compiled reader leaves to it (lists, wrapped
+ * arrays, `xsi:type` alternatives, `xml.any`, mixed content, binary values,
+ * white space facets) is read by read.ts, that element alone, before any of
+ * its children is read. Children it does not read (one the shape does not
+ * name, text among them, children out of schema order) and any problem: the
+ * whole operation element is read by read.ts, once (RESTART); each element
+ * is thus read at most twice. The problem, its JSON Pointer and its elements
+ * are read.ts's own.
  */
 import { XML_NS, XSI_NS } from '../namespaces'
 import { isWhitespace } from '../xml/chars'
@@ -115,6 +118,14 @@ function scalarOf (kind: number, text: string): unknown {
   return short === 0 && kind === INTEGER ? 0 : short
 }
 
+/**
+ * What a reader throws when its element turns out to be read.ts's once some of its children are read (a child the
+ * shape does not name, text among them, children out of schema order): readCompiled() then has read.ts read the
+ * whole operation element, once. Read there instead, the element's children would be read again by read.ts,
+ * and again at each ancestor that does the same: as many times as the element is deep.
+ */
+export const RESTART: unknown = Object.freeze({ restart: 'the operation element is read by read.ts' })
+
 /** What generated code calls. */
 const helpers = {
   attributeCode,
@@ -125,7 +136,8 @@ const helpers = {
   isWhitespace,
   readValue,
   readFieldElement,
-  readAttributeValue
+  readAttributeValue,
+  RESTART
 }
 
 /** Whether a shape's elements are of the kind a compiled reader reads (its fields may still be read.ts's). */
@@ -149,8 +161,11 @@ function elementKind (field: Field): number {
   return shape.whiteSpace === undefined ? KINDS[shape.type] : ASIDE
 }
 
-/** The statement that leaves the element to read.ts. */
+/** The statement that leaves the element to read.ts: before any of its children is read (at its attributes). */
 const ASIDE_ELEMENT = 'return H.readValue(S, tree, p)'
+
+/** The statement that leaves the whole operation element to read.ts (RESTART). */
+const RESTART_ELEMENT = 'throw H.RESTART'
 
 /**
  * The source of a shape's reader. Each attribute and child is read by its
@@ -161,8 +176,8 @@ const ASIDE_ELEMENT = 'return H.readValue(S, tree, p)'
  */
 function sourceOf (shape: ObjectShape): string {
   const aside = ASIDE_ELEMENT
-  const ordered = (at: number): string => `if (last >= ${at}) ${aside}; last = ${at}; `
-  const attributes = shape.attributes.map((field, i) => `case ${i}: ${ordered(i)}a${i} = v; break`)
+  const ordered = (at: number, out: string): string => `if (last >= ${at}) ${out}; last = ${at}; `
+  const attributes = shape.attributes.map((field, i) => `case ${i}: ${ordered(i, aside)}a${i} = v; break`)
   const arrays: number[] = []
   const singles: number[] = []
   const elements = shape.elements.map((field, j) => {
@@ -171,7 +186,7 @@ function sourceOf (shape: ObjectShape): string {
       return `case ${j}: l${j}.push(v); break`
     }
     singles.push(j)
-    return `case ${j}: ${ordered(j)}e${j} = v; break`
+    return `case ${j}: ${ordered(j, RESTART_ELEMENT)}e${j} = v; break`
   })
   const key = (property: string): string => JSON.stringify(property)
   const optional = [...shape.attributes.map((field, i) => `a${i}`), ...singles.map((j) => `e${j}`)]
@@ -228,7 +243,7 @@ function simpleContentOf (text: Field): string[] {
 
 /** The source reading an object's children, each by its field's kind, and keeping it (`elements`: by field). */
 function childrenOf (elements: string[]): string[] {
-  const aside = ASIDE_ELEMENT
+  const aside = RESTART_ELEMENT
   return [
     'last = -1',
     'for (let q = p + 4, end = tree.end(p); q < end; q = tree.next(q)) {',

@@ -119,10 +119,7 @@ export class XmlReader {
     this.#qnames = memory.slots
   }
 
-  /**
-   * Reads a document; with `runs`, notes where its character data is, for `plainRuns`. `paired`: the document is
-   * known to hold no surrogate half alone (disallowedAt).
-   */
+  /** Reads a document; `runs`: notes where its text is (`plainRuns`); `paired`: no surrogate alone (disallowedAt). */
   read (source: string, runs = false, paired = false): void {
     this.#s = source
     this.#i = 0
