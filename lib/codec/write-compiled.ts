@@ -98,17 +98,14 @@ function escapeShort (value: string, attribute: boolean): string {
   return last === 0 ? value : out + value.slice(last)
 }
 
-/** A string that needs escaping, or holds a character XML 1.0 cannot carry: escaped, or not written. */
-function text (value: string): string {
-  if (value.length <= SHORT) return escapeShort(value, false)
+/**
+ * A string that needs escaping (`attribute`: as an attribute value), or holds a character XML 1.0 cannot carry:
+ * escaped, or not written.
+ */
+function escaped (value: string, attribute: boolean): string {
+  if (value.length <= SHORT) return escapeShort(value, attribute)
   if (disallowedAt(value) !== -1) notWritten()
-  return escapeXml(value)
-}
-
-function attributeValue (value: string): string {
-  if (value.length <= SHORT) return escapeShort(value, true)
-  if (disallowedAt(value) !== -1) notWritten()
-  return escapeAttribute(value)
+  return attribute ? escapeAttribute(value) : escapeXml(value)
 }
 
 /**
@@ -129,15 +126,15 @@ function decimal (value: number): string {
 }
 
 /** What the generated code is given, by these names. */
-const NAMES = ['N', 'S', 'T', 'A', 'D', 'R', 'L', 'H', 'f', 'd']
-const HELPERS = [notWritten, SPECIAL, text, attributeValue, decimal, FLAT_RUN, flattened, Object.hasOwn]
+const NAMES = ['N', 'S', 'E', 'D', 'R', 'L', 'H', 'f', 'd']
+const HELPERS = [notWritten, SPECIAL, escaped, decimal, FLAT_RUN, flattened, Object.hasOwn]
 
 const literal = (s: string): string => JSON.stringify(s)
 
 /** An expression: `v`'s text as the scalar type writes it, or a call of N() (not written). */
 function scalarCode (type: ScalarType, v: string, attribute: boolean): string {
   switch (type) {
-    case 'string': return `(typeof ${v} === 'string' ? (S.test(${v}) ? ${attribute ? 'A' : 'T'}(${v}) : ${v}) : N())`
+    case 'string': return `(typeof ${v} === 'string' ? (S.test(${v}) ? E(${v}, ${String(attribute)}) : ${v}) : N())`
     case 'integer': return `(Number.isSafeInteger(${v}) ? '' + ${v} : N())`
     case 'number': return `(Number.isFinite(${v}) ? D(${v}) : N())`
     default: return `(${v} === true ? 'true' : ${v} === false ? 'false' : N())`

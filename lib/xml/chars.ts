@@ -47,17 +47,16 @@ function isPairAt (source: string, at: number): boolean {
  * known to hold no half alone (decoded from valid UTF-8: lib/soap/charset.ts), and is searched for the others only.
  */
 export function disallowedAt (source: string, paired = false): number {
-  if (paired) {
-    NEXT_INVALID_BMP.lastIndex = 0
-    const next = NEXT_INVALID_BMP.exec(source)
-    return next === null ? -1 : next.index
+  // Where to search on from for the disallowed characters but surrogates: a text with no half alone.
+  let from = 0
+  if (!paired) {
+    const bad = INVALID_OR_SURROGATE.exec(source)
+    if (bad === null) return -1
+    from = bad.index
+    if ((source.charCodeAt(from) & 0xf800) !== 0xd800) return from
+    if (!(source as unknown as WellFormed).isWellFormed()) return disallowedFrom(source, from)
   }
-  const bad = INVALID_OR_SURROGATE.exec(source)
-  if (bad === null) return -1
-  const at = bad.index
-  if ((source.charCodeAt(at) & 0xf800) !== 0xd800) return at
-  if (!(source as unknown as WellFormed).isWellFormed()) return disallowedFrom(source, at)
-  NEXT_INVALID_BMP.lastIndex = at
+  NEXT_INVALID_BMP.lastIndex = from
   const next = NEXT_INVALID_BMP.exec(source)
   return next === null ? -1 : next.index
 }
@@ -192,6 +191,11 @@ export const FLAT_RUN = 16384
 export function flattened (s: string): string {
   s.charCodeAt(0)
   return s
+}
+
+/** The length of the reference to a predefined entity: `&amp;` 5, `&lt;` and `&gt;` 4, `&quot;` and `&apos;` 6. */
+export function referenceLength (predefined: string): number {
+  return predefined === '&' ? 5 : predefined === '<' || predefined === '>' ? 4 : 6
 }
 
 /** Whether an attribute declares a namespace (`xmlns`, or `xmlns:` and a prefix): Namespaces in XML §3. */

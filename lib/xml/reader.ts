@@ -12,7 +12,7 @@
 import { XML_NS, XMLNS_NS } from '../namespaces'
 import {
   codesOf, declaresNamespace, disallowedAt, FLAT_RUN, flattened, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME,
-  NCNAME_START, NextOf
+  NCNAME_START, NextOf, referenceLength
 } from './chars'
 import {
   CACHED_NAME_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS, qnameOf,
@@ -380,10 +380,9 @@ export class XmlReader {
     if (this.#cr.from(s, from) < to || this.#cdataEnd.from(s, from) < to) return undefined
     const predefined = this.#predefinedAt(amp + 1)
     if (predefined === undefined) return undefined
-    const after = amp + (predefined === '&' ? 5 : predefined === '<' || predefined === '>' ? 4 : 6)
-    // Else `#characters` reads the run, looking from `from` again: before where the next '&' was last looked for.
-    if (this.#amp.from(s, after) < to) { this.#amp.reset(); return undefined }
-    return flattened(s.slice(from, amp) + predefined + s.slice(after, to))
+    // A second reference: looked for back from the run's end, so that the search for the next '&' stays where it is.
+    if (s.lastIndexOf('&', to - 1) !== amp) return undefined
+    return flattened(s.slice(from, amp) + predefined + s.slice(amp + referenceLength(predefined), to))
   }
 
   /**
@@ -420,8 +419,7 @@ export class XmlReader {
       const predefined = this.#predefinedAt(amp + 1)
       if (predefined !== undefined) {
         out += predefined
-        // Past `amp;` or `lt;`, `gt;` (4 and 3 characters), `quot;` or `apos;` (5).
-        i = amp + (predefined === '&' ? 5 : predefined === '<' || predefined === '>' ? 4 : 6)
+        i = amp + referenceLength(predefined)
         continue
       }
       const semi = s.indexOf(';', amp)
