@@ -5,7 +5,7 @@
  * and the check of a certificate a message or a connection presents: its
  * chain to one of them, its validity, its key usage, then `lookup`.
  */
-import { X509Certificate, createHash, type KeyObject } from 'node:crypto'
+import { X509Certificate, createHash } from 'node:crypto'
 import type { SoapPrincipal, SoapPrincipalLookup } from '../../types'
 import { DIGITAL_SIGNATURE, KEY_CERT_SIGN, certificateFacts, parseName, type CertificateFacts } from './certificate'
 import { trimXmlSpace } from '../../xml/chars'
@@ -38,8 +38,24 @@ const MAX_SERIAL = 64
 interface Trusted {
   readonly certificate: X509Certificate
   readonly facts: CertificateFacts
-  /** Its public key, decoded once (X509Certificate decodes it anew each time it is asked for). */
-  readonly key: KeyObject
+  /** Whether it may have issued a certificate: CA:TRUE, and keyCertSign where key usage is present. */
+  readonly issuer: boolean
+  /** Its validity (notBefore, notAfter), in ms. */
+  readonly from: number
+  readonly to: number
+}
+
+/**
+ * What the DER of the certificates checked says, by certificate: a partner's comes back as the same object
+ * (key-info.ts keeps the last tokens' certificates), and is read once.
+ */
+const factsOf = new WeakMap<X509Certificate, CertificateFacts | undefined>()
+
+function factsOfCertificate (certificate: X509Certificate): CertificateFacts | undefined {
+  if (factsOf.has(certificate)) return factsOf.get(certificate)
+  const facts = certificateFacts(certificate.raw)
+  factsOf.set(certificate, facts)
+  return facts
 }
 
 const PEM = /-----BEGIN ([A-Z0-9 ]+)-----([^-]*)-----END \1-----/g
@@ -59,18 +75,21 @@ function certificatesIn (text: string, where: string, bad: (problem: string) => 
   return found
 }
 
-/** A certificate's public key; undefined when node:crypto cannot decode it (an algorithm it does not know). */
-function keyOf (certificate: X509Certificate): KeyObject | undefined {
+/**
+ * Whether node:crypto can decode a certificate's public key (an algorithm it knows); once decoded, the certificate
+ * keeps it.
+ */
+function keyReadable (certificate: X509Certificate): boolean {
   try {
-    return certificate.publicKey
+    return certificate.publicKey !== undefined
   } catch {
-    return undefined
+    return false
   }
 }
 
-/** Whether a certificate is valid at `now`, give or take `skew` (RFC 5280 §4.1.2.5). */
-function validAt (certificate: X509Certificate, now: number, skew: number): boolean {
-  return Date.parse(certificate.validFrom) - skew <= now && now <= Date.parse(certificate.validTo) + skew
+/** Whether validity [from, to] holds at `now`, give or take `skew` (RFC 5280 §4.1.2.5). */
+function validAt (from: number, to: number, now: number, skew: number): boolean {
+  return from - skew <= now && now <= to + skew
 }
 
 /** Whether key usage allows `bit`: yes where the extension is absent (RFC 5280 §4.2.1.3). */
@@ -140,12 +159,13 @@ class Store implements TrustStore {
    * `trust` alone (none from the sender, none fetched), so a chain is one step long.
    */
   #holds (certificate: X509Certificate, now: number): boolean {
-    const facts = certificateFacts(certificate.raw)
-    if (facts === undefined || !allows(facts, DIGITAL_SIGNATURE) || !validAt(certificate, now, this.#skew)) return false
+    const facts = factsOfCertificate(certificate)
+    const skew = this.#skew
+    if (facts === undefined || !allows(facts, DIGITAL_SIGNATURE) ||
+      !validAt(Date.parse(certificate.validFrom), Date.parse(certificate.validTo), now, skew)) return false
     return this.#trusted.some((anchor) => anchor.certificate.raw.equals(certificate.raw)) ||
-      this.#trusted.some(({ certificate: ca, facts, key }) =>
-        ca.ca && allows(facts, KEY_CERT_SIGN) && validAt(ca, now, this.#skew) &&
-        certificate.checkIssued(ca) && certificate.verify(key))
+      this.#trusted.some(({ certificate: ca, issuer, from, to }) =>
+        issuer && validAt(from, to, now, skew) && certificate.checkIssued(ca) && certificate.verify(ca.publicKey))
   }
 }
 
@@ -169,10 +189,17 @@ export function compileTrust (
   if (lookup !== undefined && typeof lookup !== 'function') {
     bad(`${where}.lookup must be a function (principal, { operation }) => boolean`)
   }
-  const trusted = certificates.map((certificate) => ({
-    certificate,
-    facts: certificateFacts(certificate.raw) ?? bad(`${where}.trust holds a certificate whose DER cannot be read`),
-    key: keyOf(certificate) ?? bad(`${where}.trust holds a certificate whose key cannot be read`)
-  }))
+  const trusted = certificates.map((certificate): Trusted => {
+    const facts = certificateFacts(certificate.raw) ??
+      bad(`${where}.trust holds a certificate whose DER cannot be read`)
+    if (!keyReadable(certificate)) bad(`${where}.trust holds a certificate whose key cannot be read`)
+    return {
+      certificate,
+      facts,
+      issuer: certificate.ca && allows(facts, KEY_CERT_SIGN),
+      from: Date.parse(certificate.validFrom),
+      to: Date.parse(certificate.validTo)
+    }
+  })
   return new Store(trusted, lookup as SoapPrincipalLookup | undefined, clockSkew)
 }
