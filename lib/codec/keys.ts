@@ -30,9 +30,23 @@ export class KnownKeys {
     return this.#keys.has(key)
   }
 
+  /**
+   * The problem of the first own key of `value` that is not a known one, `where` naming the object: `<where> has
+   * an unknown key "k" (one of a, b, c)`; undefined when every key is known.
+   */
+  problemIn (value: object, where: string): string | undefined {
+    const key = this.unknownIn(value)
+    return key === undefined ? undefined : `${where} has an unknown key "${key}" (one of ${this.list})`
+  }
+
   /** The first own key of `value` that is not a known one, or undefined. */
   unknownIn (value: object): string | undefined {
     for (const key of Object.keys(value)) if (!this.#keys.has(key)) return key
     return undefined
   }
+}
+
+/** Whether a value is an options object: an object, not null, not an array. */
+export function isObject (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

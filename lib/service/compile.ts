@@ -17,7 +17,7 @@ import { HOOK_NAMES, hookLists, understoodIn, type HookLists, type SoapScope } f
 import { usesXsi, shapeOf, type Field, type NamedShapes, type ObjectShape } from '../codec/shapes'
 import { fail, xmlOf } from '../codec/xml-keyword'
 import { prefixesFor } from '../codec/prefixes'
-import { KnownKeys } from '../codec/keys'
+import { isObject, KnownKeys } from '../codec/keys'
 import { compile } from '../codec/validation'
 import { isXmlText } from '../xml/chars'
 import { isNCName } from '../xml/chars'
@@ -99,10 +99,6 @@ export interface Service {
   readonly stages: ProtocolStages
   /** What its documents state of it (service/description.ts): the WSDL and the service page read only this. */
   readonly description: ServiceDescription
-}
-
-function isObject (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function objectShape (schema: unknown, where: string, namespace: string, shapes: NamedShapes): ObjectShape {

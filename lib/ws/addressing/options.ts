@@ -53,8 +53,8 @@ function asyncReplies (value: unknown, bad: (problem: string) => never): AsyncRe
   if (value === undefined) return undefined
   if (typeof value !== 'object' || value === null) bad('.asyncReplies must be an object')
   const options = value as Record<string, unknown>
-  const unknown = ASYNC_KEYS.unknownIn(options)
-  if (unknown !== undefined) bad(`.asyncReplies has an unknown key "${unknown}" (one of ${ASYNC_KEYS.list})`)
+  const problem = ASYNC_KEYS.problemIn(options, '.asyncReplies')
+  if (problem !== undefined) bad(problem)
   let allows: (url: URL) => boolean
   const allow = options.allow
   if (typeof allow === 'function') {
@@ -113,8 +113,8 @@ export function addressingPolicy (service: string, value: unknown): AddressingPo
   const bad = (problem: string): never => { throw new SOAP_ERR_SERVICE_INVALID(service, `"addressing"${problem}`) }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) bad(' must be true, false or an object')
   const options = value as SoapAddressingOptions & Record<string, unknown>
-  const unknown = KEYS.unknownIn(options)
-  if (unknown !== undefined) bad(` has an unknown key "${unknown}" (one of ${KEYS.list})`)
+  const problem = KEYS.problemIn(options, '')
+  if (problem !== undefined) bad(problem)
   if (options.required !== undefined && typeof options.required !== 'boolean') bad('.required must be a boolean')
   return { required: options.required === true, asyncReplies: asyncReplies(options.asyncReplies, bad) }
 }

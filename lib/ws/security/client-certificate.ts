@@ -44,8 +44,8 @@ function normalAddress (address: string): string {
 export function compileClientCertificate (
   bad: (problem: string) => never, value: Record<string, unknown>, x509Trust: TrustStore | undefined, clockSkew: number
 ): ClientCertificate {
-  const key = KEYS.unknownIn(value)
-  if (key !== undefined) bad(`.clientCertificate has an unknown key "${key}" (one of ${KEYS.list})`)
+  const problem = KEYS.problemIn(value, '.clientCertificate')
+  if (problem !== undefined) bad(problem)
   let header: string | undefined
   let proxies: string[] = []
   if (value.from === 'header') {

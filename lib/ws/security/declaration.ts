@@ -6,7 +6,7 @@
  */
 import { SOAP_ERR_SERVICE_INVALID } from '../../errors'
 import type { SoapReplayStore, SoapSecurityOptions, SoapUsernameTokenOptions } from '../../types'
-import { KnownKeys, type KeyRecord } from '../../codec/keys'
+import { isObject, KnownKeys, type KeyRecord } from '../../codec/keys'
 import { usernameTokenAssertion } from './security-policy'
 import { x509Assertions } from './x509-policy'
 import type { Freshness } from './timestamp'
@@ -52,10 +52,6 @@ const TOKEN_KEYS = new KnownKeys({
 const TIMESTAMP_FLAGS = { required: true, reply: true } as const satisfies KeyRecord<SoapSecurityOptions['timestamp']>
 const TIMESTAMP_KEYS = new KnownKeys(TIMESTAMP_FLAGS)
 
-function isObject (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /**
  * The compiled `security` of a service, or undefined when it has none; with
  * no `replay` of its own, it claims in `defaultStore`, the one its plugin
@@ -69,8 +65,8 @@ export function compileSecurity (
   if (!isObject(value)) bad(' must be an object')
   const options = value as SoapSecurityOptions & Record<string, unknown>
   const unknownKey = (object: Record<string, unknown>, known: KnownKeys, where: string): void => {
-    const key = known.unknownIn(object)
-    if (key !== undefined) bad(`${where} has an unknown key "${key}" (one of ${known.list})`)
+    const problem = known.problemIn(object, where)
+    if (problem !== undefined) bad(problem)
   }
   unknownKey(options, KEYS, '')
 

@@ -4,7 +4,7 @@
  * be signed, SHA-1, the key and certificate replies are signed with.
  */
 import type { SoapX509Options } from '../../types'
-import { KnownKeys, type KeyRecord } from '../../codec/keys'
+import { isObject, KnownKeys, type KeyRecord } from '../../codec/keys'
 import { signedHeaders } from './coverage'
 import { x509Signer } from './sign'
 import type { ServiceX509 } from './signature-verify'
@@ -21,10 +21,6 @@ const REPLY_KEYS = new KnownKeys({
   key: true, certificate: true
 } as const satisfies KeyRecord<NonNullable<SoapX509Options['reply']>>)
 
-function isObject (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /** What a service needs to know of the rest of its `security` to compile `x509`. */
 export interface X509Context {
   /** Whether the service requires a UsernameToken. */
@@ -36,8 +32,8 @@ export interface X509Context {
 export function compileX509 (bad: (problem: string) => never, value: unknown, context: X509Context): ServiceX509 {
   if (!isObject(value)) return bad('.x509 must be an object')
   const unknownKey = (object: Record<string, unknown>, known: KnownKeys, where: string): void => {
-    const key = known.unknownIn(object)
-    if (key !== undefined) bad(`.x509${where} has an unknown key "${key}" (one of ${known.list})`)
+    const problem = known.problemIn(object, `.x509${where}`)
+    if (problem !== undefined) bad(problem)
   }
   unknownKey(value, X509_KEYS, '')
   if (value.allowSha1 !== undefined && typeof value.allowSha1 !== 'boolean') bad('.x509.allowSha1 must be a boolean')
