@@ -15,6 +15,7 @@ import type { Exchange } from '../../service/protocol'
 import { securityFault } from './faults'
 import { decodeBase64 } from './token'
 import { compileTrust, type TrustStore } from './trust'
+import { TokenCertificates } from './key-info'
 
 export interface ClientCertificate {
   readonly trust: TrustStore
@@ -22,6 +23,8 @@ export interface ClientCertificate {
   readonly header: string | undefined
   /** The proxies' addresses, normalised. */
   readonly proxies: ReadonlySet<string>
+  /** The certificates of the header values read last, by value. */
+  readonly certificates: TokenCertificates
 }
 
 const KEYS = new KnownKeys({
@@ -68,7 +71,7 @@ export function compileClientCertificate (
   else if (value.lookup !== undefined) return bad('.clientCertificate.lookup goes with .clientCertificate.trust')
   else if (x509Trust !== undefined) trust = x509Trust
   else return bad('.clientCertificate needs the certificates it trusts: give .clientCertificate.trust or .x509.trust')
-  return { trust, header, proxies: new Set(proxies) }
+  return { trust, header, proxies: new Set(proxies), certificates: new TokenCertificates(headerCertificate) }
 }
 
 /**
@@ -96,7 +99,7 @@ function presented (client: ClientCertificate, exchange: Exchange): X509Certific
   // A header from any other address is never read: anyone can send one.
   if (address === undefined || !client.proxies.has(normalAddress(address))) return undefined
   const value = raw.headers[client.header]
-  return typeof value === 'string' ? headerCertificate(value) : undefined
+  return typeof value === 'string' ? client.certificates.of(value) : undefined
 }
 
 /** The principal of the request's client certificate; FailedAuthentication when there is none that holds. */

@@ -20,16 +20,30 @@ const MAX_TOKEN = 65_536
 /** How many BinarySecurityTokens' certificates a service keeps parsed. */
 export const KEPT_TOKENS = 32
 
+/** The certificate of a token's text, its DER in Base64; undefined when the text is no certificate. */
+function base64Certificate (text: string): X509Certificate | undefined {
+  const der = decodeBase64(text)
+  if (der === undefined) return undefined
+  try {
+    return new X509Certificate(der)
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * The certificates of the last BinarySecurityTokens a service read, by their text: a partner's certificate is
- * parsed once, not on each request (parsing one and decoding its key cost more than verifying an RSA
- * signature). Each is only what its text says; trust is decided on each request all the same. At most
- * KEPT_TOKENS, the one read longest ago let go first.
+ * The certificates of the last texts a service read them from (BinarySecurityTokens, a proxy's header), by
+ * their text: a partner's certificate is parsed once, not on each request (parsing one and decoding its key
+ * cost more than verifying an RSA signature). Each is only what its text says; trust is decided on each request
+ * all the same. At most KEPT_TOKENS, the one read longest ago let go first.
  */
 export class TokenCertificates {
   readonly #kept = new Map<string, X509Certificate>()
 
-  /** The certificate of a token's text; undefined when the text is no certificate. */
+  /** `read` makes a text's certificate, or undefined when the text is none: by default, Base64 DER. */
+  constructor (private readonly read: (text: string) => X509Certificate | undefined = base64Certificate) {}
+
+  /** The certificate of a text; undefined when the text is no certificate. */
   of (text: string): X509Certificate | undefined {
     const kept = this.#kept.get(text)
     if (kept !== undefined) {
@@ -37,14 +51,8 @@ export class TokenCertificates {
       this.#kept.set(text, kept)
       return kept
     }
-    const der = decodeBase64(text)
-    if (der === undefined) return undefined
-    let certificate: X509Certificate
-    try {
-      certificate = new X509Certificate(der)
-    } catch {
-      return undefined
-    }
+    const certificate = this.read(text)
+    if (certificate === undefined) return undefined
     if (this.#kept.size === KEPT_TOKENS) this.#kept.delete(this.#kept.keys().next().value as string)
     this.#kept.set(text, certificate)
     return certificate
