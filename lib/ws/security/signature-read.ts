@@ -9,7 +9,7 @@
 import { DS_NS, WSSE_NS, WSU_NS } from '../../namespaces'
 import type { SigningElement } from '../../xml/c14n'
 import { isWhitespace, trimXmlSpace } from '../../xml/chars'
-import { childElements, textOf } from './elements'
+import { attributeIn, childElements, textOf } from './elements'
 import { ENVELOPED, EXC_C14N, digestAlgorithm, signatureAlgorithm, type SignatureMethod } from './algorithms'
 import { securityFault, type SecurityFaultName } from './faults'
 import { decodeBase64 } from './token'
@@ -52,12 +52,6 @@ const X509_PROFILE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x5
 export const X509V3 = `${X509_PROFILE}#X509v3`
 export const SKI = `${X509_PROFILE}#X509SubjectKeyIdentifier`
 export const THUMBPRINT = 'http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#ThumbprintSHA1'
-
-/** The value of an unqualified attribute (or one in `namespace`), XML white space around it let go. */
-export function attributeIn (element: SigningElement, localName: string, namespace = ''): string | undefined {
-  const value = element.attributes.find((a) => a.namespace === namespace && a.localName === localName)?.value
-  return value === undefined ? undefined : trimXmlSpace(value)
-}
 
 export function is (element: SigningElement, namespace: string, localName: string): boolean {
   return element.namespace === namespace && element.localName === localName

@@ -10,7 +10,7 @@ import type { SoapUserSecret, SoapUsernameTokenOptions } from '../../types'
 import type { XmlElement } from '../../xml/element'
 import { isWhitespace, trimXmlSpace } from '../../xml/chars'
 import { securityFault } from './faults'
-import { childElements, textOf } from './elements'
+import { attributeIn, childElements, textOf } from './elements'
 import { parseDateTime } from './timestamp'
 import { bytesOf } from '../../codec/binary'
 
@@ -46,12 +46,6 @@ export function decodeBase64 (text: string): Buffer | undefined {
   return typeof bytes === 'string' ? undefined : bytes
 }
 
-/** An attribute's value, XML white space around it let go (anyURI's whiteSpace is collapse); nothing else is. */
-function attributeOf (element: XmlElement, localName: string): string | undefined {
-  const value = element.attributes.find((a) => a.namespace === '' && a.localName === localName)?.value
-  return value === undefined ? undefined : trimXmlSpace(value)
-}
-
 /** The one child of each kind: a second, an unknown child, or text between them is InvalidSecurityToken. */
 function parts (token: XmlElement): Map<string, XmlElement> {
   const found = new Map<string, XmlElement>()
@@ -65,13 +59,6 @@ function parts (token: XmlElement): Map<string, XmlElement> {
   return found
 }
 
-/** A bounded text: longer is InvalidSecurityToken. */
-function bounded (element: XmlElement, max: number): string {
-  const text = textOf(element, 'InvalidSecurityToken')
-  if (text.length > max) throw securityFault('InvalidSecurityToken')
-  return text
-}
-
 /** Reads a wsse:UsernameToken element. */
 export function readUsernameToken (token: XmlElement): UsernameToken {
   const found = parts(token)
@@ -79,27 +66,27 @@ export function readUsernameToken (token: XmlElement): UsernameToken {
   const pass = found.get('Password')
   if (user === undefined || pass === undefined) throw securityFault('InvalidSecurityToken')
   // XML white space only (space, tab, CR, LF): U+00A0 or U+3000 around a name make another name.
-  const username = trimXmlSpace(bounded(user, MAX_USERNAME))
+  const username = trimXmlSpace(textOf(user, 'InvalidSecurityToken', MAX_USERNAME))
   if (username === '') throw securityFault('InvalidSecurityToken')
-  const typeUri = attributeOf(pass, 'Type')
+  const typeUri = attributeIn(pass, 'Type')
   const type = typeUri === undefined || typeUri === PASSWORD_TEXT
     ? 'text'
     : typeUri === PASSWORD_DIGEST ? 'digest' : undefined
   if (type === undefined) throw securityFault('UnsupportedSecurityToken')
-  const password = bounded(pass, MAX_PASSWORD)
+  const password = textOf(pass, 'InvalidSecurityToken', MAX_PASSWORD)
   let nonce: Buffer | undefined
   const nonceElement = found.get('Nonce')
   if (nonceElement !== undefined) {
-    const encoding = attributeOf(nonceElement, 'EncodingType')
+    const encoding = attributeIn(nonceElement, 'EncodingType')
     if (encoding !== undefined && encoding !== BASE64_BINARY) throw securityFault('InvalidSecurityToken')
-    const text = bounded(nonceElement, MAX_NONCE)
+    const text = textOf(nonceElement, 'InvalidSecurityToken', MAX_NONCE)
     nonce = isWhitespace(text) ? undefined : decodeBase64(text)
     if (nonce === undefined) throw securityFault('InvalidSecurityToken')
   }
   let created: UsernameToken['created']
   const createdElement = found.get('Created')
   if (createdElement !== undefined) {
-    const text = bounded(createdElement, MAX_CREATED)
+    const text = textOf(createdElement, 'InvalidSecurityToken', MAX_CREATED)
     const instant = parseDateTime(text)
     if (instant === undefined) throw securityFault('InvalidSecurityToken')
     created = { text, instant }
