@@ -156,7 +156,7 @@ async function runOperation (
   }
   const version = versionInfo(soap.version)
   // A reply a protocol writes (signs) is a plain envelope.
-  const written = stages?.writeReply[0]
+  const written = stages?.writeReply
   const xop = written === undefined && repliesInParts(op.mtom, request, soap.mtom)
     ? new XopParts(op.mtom.threshold)
     : undefined

@@ -104,7 +104,8 @@ export interface ProtocolStages {
   readonly afterDispatch: ReadonlyArray<NonNullable<ProtocolSteps['afterDispatch']>>
   readonly beforeHandler: ReadonlyArray<NonNullable<ProtocolSteps['beforeHandler']>>
   readonly onReply: ReadonlyArray<NonNullable<ProtocolSteps['onReply']>>
-  readonly writeReply: ReadonlyArray<NonNullable<ProtocolSteps['writeReply']>>
+  /** The first protocol's that writes the reply's envelope; undefined when none does. */
+  readonly writeReply: ProtocolSteps['writeReply']
   readonly onFault: ReadonlyArray<NonNullable<ProtocolSteps['onFault']>>
   readonly repliesAway: ReadonlyArray<NonNullable<ProtocolSteps['repliesAway']>>
 }
@@ -120,7 +121,7 @@ export function stagesOf (protocols: readonly Protocol[]): ProtocolStages {
     afterDispatch: steps('afterDispatch'),
     beforeHandler: steps('beforeHandler'),
     onReply: steps('onReply'),
-    writeReply: steps('writeReply'),
+    writeReply: steps('writeReply')[0],
     onFault: steps('onFault'),
     repliesAway: steps('repliesAway')
   }

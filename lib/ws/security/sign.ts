@@ -18,6 +18,8 @@ import { BASE64_BINARY } from './token'
 export interface X509Signer {
   readonly key: KeyObject
   readonly certificate: X509Certificate
+  /** The certificate's DER in Base64: a BinarySecurityToken's text, made once. */
+  readonly token: string
   /** The SignatureMethod: RSA-SHA256, or ECDSA-SHA256 for an EC key. */
   readonly method: string
 }
@@ -31,7 +33,8 @@ export function x509Signer (
   const type = privateKey.asymmetricKeyType
   if (type !== 'rsa' && type !== 'ec') throw new TypeError(`an X.509 signer's key must be RSA or EC, not ${type}`)
   if (!cert.checkPrivateKey(privateKey)) throw new TypeError('the key is not the certificate\'s')
-  return { key: privateKey, certificate: cert, method: type === 'ec' ? ECDSA_SHA256 : RSA_SHA256 }
+  const method = type === 'ec' ? ECDSA_SHA256 : RSA_SHA256
+  return { key: privateKey, certificate: cert, token: cert.raw.toString('base64'), method }
 }
 
 /** An element to sign, and the wsu:Id (or Id) it carries in the view: an NCName. */
@@ -76,7 +79,7 @@ export function signElements (parts: readonly SignedElement[], signer: X509Signe
     ? sign.sign({ key: signer.key, dsaEncoding: 'ieee-p1363' })
     : sign.sign(signer.key)
   return `<wsse:BinarySecurityToken xmlns:wsse="${WSSE_NS}" xmlns:wsu="${WSU_NS}" wsu:Id="${tokenId}" ` +
-    `ValueType="${X509V3}" EncodingType="${BASE64_BINARY}">${signer.certificate.raw.toString('base64')}` +
+    `ValueType="${X509V3}" EncodingType="${BASE64_BINARY}">${signer.token}` +
     `</wsse:BinarySecurityToken><ds:Signature xmlns:ds="${DS_NS}" Id="${freshId('SIG')}">${signedInfo}` +
     `<ds:SignatureValue>${value.toString('base64')}</ds:SignatureValue><ds:KeyInfo>` +
     `<wsse:SecurityTokenReference xmlns:wsse="${WSSE_NS}"><wsse:Reference URI="#${tokenId}" ValueType="${X509V3}"/>` +

@@ -13,6 +13,7 @@ import { attributeIn, childElements, textOf } from './elements'
 import { ENVELOPED, EXC_C14N, digestAlgorithm, signatureAlgorithm, type SignatureMethod } from './algorithms'
 import { securityFault, type SecurityFaultName } from './faults'
 import { decodeBase64 } from './token'
+import type { CertificateReference } from './trust'
 
 /** References a SignedInfo may hold (Apache Santuario's secure validation allows 30). */
 const MAX_REFERENCES = 30
@@ -33,10 +34,7 @@ export interface SignedReference {
 }
 
 /** How KeyInfo names the signer's certificate (WSS X.509 Token Profile 1.1 §3.2). */
-export type KeyReference =
-  | { readonly kind: 'token', readonly id: string }
-  | { readonly kind: 'subjectKeyIdentifier' | 'thumbprint', readonly value: Buffer }
-  | { readonly kind: 'issuerSerial', readonly issuer: string, readonly serial: string }
+export type KeyReference = { readonly kind: 'token', readonly id: string } | CertificateReference
 
 export interface SignatureParts {
   readonly signedInfo: SigningElement

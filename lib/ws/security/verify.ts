@@ -18,7 +18,7 @@ import type { ServiceSecurity } from './declaration'
 import { childElements } from './elements'
 import { securityFault } from './faults'
 import { claim, replayKey, replayTtl } from './replay'
-import { verifySignedRequest } from './signature-verify'
+import { verifySignedRequest, type VerifiedSignature } from './signature-verify'
 import { checkCreated, checkTimestamp, replyTimestamp } from './timestamp'
 import { authenticate, readUsernameToken } from './token'
 
@@ -94,7 +94,7 @@ export async function verifySecurity (
   const { freshness } = security
   if (timestamp !== undefined) checkTimestamp(timestamp, now, freshness)
   else if (security.timestampRequired) throw securityFault('InvalidSecurity')
-  let signed: Awaited<ReturnType<typeof verifySignedRequest>> | undefined
+  let signed: VerifiedSignature | undefined
   if (x509 !== undefined) {
     if (signature === undefined) throw securityFault('InvalidSecurity')
     const at = headers.indexOf(blocks[0])
