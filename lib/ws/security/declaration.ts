@@ -17,6 +17,11 @@ import { compileClientCertificate, type ClientCertificate } from './client-certi
 export interface ServiceSecurity {
   readonly usernameToken: Required<SoapUsernameTokenOptions> | undefined
   readonly timestampRequired: boolean
+  /**
+   * Whether a request must carry a Security header: a UsernameToken or a Timestamp is required. With a client
+   * certificate alone, one is checked when sent.
+   */
+  readonly headerRequired: boolean
   readonly replyTimestamp: boolean
   readonly freshness: Freshness
   readonly replay: SoapReplayStore | undefined
@@ -142,6 +147,7 @@ export function compileSecurity (
   return {
     usernameToken,
     timestampRequired,
+    headerRequired: usernameToken !== undefined || timestampRequired,
     // A signed reply carries its own Timestamp, signed.
     replyTimestamp: (timestamp as { reply?: boolean } | undefined)?.reply === true && x509?.reply === undefined,
     freshness,

@@ -11,10 +11,9 @@ import type { Exchange, Operation, Protocol, ProtocolModule, ProtocolSteps } fro
 import { decodedSource } from '../../service/context'
 import { readSigningView, type SigningElement } from '../../xml/c14n'
 import { compileSecurity, type ServiceSecurity } from './declaration'
-import { SECURITY_HEADER, isSecurityBlock, verifySecurity } from './verify'
+import { SECURITY_HEADER, verifySecurity } from './verify'
 import { signedReply } from './reply'
 import { clientPrincipal } from './client-certificate'
-import { replyTimestamp } from './timestamp'
 
 declare module '../../service/context' {
   interface SoapContext {
@@ -52,20 +51,15 @@ class SecurityProtocol implements Protocol {
   async afterDispatch (exchange: Exchange, op: Operation): Promise<void> {
     if (this.#security.except.has(op.info.name)) return
     const { soap } = exchange
-    const { clientCertificate, usernameToken, timestampRequired, freshness } = this.#security
+    const { clientCertificate } = this.#security
+    const now = Date.now()
     if (clientCertificate !== undefined) {
-      const now = Date.now()
       soap.principal = await clientPrincipal(clientCertificate, exchange, op.info.name, now)
-      // The certificate alone is asked for: a Security header is checked when sent, not required.
-      if (usernameToken === undefined && !timestampRequired && !soap.headers.some(isSecurityBlock)) {
-        if (this.#security.replyTimestamp) soap.responseHeaders.push(replyTimestamp(now, freshness.maxAge))
-        return
-      }
     }
     // An MTOM request is verified over its XOP infoset; any other's xop:Include is an element like another.
     const view = (): SigningElement => readSigningView(decodedSource(soap), soap.mtom ? soap.parts : undefined)
     const { username, principal, replyHeader } = await verifySecurity(
-      this.#security, { headers: soap.headers, operation: op.info.name, view }
+      this.#security, { headers: soap.headers, operation: op.info.name, view }, now
     )
     soap.username = username
     if (principal !== undefined) soap.principal = principal

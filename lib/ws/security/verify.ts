@@ -87,6 +87,7 @@ export async function verifySecurity (
   const { headers } = request
   // Only blocks meant for this node count (SOAP 1.2 Part 1 §2.6); WSS §6.1: at most one Security header per role.
   const blocks = headers.filter(isSecurityBlock)
+  if (blocks.length === 0 && !security.headerRequired) return { username: undefined, principal: undefined, replyHeader }
   // A service's security asks for a token or a Timestamp (declaration.ts): none is a fault.
   if (blocks.length !== 1) throw securityFault('InvalidSecurity')
   const { x509 } = security
