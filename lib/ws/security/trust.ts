@@ -189,10 +189,10 @@ export function compileTrust (
   if (lookup !== undefined && typeof lookup !== 'function') {
     bad(`${where}.lookup must be a function (principal, { operation }) => boolean`)
   }
+  const unread = (what: string): never => bad(`${where}.trust holds a certificate whose ${what} cannot be read`)
   const trusted = certificates.map((certificate): Trusted => {
-    const facts = certificateFacts(certificate.raw) ??
-      bad(`${where}.trust holds a certificate whose DER cannot be read`)
-    if (!keyReadable(certificate)) bad(`${where}.trust holds a certificate whose key cannot be read`)
+    const facts = certificateFacts(certificate.raw) ?? unread('DER')
+    if (!keyReadable(certificate)) unread('key')
     return {
       certificate,
       facts,
