@@ -16,6 +16,7 @@ import { EnvelopeDecoder } from '../lib/soap/envelope'
 import { SOAP11_ENV } from '../lib/namespaces'
 import { normalizeOptions } from '../lib/options'
 import { elementsAt } from '../lib/xml/tree'
+import { XmlReadError } from '../lib/xml/reader'
 import type { XmlElement } from '../lib/xml/element'
 import { missing, requireXmllint } from './helper'
 
@@ -457,7 +458,7 @@ test('readSigningView, XOP 1.0 §3.2: in a message that is no XOP package (no pa
 })
 
 test('readSigningView: text the reader refuses (XML 1.0, Namespaces in XML) throws', (t: TestContext) => {
-  for (const bad of ['<r>', '<!DOCTYPE r><r/>', '<r/><?pi x?>', '<p:r/>', '']) t.assert.throws(() => readSigningView(bad))
+  for (const bad of ['<r>', '<!DOCTYPE r><r/>', '<r/><?pi x?>', '<p:r/>', '']) t.assert.throws(() => readSigningView(bad), XmlReadError, bad)
 })
 
 test('Exclusive XML Canonicalization §3, enveloped signature: `omit` leaves that element and its descendants out', (t: TestContext) => {

@@ -52,8 +52,8 @@ test('docs/protocol.md "Decoding": bytes invalid in the charset (BP R1012) → 4
   for (const [name, bad] of cases) {
     const body = Buffer.concat([Buffer.from(xml.slice(0, at)), bad, Buffer.from(xml.slice(at + 1))])
     const response = await post(app, '1.2', body)
+    t.assert.strictEqual(response.statusCode, 400, name)
     assertEmpty(t, response, 400)
-    t.assert.ok(!response.body.includes('\uFFFD'), name)
   }
 })
 

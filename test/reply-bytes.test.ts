@@ -6,7 +6,7 @@
 import { test, type TestContext } from 'node:test'
 import fc from 'fast-check'
 import Fastify, { type FastifyInstance } from 'fastify'
-import soap, { defineOperation, defineService } from '../lib/index'
+import soap, { defineOperation, defineService, SoapFault } from '../lib/index'
 import { BYTES_FROM, utf8Bytes } from '../lib/plugin/reply-bytes'
 import { envelope, listen, post, rawExchange } from './helper'
 
@@ -22,7 +22,7 @@ const service = defineService({
     Fail: defineOperation({
       input: text,
       output: text,
-      async handler (input) { throw new Error(input.text) }
+      async handler (input) { throw new SoapFault({ code: 'Receiver', reason: input.text }) }
     })
   }
 })
@@ -92,13 +92,14 @@ test(`docs/protocol.md "Faults": a fault of ${BYTES_FROM} characters or more car
     app, '1.2', envelope('1.2', `<b:Fail xmlns:b="${NS}"><b:text>${value}</b:text></b:Fail>`), { url: '/bytes' }
   )
   t.assert.strictEqual(response.statusCode, 500)
+  t.assert.ok(response.body.length >= BYTES_FROM && response.body.includes(value), 'the fault holds the text')
   t.assert.strictEqual(Number(response.headers['content-length']), response.rawPayload.length)
   t.assert.strictEqual(seen[0], response.body)
 })
 
 test('docs/protocol.md "The exchange": the bytes of a long reply are its UTF-8 encoding, whatever its characters', () => {
   const unit = fc.oneof(
-    fc.constantFrom('a', '<', 'ü', '東', '🌍', '\uE000', '\uFFFD'),
+    fc.constantFrom('a', '<', 'ü', '東', '🌍', '\uE000', '\uFFFD', '\uD800', '\uDC00', '\uD83C'),
     fc.string({ unit: 'binary', maxLength: 4 })
   )
   fc.assert(fc.property(fc.array(unit, { maxLength: 400 }), fc.nat({ max: 3 }), (pieces, repeat) => {
