@@ -182,7 +182,7 @@ function bodyParser (
   parse: ReturnType<typeof buildParser>, packaged: boolean, telemetry: ServiceTelemetry | undefined
 ): BodyParser {
   return function parseSoapBody (request, body, done) {
-    const start = telemetry === undefined ? 0 : performance.now()
+    const start = telemetry?.started()
     let parsed: SoapContext | undefined
     let error: Error | null = null
     try {
@@ -190,7 +190,7 @@ function bodyParser (
     } catch (err) {
       error = err as Error
     }
-    telemetry?.decoded(request, start, body.length)
+    if (start !== undefined) telemetry?.decoded(request, start, body.length)
     done(error, parsed)
   }
 }

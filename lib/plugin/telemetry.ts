@@ -4,7 +4,8 @@
  * one SERVER span a request, named `<service>/<operation>` after the RPC
  * semantic conventions, the events of the stages that cost time, and the
  * requests, faults and durations as metrics. Without the API the endpoint
- * adds none of this: no hook, no wrapper, nothing a request runs.
+ * adds none of this: no hook, no wrapper, nothing a request runs. With the
+ * API and nothing registered behind it, a request makes no span (`idle`).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Attributes, Context, Span, SpanContext } from '@opentelemetry/api'
@@ -55,6 +56,8 @@ type SendDone = (err: Error | null, payload?: unknown) => void
 
 /** What the endpoint of one service does with the API. */
 export interface ServiceTelemetry {
+  /** When a request's decoding starts: now, or undefined when the API is idle (no span is made). */
+  started (): number | undefined
   /** The span begins, once the envelope of `bytes` bytes, decoding since `start`, is decoded (or refused). */
   decoded (request: FastifyRequest, start: number, bytes: number): void
   /** The span of a GET operation (SOAP Response MEP) begins: there is no envelope to decode. */
@@ -109,6 +112,29 @@ function answerAttributes (soap: SoapContext | null, note: AnswerNote | null, pa
   return attributes
 }
 
+/**
+ * Whether the API is idle: nothing registered behind it that a request's
+ * span or metrics could reach. No tracer provider behind the API's proxy, so
+ * that a span would be a non-recording one; no-op instruments, made when no
+ * meter provider was registered (`instruments`); no context manager, so that
+ * no code could see the span as the active one. A request then makes no span.
+ */
+function idleCheck (api: OtelApi, instruments: readonly unknown[]): () => boolean {
+  const { trace, context } = api
+  const noop = api.createNoopMeter()
+  const noops: unknown[] = [noop.createCounter(''), noop.createHistogram('')]
+  if (instruments.some((instrument) => !noops.includes(instrument))) return () => false
+  const untraced = new api.ProxyTracerProvider().getDelegate()
+  // A context that only a context manager makes active.
+  const probe = api.ROOT_CONTEXT.setValue(api.createContextKey('fastify-soap.idle'), true)
+  const inProbe = (): boolean => context.active() === probe
+  return function idle () {
+    const provider = trace.getTracerProvider()
+    return provider instanceof api.ProxyTracerProvider && provider.getDelegate() === untraced &&
+      !context.with(probe, inProbe)
+  }
+}
+
 /** A service's telemetry: its spans through the global tracer, its metrics through the global meter. */
 export function serviceTelemetry (api: OtelApi, service: string): ServiceTelemetry {
   const { trace, context } = api
@@ -125,6 +151,7 @@ export function serviceTelemetry (api: OtelApi, service: string): ServiceTelemet
   const faults = meter.createCounter('soap.server.faults', {
     unit: '{fault}', description: 'SOAP faults answered, by code'
   })
+  const idle = idleCheck(api, [duration, requests, faults])
 
   function start (request: FastifyRequest, started: number, bytes: number | undefined): RequestSpan {
     const http = httpContext(api, request)
@@ -148,9 +175,14 @@ export function serviceTelemetry (api: OtelApi, service: string): ServiceTelemet
   }
 
   function onSend (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: SendDone): void {
-    // A request refused before its envelope was decoded (an empty body, one over the limit) begins here.
+    let state = request[kSpan]
+    if (state === null && idle()) {
+      done(null, payload)
+      return
+    }
     const now = performance.now()
-    const state = request[kSpan] ?? start(request, now - reply.elapsedTime, undefined)
+    // A request refused before its envelope was decoded (an empty body, one over the limit) begins here.
+    state ??= start(request, now - reply.elapsedTime, undefined)
     const { span } = state
     span.addEvent(STAGE_EVENTS.write, now)
     const soap = request.soap
@@ -179,15 +211,19 @@ export function serviceTelemetry (api: OtelApi, service: string): ServiceTelemet
   }
 
   return {
+    started () {
+      return idle() ? undefined : performance.now()
+    },
     decoded (request, started, bytes) {
       start(request, started, bytes).span.addEvent(STAGE_EVENTS.decode, performance.now())
     },
     begin (request) {
-      start(request, performance.now(), undefined)
+      if (!idle()) start(request, performance.now(), undefined)
     },
     instrument (handler) {
       return function tracedHandler (input, call) {
-        const state = (call as SoapCall).request[kSpan] as RequestSpan
+        const state = (call as SoapCall).request[kSpan]
+        if (state === null) return handler(input, call)
         state.span.addEvent(STAGE_EVENTS.validate, performance.now())
         return context.with(state.context, async () => {
           try {

@@ -9,7 +9,8 @@ import type * as Api from '@opentelemetry/api'
 
 /** The parts of the API the plugin uses. */
 export type OtelApi = Pick<
-  typeof Api, 'context' | 'trace' | 'metrics' | 'propagation' | 'createTraceState' | 'SpanKind' | 'SpanStatusCode'
+  typeof Api, 'context' | 'trace' | 'metrics' | 'propagation' | 'createTraceState' | 'SpanKind' | 'SpanStatusCode' |
+  'ProxyTracerProvider' | 'createNoopMeter' | 'createContextKey' | 'ROOT_CONTEXT'
 >
 
 // The module, once asked for: null when it cannot be loaded (docs/architecture.md "What is kept between requests").
