@@ -41,6 +41,8 @@ function blockWriter (field: Field, schema: Schema, where: string): (value: unkn
         any: undefined,
         anyAttribute: false,
         mixed: false,
+        required: [],
+        closed: false,
         prefixes: []
       }
   const prefixes = prefixesFor(shape, field.namespace, field.array ? schema.items : schema, where)

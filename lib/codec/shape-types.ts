@@ -58,6 +58,9 @@ export interface ObjectShape {
    * The XML Schema type the object is, when its `$type` property names it: an alternative of a derived-type element.
    */
   readonly xsiType: XsiTypeName | undefined
+  /** The properties its `required` lists, and whether it refuses any other (`additionalProperties: false`). */
+  readonly required: readonly string[]
+  readonly closed: boolean
   /**
    * The `xml.prefix` choices of its properties' schemas (their items',
    * alternatives' and named schemas' own), in property order: what a writer

@@ -48,9 +48,10 @@ export type NamedShapes = WeakMap<object, Map<string, Shape>>
 const REF = /^#\/(\$defs|definitions)\/([^/]+)$/
 const BESIDE_REF: ReadonlySet<string> = new Set(['$ref', 'xml', 'description', 'title', '$comment'])
 
-type Built = 'elements' | 'attributes' | 'elementsByName' | 'attributesByName' | 'prefixes'
+type Built = 'elements' | 'attributes' | 'elementsByName' | 'attributesByName' | 'prefixes' | 'required'
 type MutableObjectShape = Omit<{ -readonly [K in keyof ObjectShape]: ObjectShape[K] }, Built> & {
   prefixes: AskedPrefix[]
+  required: string[]
   elements: Field[]
   attributes: Field[]
   elementsByName: Map<string, Map<string, Field>>
@@ -58,8 +59,10 @@ type MutableObjectShape = Omit<{ -readonly [K in keyof ObjectShape]: ObjectShape
 }
 
 function emptyObject (nullable: boolean, xml: XmlKeyword): MutableObjectShape {
-  const content = { elements: [], attributes: [], elementsByName: new Map(), attributesByName: new Map(), prefixes: [] }
-  const flags = { anyAttribute: xml.anyAttribute === true, mixed: xml.mixed === true }
+  const content = {
+    elements: [], attributes: [], elementsByName: new Map(), attributesByName: new Map(), prefixes: [], required: []
+  }
+  const flags = { anyAttribute: xml.anyAttribute === true, mixed: xml.mixed === true, closed: false }
   return { kind: 'object', nullable, ...content, text: undefined, any: undefined, ...flags, xsiType: undefined }
 }
 
@@ -183,6 +186,8 @@ class ShapeBuilder implements ShapeReader {
     }
     shape.text = text
     shape.any = any
+    if (Array.isArray(schema.required)) shape.required.push(...schema.required.filter((p) => typeof p === 'string'))
+    shape.closed = ap === false
   }
 
   /**

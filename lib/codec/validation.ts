@@ -9,7 +9,7 @@
  */
 import Ajv, { _, str, type ErrorObject, type KeywordCxt, type KeywordErrorDefinition, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
-import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
+import { SOAP_ERR_OUTPUT_INVALID, SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import type { Problem } from '../soap/fault'
 import { linearEngine, linearRegExp, URL_PATTERN } from './patterns'
 import { readBinary } from './read'
@@ -353,4 +353,11 @@ export function problemsOf (errors: readonly ErrorObject[] | null | undefined, b
     problems.push({ path, message: PRESENCE.has(error.keyword) ? PRESENCE_MESSAGE : String(error.message) })
   }
   return problems
+}
+
+/** Throws SOAP_ERR_OUTPUT_INVALID, with the path and message of its first problem, for a result `validate` refuses. */
+export function checkResult (validate: ValidateFunction, value: unknown): void {
+  if (validate(value)) return
+  const problem = problemsOf(validate.errors)[0]
+  throw new SOAP_ERR_OUTPUT_INVALID(problem.path, problem.message)
 }

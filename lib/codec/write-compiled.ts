@@ -153,7 +153,11 @@ class Compiler {
   private readonly index = new Map<ObjectShape, number>()
   private readonly writers: ObjectWriter[] = []
 
-  constructor (private readonly partsOf: (shape: ObjectShape) => Parts) {}
+  /**
+   * @param checked whether the code also refuses what the schema's `required` and `additionalProperties: false`
+   * refuse (an absent required property, a property it does not name), which the interpreter writes
+   */
+  constructor (private readonly partsOf: (shape: ObjectShape) => Parts, private readonly checked: boolean) {}
 
   /** The index of the writer of `shape`: until first called, one that compiles it and takes its place. */
   writerOf (shape: ObjectShape): number {
@@ -173,21 +177,33 @@ class Compiler {
     const parts = this.partsOf(shape)
     const delegates: Writer[] = []
     const delegate = (write: Writer): string => `d[${delegates.push(write) - 1}]`
-    let code = this.allPresentCode(parts, delegate) + 'let a = \'\', e = \'\', v\n'
+    let code = this.closedCode(shape, parts) + this.allPresentCode(parts, delegate) + 'let a = \'\', e = \'\', v\n'
+    // A required property absent: not written.
+    const absent = (field: Field): string => this.checked && shape.required.includes(field.property) ? ' else N()' : ''
     for (const part of parts.attributes) {
       const field = part.field
       const value = inline(field)
         ? scalarCode((field.shape as ScalarShape).type, 'v', true)
         : `${delegate(part.write)}(v)`
-      code += `${read(field.property)} a += ${literal(part.start)} + ${value} + '"' }\n`
+      code += `${read(field.property)} a += ${literal(part.start)} + ${value} + '"' }${absent(field)}\n`
     }
     for (const part of parts.elements) {
-      code += `${read(part.field.property)} ${this.elementCode(part, delegate)} }\n`
+      code += `${read(part.field.property)} ${this.elementCode(part, delegate)} }${absent(part.field)}\n`
     }
     code += 'return e === \'\' ? s + a + \'/>\' : s + a + \'>\' + e + c'
     // eslint-disable-next-line no-new-func -- the point: code made once per shape, its names and tags string literals
     const make = new Function(...NAMES, `return function (o, s, c) {\n${code}\n}`)
     return make(...HELPERS, this.writers, delegates) as ObjectWriter
+  }
+
+  /**
+   * Checked, for an object that refuses the properties its schema does not name: a statement that throws (not
+   * written) when it has one, as Ajv lists them (own enumerable keys: `for...in` visits them all, and perhaps more).
+   */
+  private closedCode (shape: ObjectShape, parts: Parts): string {
+    if (!this.checked || !shape.closed) return ''
+    const named = [...parts.attributes, ...parts.elements].map((part) => `k !== ${literal(part.field.property)}`)
+    return `for (const k in o) if (${named.length === 0 ? 'true' : named.join(' && ')}) N()\n`
   }
 
   /**
@@ -298,7 +314,11 @@ function read (property: string): string {
 /**
  * Compiles the writer of a top-level element of `shape`, which writes what the interpreter writes or throws: each
  * object shape's code is made the first time a value holds one. `partsOf` gives the interpreter's parts of a shape.
+ * `checked`, it also throws for an object that lacks a property its `required` lists, or has one an
+ * `additionalProperties: false` refuses.
  */
-export function compileWriter (shape: ObjectShape, partsOf: (shape: ObjectShape) => Parts): ElementWriter {
-  return new Compiler(partsOf).root(shape)
+export function compileWriter (
+  shape: ObjectShape, partsOf: (shape: ObjectShape) => Parts, checked = false
+): ElementWriter {
+  return new Compiler(partsOf, checked).root(shape)
 }

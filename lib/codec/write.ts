@@ -439,6 +439,8 @@ export interface ElementWriters {
   readonly interpreted: (value: unknown) => string
   /** Writes what the interpreter writes, or throws (anything): then the interpreter is asked. */
   readonly compiled: (value: unknown) => string
+  /** The compiled writer, which also throws for a value the schema's `required` or `additionalProperties` refuse. */
+  readonly checked: (value: unknown) => string
 }
 
 /** The interpreter's and the compiled writer of one top-level element: see compileElement(). */
@@ -456,7 +458,9 @@ export function elementWriters (
   const contents: Contents = new Map()
   const content = compileContent(shape, prefixes, contents)
   const close = `</${tag}>`
-  const compiled = compileWriter(shape, (object) => compileContent(object, prefixes, contents).parts())
+  const partsOf = (object: ObjectShape): Parts => compileContent(object, prefixes, contents).parts()
+  const compiled = compileWriter(shape, partsOf)
+  const checked = compileWriter(shape, partsOf, true)
   return {
     interpreted: (value) => {
       try {
@@ -465,7 +469,8 @@ export function elementWriters (
         throw err instanceof OutputProblem ? new SOAP_ERR_OUTPUT_INVALID(err.path, err.message) : err
       }
     },
-    compiled: (value) => compiled(value, start, close)
+    compiled: (value) => compiled(value, start, close),
+    checked: (value) => checked(value, start, close)
   }
 }
 
@@ -484,7 +489,11 @@ export function compileElement (
   prefixes: Prefixes,
   xsi: boolean
 ): (value: unknown) => string {
-  const { interpreted, compiled } = elementWriters(shape, name, namespace, prefixes, xsi)
+  return combined(shape, elementWriters(shape, name, namespace, prefixes, xsi))
+}
+
+/** The compiled writer, and the interpreter when it throws or writes an MTOM reply's parts: see compileElement(). */
+function combined (shape: ObjectShape, { interpreted, compiled }: ElementWriters): (value: unknown) => string {
   // Looked for when first writing an MTOM reply: most elements never write one.
   let parts: boolean | undefined
   return (value) => {
@@ -493,6 +502,33 @@ export function compileElement (
       return compiled(value)
     } catch {
       return interpreted(value)
+    }
+  }
+}
+
+/**
+ * Compiles the writer of an operation's output whose schema holds only keywords the checked writer enforces
+ * (enforced.ts; no binary value, so no MTOM part): a value it writes is one `validate` would accept, and is written
+ * unvalidated. For any other, `validate` runs first (it throws the problem it finds) and compileElement()'s writer
+ * then writes the value, or refuses it: what validating every value first would do.
+ */
+export function compileOutput (
+  shape: ObjectShape,
+  name: string,
+  namespace: string,
+  prefixes: Prefixes,
+  xsi: boolean,
+  validate: (value: unknown) => void
+): (value: unknown) => string {
+  const writers = elementWriters(shape, name, namespace, prefixes, xsi)
+  const write = combined(shape, writers)
+  const checked = writers.checked
+  return (value) => {
+    try {
+      return checked(value)
+    } catch {
+      validate(value)
+      return write(value)
     }
   }
 }

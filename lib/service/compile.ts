@@ -6,7 +6,8 @@
  */
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
-import { compileElement } from '../codec/write'
+import { compileElement, compileOutput } from '../codec/write'
+import { writerEnforces } from '../codec/enforced'
 import {
   SOAP_ERR_SERVICE_DUPLICATE,
   SOAP_ERR_SERVICE_HANDLER,
@@ -18,7 +19,7 @@ import { usesXsi, shapeOf, type Field, type NamedShapes, type ObjectShape } from
 import { fail, xmlOf } from '../codec/xml-keyword'
 import { prefixesFor } from '../codec/prefixes'
 import { isObject, KnownKeys } from '../codec/keys'
-import { compile } from '../codec/validation'
+import { checkResult, compile } from '../codec/validation'
 import { isXmlText } from '../xml/chars'
 import { isNCName } from '../xml/chars'
 import type { SoapOperationInfo } from '../types'
@@ -47,6 +48,7 @@ export interface Operation {
   readonly headers: ObjectShape | undefined
   readonly validateHeaders: ValidateFunction | undefined
   readonly writeOutput: ((value: unknown) => string) | undefined
+  /** Undefined when results go unvalidated, or when `writeOutput` validates those it refuses (codec/enforced.ts). */
   readonly validateOutput: ValidateFunction | undefined
   /** The reply's header blocks (`outputHeaders`), written from `call.replyHeaders()`; undefined when it has none. */
   readonly replyHeaders: ReplyHeaders | undefined
@@ -107,18 +109,25 @@ function objectShape (schema: unknown, where: string, namespace: string, shapes:
   return shape
 }
 
-/** The writer of a top-level element and its validator. */
+/**
+ * The writer of a top-level element and its validator. For a result to validate (`checked`) whose schema the writer
+ * enforces (codec/enforced.ts), the writer validates the values it does not write itself (`validates`): Ajv is left
+ * out for the others (docs/services.md "Writing").
+ */
 function writer (
-  ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string, shapes: NamedShapes
-): { write: (value: unknown) => string, validate: ValidateFunction, element: ElementDescription } {
+  ajv: Ajv, schema: JsonSchema, name: string, tns: string, where: string, shapes: NamedShapes, checked = false
+): { write: (value: unknown) => string, validate: ValidateFunction, validates: boolean, element: ElementDescription } {
   const xml = xmlOf(schema, where)
   const namespace = xml.namespace ?? tns
   const shape = objectShape(schema, where, namespace, shapes)
   const validate = compile(ajv, schema, where)
   const element = { name: xml.name ?? name, namespace, shape, schema }
   const prefixes = prefixesFor(shape, namespace, schema, where)
-  const write = compileElement(shape, element.name, namespace, prefixes, usesXsi(shape))
-  return { write, validate, element }
+  const validates = checked && writerEnforces(schema)
+  const write = validates
+    ? compileOutput(shape, element.name, namespace, prefixes, usesXsi(shape), (value) => checkResult(validate, value))
+    : compileElement(shape, element.name, namespace, prefixes, usesXsi(shape))
+  return { write, validate, validates, element }
 }
 
 function milliseconds (value: unknown, fallback: number, name: string, what: string): number {
@@ -193,10 +202,10 @@ function compileOperation (
   let validateOutput: ValidateFunction | undefined
   let output: ElementDescription | undefined
   if (op.output !== undefined) {
-    const out = writer(ajv, op.output, `${name}Response`, tns, `${where}.output`, shapes)
+    const out = writer(ajv, op.output, `${name}Response`, tns, `${where}.output`, shapes, validateOutputs)
     writeOutput = out.write
     output = out.element
-    if (validateOutputs) validateOutput = out.validate
+    if (validateOutputs && !out.validates) validateOutput = out.validate
   }
 
   let headers: ObjectShape | undefined

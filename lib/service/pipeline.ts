@@ -17,7 +17,7 @@ import { InputProblem, isEmptyNil, locate, readChild, readScalarOf, startChildre
 import { readCompiled } from '../codec/read-compiled'
 import type { SoapContext } from './context'
 import { dispatch } from './dispatch'
-import { SOAP_ERR_OPERATION_TIMEOUT, SOAP_ERR_OUTPUT_INVALID } from '../errors'
+import { SOAP_ERR_OPERATION_TIMEOUT } from '../errors'
 import { invalidInputFault, toSoapFault, type SoapFault } from '../soap/fault'
 import { answered, runHooks } from './hooks'
 import type { SoapFaultHook } from '../types'
@@ -28,7 +28,7 @@ import { writeEnvelope } from '../soap/writer'
 import { writeXopPackage, XopParts } from '../soap/xop-write'
 import { writingParts } from '../codec/write'
 import { kMtomRule, repliesInParts } from './mtom'
-import { problemsOf } from '../codec/validation'
+import { checkResult, problemsOf } from '../codec/validation'
 import { writeReplyHeaders } from './reply-headers'
 import { Exchange, kExchange } from './protocol'
 import { withDeadline } from '../deadline'
@@ -150,10 +150,7 @@ async function runOperation (
   if (answered(soap.result, reply)) return reply
   if (hooks.onResult !== null && await runHooks(hooks.onResult, request, reply)) return reply
   if (op.info.oneWay) return reply.code(202).header('content-length', '0').send()
-  if (op.validateOutput !== undefined && !op.validateOutput(soap.result)) {
-    const problem = problemsOf(op.validateOutput.errors)[0]
-    throw new SOAP_ERR_OUTPUT_INVALID(problem.path, problem.message)
-  }
+  if (op.validateOutput !== undefined) checkResult(op.validateOutput, soap.result)
   const version = versionInfo(soap.version)
   // A reply a protocol writes (signs) is a plain envelope.
   const written = stages?.writeReply
