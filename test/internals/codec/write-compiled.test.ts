@@ -328,7 +328,7 @@ test(`codec write (${RULE}): the compiled writer writes what the interpreter wri
   }
 })
 
-test(`codec write (${RULE}): in an MTOM reply, a tree that may hold a base64 value is written by the interpreter, its parts once each and in order`, (t: TestContext) => {
+test(`codec write (${RULE}): in an MTOM reply, the writer writes what the interpreter writes, the same parts once each and in order`, (t: TestContext) => {
   fc.assert(fc.property(cases, fc.nat({ max: 4 }), ([spec, value], threshold) => {
     const writers = writersOf(spec)
     const reference = new XopParts(threshold)
