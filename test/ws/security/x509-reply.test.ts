@@ -86,6 +86,8 @@ for (const version of ['1.1', '1.2'] as SoapVersion[]) {
     t.assert.match(verified.output, /OK/)
     const changed = xmlsecVerify(t, reply.replace('<tns:text>hello</tns:text>', '<tns:text>hellO</tns:text>'), certificate)
     t.assert.notStrictEqual(changed.status, 0, changed.output)
+    // Refused for the digest of the changed Body, not for anything else.
+    t.assert.match(changed.output, /data and digest do not match[^]*\nFAIL\n/)
   })
 }
 

@@ -81,6 +81,8 @@ for (const version of ['1.1', '1.2'] as const) {
     t.assert.match(good.output, /SignedInfo References \(ok\/all\): 2\/2/)
     const bad = xmlsecVerify(t, message.replace('<t:text>hello</t:text>', '<t:text>hellO</t:text>'), CLIENT_PEM)
     t.assert.notStrictEqual(bad.status, 0, bad.output)
+    // Refused for the digest of the changed Body, not for anything else.
+    t.assert.match(bad.output, /data and digest do not match[^]*\nFAIL\n/)
   })
 }
 
@@ -94,6 +96,8 @@ test('docs/security.md "X.509 signatures": sign.ts signs with ECDSA-SHA256 for a
   t.assert.strictEqual(good.status, 0, good.output)
   const bad = xmlsecVerify(t, message.replace('<t:text>hello</t:text>', '<t:text>hellO</t:text>'), ec.certificate)
   t.assert.notStrictEqual(bad.status, 0, bad.output)
+  // Refused for the digest of the changed Body, not for anything else.
+  t.assert.match(bad.output, /data and digest do not match[^]*\nFAIL\n/)
 })
 
 test('docs/security.md "X.509 signatures": x509Signer refuses a key that is not the certificate\'s, a DSA key, and an Id that is not an NCName', (t: TestContext) => {
