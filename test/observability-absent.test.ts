@@ -28,19 +28,19 @@ Module._resolveFilename = function (request, ...rest) {
 }
 `
 
-// A service, a POST with a trace context block that must be understood, a GET, a fault; what the handler saw.
-const SCRIPT = `
-const Fastify = require('fastify')
-const soap = require(${JSON.stringify(LIB)})
-let resolvable = true
-try { require.resolve('@opentelemetry/api') } catch { resolvable = false }
-const seen = []
-const api = resolvable ? require('@opentelemetry/api') : undefined
-const int = { type: 'integer' }
-const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', 'b'] }
-;(async () => {
+/**
+ * A script's app, in an async function where `Fastify`, `soap`, `api` (or undefined) and `seen` are defined:
+ * the plugin (after `before`, a statement) and a service Calc whose Add records in `seen` what `record` says
+ * of `span`, the active span or undefined, and fails for a negative b; `send(b)`, a POST of Add with a
+ * trace context block that must be understood.
+ */
+function calcApp (record: string, before = ''): string {
+  return `
+  const int = { type: 'integer' }
+  const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', 'b'] }
   const app = Fastify()
   await app.register(soap)
+  ${before}
   app.soap.service({
     path: '/calc', name: 'Calc', namespace: 'urn:c',
     operations: {
@@ -48,7 +48,7 @@ const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', '
         input: pair, output: { type: 'object', properties: { sum: int } }, get: true,
         handler: ({ a, b }) => {
           const span = api?.trace.getActiveSpan()
-          seen.push(span === undefined ? 'none' : span.isRecording() ? 'recording' : 'not recording')
+          seen.push(${record})
           if (b < 0) throw new soap.SoapFault({ code: 'Sender', reason: 'negative' })
           return { sum: a + b }
         }
@@ -60,7 +60,21 @@ const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', '
     '</s:Header><s:Body><m:Add xmlns:m="urn:c"><m:a>1</m:a><m:b>' + b + '</m:b></m:Add></s:Body></s:Envelope>'
   const traced = '<traceparent xmlns="https://www.w3.org/TR/trace-context/" s:mustUnderstand="true">' +
     '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01</traceparent>'
-  const send = (b) => app.inject({ method: 'POST', url: '/calc', headers: { 'content-type': 'application/soap+xml' }, payload: env(b, traced) })
+  const headers = { 'content-type': 'application/soap+xml' }
+  const send = (b) => app.inject({ method: 'POST', url: '/calc', headers, payload: env(b, traced) })
+`
+}
+
+// A POST, a fault, a GET; what the handler saw, what the process loaded.
+const SCRIPT = `
+const Fastify = require('fastify')
+const soap = require(${JSON.stringify(LIB)})
+let resolvable = true
+try { require.resolve('@opentelemetry/api') } catch { resolvable = false }
+const seen = []
+const api = resolvable ? require('@opentelemetry/api') : undefined
+;(async () => {
+  ${calcApp("span === undefined ? 'none' : span.isRecording() ? 'recording' : 'not recording'")}
   const ok = await send(2)
   const fault = await send(-1)
   const get = await app.inject({ method: 'GET', url: '/calc/Add?a=1&b=2' })
@@ -71,10 +85,10 @@ const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', '
 `
 
 /**
- * With the API loaded and what MODE says registered (the context manager, before the plugin; a tracer
- * provider or a meter provider, after its services are ready): for a POST with a trace context block, a
- * fault, a GET and a request refused before decoding, whether the request had a span of the plugin's,
- * and what span the handler ran in; the spans a tracer provider registered late recorded.
+ * With the API loaded and what MODE says registered (a context manager, before the plugin; a tracer
+ * provider, after its services are ready): for a POST with a trace context block, a fault, a GET and a
+ * request refused before decoding, whether the request had a span of the plugin's, and the trace id of
+ * the span the handler ran in; the spans a tracer provider registered late recorded.
  */
 const IDLE_SCRIPT = `
 const Fastify = require('fastify')
@@ -87,41 +101,16 @@ if (mode === 'context') {
   const { AsyncLocalStorageContextManager } = need('@opentelemetry/context-async-hooks')
   api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
 }
-const int = { type: 'integer' }
-const pair = { type: 'object', properties: { a: int, b: int }, required: ['a', 'b'] }
 const spans = []
 const seen = []
 ;(async () => {
-  const app = Fastify()
-  await app.register(soap)
-  app.addHook('onResponse', async (request) => { spans.push(request[kSpan] !== null) })
-  app.soap.service({
-    path: '/calc', name: 'Calc', namespace: 'urn:c',
-    operations: {
-      Add: {
-        input: pair, output: { type: 'object', properties: { sum: int } }, get: true,
-        handler: ({ a, b }) => {
-          const span = api.trace.getActiveSpan()
-          seen.push(span === undefined ? 'none' : span.spanContext().traceId)
-          if (b < 0) throw new soap.SoapFault({ code: 'Sender', reason: 'negative' })
-          return { sum: a + b }
-        }
-      }
-    }
-  })
-  await app.ready()
+  ${calcApp("span === undefined ? 'none' : span.spanContext().traceId", "app.addHook('onResponse', async (request) => { spans.push(request[kSpan] !== null) })")}
   let exporter
   if (mode === 'tracer') {
     const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = need('@opentelemetry/sdk-trace-base')
     exporter = new InMemorySpanExporter()
     api.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }))
   }
-  const env = (b, header) => '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Header>' + header +
-    '</s:Header><s:Body><m:Add xmlns:m="urn:c"><m:a>1</m:a><m:b>' + b + '</m:b></m:Add></s:Body></s:Envelope>'
-  const traced = '<traceparent xmlns="https://www.w3.org/TR/trace-context/" s:mustUnderstand="true">' +
-    '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01</traceparent>'
-  const headers = { 'content-type': 'application/soap+xml' }
-  const send = (b) => app.inject({ method: 'POST', url: '/calc', headers, payload: env(b, traced) })
   const ok = await send(2)
   const fault = await send(-1)
   const get = await app.inject({ method: 'GET', url: '/calc/Add?a=1&b=2' })
