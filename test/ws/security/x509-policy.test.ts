@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { DOMParser, type Element as DomElement } from '@xmldom/xmldom'
 import soap, { errorCodes, type SoapSecurityOptions, type SoapServiceDefinition } from '../../../lib/index'
-import { contractWsdl, requireXmllint, sharedFixture } from '../../helper'
+import { contractWsdl, requireXmllint, serviceApp, sharedFixture } from '../../helper'
 import { assertX509Fault } from './x509-messages'
 
 const SP = 'http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702'
@@ -44,11 +44,7 @@ function calculator (security: SoapSecurityOptions): SoapServiceDefinition {
 }
 
 async function wsdlOf (t: TestContext, security: SoapSecurityOptions): Promise<string> {
-  const app = Fastify()
-  t.after(() => app.close())
-  await app.register(soap)
-  app.soap.service(calculator(security))
-  await app.ready()
+  const app = await serviceApp(t, calculator(security))
   const response = await app.inject({ method: 'GET', url: '/calc?wsdl' })
   t.assert.strictEqual(response.statusCode, 200)
   return response.body
