@@ -163,6 +163,21 @@ test('docs/security.md "Logging": logLevel sets the line\'s level; "silent" logs
   t.assert.strictEqual(answered(silent.lines).length, 0)
 })
 
+test('docs/security.md "Logging": with no logger given to Fastify there is nothing to log to, and a SOAP route has no hook for it', async (t: TestContext) => {
+  const hooksOf = async (app: FastifyInstance): Promise<string> => {
+    t.after(() => app.close())
+    await app.register(soap)
+    app.soap.service(calculator)
+    await app.ready()
+    t.assert.strictEqual((await post(app, '1.2', envelope('1.2', add('2')), { url: '/calculator' })).statusCode, 200)
+    return app.printRoutes({ includeHooks: true })
+  }
+  t.assert.doesNotMatch(await hooksOf(Fastify()), /logSoapAnswer/)
+  t.assert.doesNotMatch(await hooksOf(Fastify({ logger: false })), /logSoapAnswer/)
+  const { app } = await build(t)
+  t.assert.match(app.printRoutes({ includeHooks: true }), /\(onResponse\) \["logSoapAnswer\(\)"\]/)
+})
+
 test('Options: a bad logLevel, logBody or redact fails ready() with SOAP_ERR_OPT_INVALID', async (t: TestContext) => {
   for (const [options, message] of [
     [{ logLevel: 'loud' }, /"logLevel" must be one of fatal, error, warn, info, debug, trace, silent/],

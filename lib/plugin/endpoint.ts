@@ -235,7 +235,7 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
   instance.setErrorHandler(buildErrorHandler(soap, service?.faultStatus as SoapFaultStatus | undefined, mtom))
   instance.addHook('onRequest', onSoapRequest)
   instance.addHook('preParsing', buildInflate(soap))
-  const logAnswer = buildAnswerLog(soap)
+  const logAnswer = buildAnswerLog(soap, instance.log)
   if (logAnswer !== undefined) instance.addHook('onResponse', logAnswer)
 
   // docs/protocol.md "Other answers": a method a SOAP path does not serve gets 405 with Allow.

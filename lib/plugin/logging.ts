@@ -6,7 +6,8 @@
  * is added only with `logBody`, rewritten from the decoded tree with the
  * content of the `redact` elements hidden; the raw bytes are never logged.
  */
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import { createRequire } from 'node:module'
 import type { SoapVersion } from '../namespaces'
 import type { ResolvedOptions } from '../options'
 import { escapeAttribute, escapeXml } from '../xml/escape'
@@ -88,12 +89,29 @@ interface LoggedAnswer {
   body?: string
 }
 
-/** The endpoint's onResponse hook that logs each SOAP answer; undefined when `logLevel` is `'silent'`. */
+/**
+ * The prototype of the logger Fastify makes when it is given none (`logger` unset or false): its package
+ * abstract-logging's, whose every level does nothing. Undefined if it cannot be found from Fastify's place.
+ */
+function nullLogger (): object | undefined {
+  try {
+    return Object.getPrototypeOf(createRequire(require.resolve('fastify'))('abstract-logging')) as object
+  /* c8 ignore next 3 -- Fastify depends on abstract-logging: this is for a Fastify that some day does not */
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The endpoint's onResponse hook that logs each SOAP answer through `log`'s requests' loggers; undefined
+ * when `logLevel` is `'silent'` or `log` is Fastify's logger that logs nothing (`nullLogger`): an
+ * onResponse hook costs each request Fastify's listeners on the response, which it otherwise leaves out.
+ */
 export function buildAnswerLog (
-  options: ResolvedOptions
+  options: ResolvedOptions, log: FastifyBaseLogger
 ): ((request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void) | undefined {
   const level = options.logLevel
-  if (level === 'silent') return undefined
+  if (level === 'silent' || Object.getPrototypeOf(log) === nullLogger()) return undefined
   const { logBody, redact } = options
   return function logSoapAnswer (request, reply, done) {
     const log = request.log as FastifyRequest['log'] & { isLevelEnabled?: (level: string) => boolean }
