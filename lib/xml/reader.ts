@@ -71,6 +71,7 @@ const GT = 0x3e
 const SLASH = 0x2f
 const BANG = 0x21
 const QUESTION = 0x3f
+const AMP = 0x26
 
 /** The attributes of every tag that has none. */
 const NO_ATTRIBUTES: XmlAttributeEvent[] = []
@@ -380,9 +381,10 @@ export class XmlReader {
     if (this.#cr.from(s, from) < to || this.#cdataEnd.from(s, from) < to) return undefined
     const predefined = this.#predefinedAt(amp + 1)
     if (predefined === undefined) return undefined
-    // A second reference: looked for back from the run's end, so that the search for the next '&' stays where it is.
-    if (s.lastIndexOf('&', to - 1) !== amp) return undefined
-    return flattened(s.slice(from, amp) + predefined + s.slice(amp + referenceLength(predefined), to))
+    // A second reference: looked for char by char after this one (not with `#amp`, which only moves forward).
+    const after = amp + referenceLength(predefined)
+    for (let i = after; i < to; i++) if (s.charCodeAt(i) === AMP) return undefined
+    return flattened(s.slice(from, amp) + predefined + s.slice(after, to))
   }
 
   /**
