@@ -312,7 +312,8 @@ export class XmlReader {
     const handler = this.#handler
     const names = this.#names
     do {
-      const lt = s.indexOf('<', this.#i)
+      // Markup often follows markup: then no search.
+      const lt = s.charCodeAt(this.#i) === LT ? this.#i : s.indexOf('<', this.#i)
       if (lt === -1) this.#fail(`unclosed element ${names[names.length - 1].name}`, s.length)
       if (lt > this.#i) this.#text(this.#i, lt)
       this.#i = lt
