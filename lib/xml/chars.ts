@@ -86,6 +86,36 @@ export function isNCName (name: string): boolean {
   return NCNAME.test(name)
 }
 
+/** Whether a character code is an ASCII NameStartChar (§2.3). */
+function isAsciiNameStart (code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a
+}
+
+/** Whether a character code is an ASCII NameChar (§2.3). */
+function isAsciiNameChar (code: number): boolean {
+  return isAsciiNameStart(code) || (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2e
+}
+
+/**
+ * Where the name at `i` in `s` ends, when it is all ASCII (most are), scanned
+ * by char code; -1 when it is not, for NAME to read.
+ */
+export function asciiNameEnd (s: string, i: number): number {
+  if (!isAsciiNameStart(s.charCodeAt(i))) return -1
+  let code = s.charCodeAt(++i)
+  while (isAsciiNameChar(code)) code = s.charCodeAt(++i)
+  return code < 0x80 || Number.isNaN(code) ? i : -1
+}
+
+/**
+ * Whether the character after a name's characters ends the name: an ASCII
+ * character that is no NameChar, or the text's end (NaN). False for any
+ * other character, which may be a NameChar.
+ */
+export function endsAsciiName (code: number): boolean {
+  return !(code >= 0x80 || isAsciiNameChar(code))
+}
+
 const NOT_SPACE = /[^ \t\r\n]/
 
 const EDGE_SPACE = /^[ \t\r\n]+|[ \t\r\n]+$/g

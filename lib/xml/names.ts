@@ -3,7 +3,7 @@
  * keeps from one document to the next (`NameMemory`).
  */
 import { XML_NS, XMLNS_NS } from '../namespaces'
-import { interned } from './chars'
+import { endsAsciiName, holdsCodesAt, interned } from './chars'
 
 /*
  * An attribute event is a fresh object. Reusing them was measured slower on
@@ -43,6 +43,12 @@ export interface QName {
   /** A cached name's slot in the cache; -1 for the others. */
   readonly slot: number
   /**
+   * The slot of the name read after this one when it was last read (0 at
+   * first): documents repeat their names in the same order, so that name is
+   * looked for first (xml/reader.ts). A number only: no name keeps another.
+   */
+  after: number
+  /**
    * The id a decoded tree gave this name with the namespace it then had, good
    * in the tree of message `treeMessage` alone (xml/tree.ts): a name met again
    * in a message is found without a lookup. Numbers only: a name kept
@@ -56,7 +62,19 @@ export const NO_CODES: readonly number[] = []
 
 /** A QName of these parts: its namespace not resolved yet, no tree id. */
 export function qnameOf (name: string, prefix: string, local: string, codes: readonly number[], slot: number): QName {
-  return { name, prefix, local, uri: '', resolvedAt: -1, codes, slot, treeId: -1, treeMessage: 0 }
+  return { name, prefix, local, uri: '', resolvedAt: -1, codes, slot, after: 0, treeId: -1, treeMessage: 0 }
+}
+
+/**
+ * The name read after `last` when `last` was last read, if `s` holds all of it at `start`: then it is the
+ * cache's own name for these characters (the one in its slot), found without a scan.
+ */
+export function nameAfter (
+  slots: ReadonlyArray<QName | undefined>, last: QName, s: string, start: number
+): QName | undefined {
+  const guess = slots[last.after]
+  if (guess === undefined || !holdsCodesAt(s, start, guess.codes)) return undefined
+  return endsAsciiName(s.charCodeAt(start + guess.codes.length)) ? guess : undefined
 }
 
 /** Whether a name is in the reader's cache, and so outlives the document. */

@@ -11,11 +11,11 @@
  */
 import { XML_NS, XMLNS_NS } from '../namespaces'
 import {
-  codesOf, declaresNamespace, disallowedAt, FLAT_RUN, flattened, holdsAt, holdsCodesAt, interned, isChar, isSpace, NAME,
-  NCNAME_START, NextOf, referenceLength
+  asciiNameEnd, codesOf, declaresNamespace, disallowedAt, FLAT_RUN, flattened, holdsAt, holdsCodesAt,
+  interned, isChar, isSpace, NAME, NCNAME_START, NextOf, referenceLength
 } from './chars'
 import {
-  CACHED_NAME_LENGTH, duplicateAttribute, isKept, NameMemory, NO_CODES, QNAME_SLOTS, qnameOf,
+  CACHED_NAME_LENGTH, duplicateAttribute, isKept, nameAfter, NameMemory, NO_CODES, QNAME_SLOTS, qnameOf,
   type Namespaces, type QName, type XmlAttributeEvent
 } from './names'
 
@@ -71,6 +71,7 @@ const GT = 0x3e
 const SLASH = 0x2f
 const BANG = 0x21
 const QUESTION = 0x3f
+const AMP = 0x26
 
 /** The attributes of every tag that has none. */
 const NO_ATTRIBUTES: XmlAttributeEvent[] = []
@@ -102,6 +103,8 @@ export class XmlReader {
    */
   readonly #resolved: Array<QName | undefined> = []
   #resolvedCount = 0
+  /** The cached name read last in this document, if the last name read was one: what comes after it is guessed. */
+  #lastName: QName | undefined = undefined
   /** The scope's `changes` when this document started. */
   #started = 0
   /**
@@ -133,6 +136,7 @@ export class XmlReader {
     this.#cdataEnd.reset()
     this.#started = this.#ns.changes
     this.#clean = false
+    this.#lastName = undefined
     try {
       const bad = disallowedAt(source, paired)
       if (bad !== -1) this.#fail('disallowed character', bad)
@@ -178,29 +182,10 @@ export class XmlReader {
     return i > start
   }
 
-  /**
-   * Where the name at the current position ends, when it is all ASCII (most
-   * are), scanned by char code; -1 when it is not, for the regex to read.
-   */
-  #asciiNameEnd (): number {
-    const s = this.#s
-    let i = this.#i
-    let code = s.charCodeAt(i)
-    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a)) return -1
-    for (;;) {
-      code = s.charCodeAt(++i)
-      if (
-        !((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) ||
-          code === 0x5f || code === 0x2d || code === 0x2e)
-      ) break
-    }
-    return code < 0x80 || Number.isNaN(code) ? i : -1
-  }
-
   #name (): string {
     const s = this.#s
     const start = this.#i
-    const end = this.#asciiNameEnd()
+    const end = asciiNameEnd(s, start)
     if (end !== -1) {
       this.#i = end
       return s.slice(start, end)
@@ -225,15 +210,31 @@ export class XmlReader {
   }
 
   /**
-   * The QName at the current position, split and checked (#qname). An ASCII
-   * name of up to CACHED_NAME_LENGTH seen before is found in a small
-   * direct-mapped cache by its length and end characters and compared in
-   * place: a name seen before costs no new string.
+   * The QName at the current position, split and checked (#qname). The name read after the last one when that
+   * was last read is compared first, without a scan (nameAfter); else an ASCII name of up to CACHED_NAME_LENGTH
+   * seen before is found in a small direct-mapped cache by its length and end characters, compared in place.
+   * A name seen before costs no new string.
    */
   #qnameHere (at: number): QName {
     const s = this.#s
     const start = this.#i
-    const end = this.#asciiNameEnd()
+    const last = this.#lastName
+    const guess = last === undefined ? undefined : nameAfter(this.#qnames, last, s, start)
+    if (guess !== undefined) {
+      this.#i = start + guess.codes.length
+      this.#lastName = guess
+      return guess
+    }
+    const qname = this.#cachedQName(at)
+    if (last !== undefined && qname.slot !== -1) last.after = qname.slot
+    this.#lastName = qname.slot === -1 ? undefined : qname
+    return qname
+  }
+
+  #cachedQName (at: number): QName {
+    const s = this.#s
+    const start = this.#i
+    const end = asciiNameEnd(s, start)
     if (end !== -1 && end - start <= CACHED_NAME_LENGTH) {
       const length = end - start
       const slot = (length * 31 + s.charCodeAt(start) * 7 + s.charCodeAt(end - 1)) & (QNAME_SLOTS - 1)
@@ -311,7 +312,8 @@ export class XmlReader {
     const handler = this.#handler
     const names = this.#names
     do {
-      const lt = s.indexOf('<', this.#i)
+      // Markup often follows markup: then no search.
+      const lt = s.charCodeAt(this.#i) === LT ? this.#i : s.indexOf('<', this.#i)
       if (lt === -1) this.#fail(`unclosed element ${names[names.length - 1].name}`, s.length)
       if (lt > this.#i) this.#text(this.#i, lt)
       this.#i = lt
@@ -380,9 +382,10 @@ export class XmlReader {
     if (this.#cr.from(s, from) < to || this.#cdataEnd.from(s, from) < to) return undefined
     const predefined = this.#predefinedAt(amp + 1)
     if (predefined === undefined) return undefined
-    // A second reference: looked for back from the run's end, so that the search for the next '&' stays where it is.
-    if (s.lastIndexOf('&', to - 1) !== amp) return undefined
-    return flattened(s.slice(from, amp) + predefined + s.slice(amp + referenceLength(predefined), to))
+    // A second reference: looked for char by char after this one (not with `#amp`, which only moves forward).
+    const after = amp + referenceLength(predefined)
+    for (let i = after; i < to; i++) if (s.charCodeAt(i) === AMP) return undefined
+    return flattened(s.slice(from, amp) + predefined + s.slice(after, to))
   }
 
   /**

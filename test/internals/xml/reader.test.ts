@@ -214,6 +214,22 @@ test('XmlReader: one reader resolves a name again whenever its prefix is bound a
   t.assert.deepStrictEqual(uris, ['urn:1', 'urn:2', 'urn:1', 'urn:1', 'urn:4', 'urn:5', '', 'urn:6', ''])
 })
 
+test('XmlReader: one reader reads each Name (§2.3) whole where it begins as a name met before it, or as one sharing its cache slot', (t: TestContext) => {
+  const read = readerOfMany()
+  const documents = [
+    // `b` came after `a`: each time, a longer name starting with `b` is read whole, ASCII or not.
+    ...['bc', 'b-', 'b.1', 'b\u00E9', 'b\u0300', 'b:c xmlns:b="urn:b"', 'b'].flatMap((name) => ['<r><a/><b/></r>', `<r><a/><${name}/></r>`]),
+    '<r a="1"/>', '<r ab="1"/>', '<r a="1"/>', '<r a\u00E9="1"/>',
+    // `ah` and `ba` share a slot of the cache, each taking it from the other.
+    '<r><ah/><ba/><ah/><ba/></r>', '<r><ba/><ah/><ba/><ah/></r>', '<r><ah x="1"/><ba/></r>', '<r><ah/><ba/><ah/></r>',
+    // A name that ends where the document does.
+    '<r><a/><b/></r>', '<r><a/><b'
+  ]
+  for (const xml of documents) t.assert.deepStrictEqual(read(xml), bySaxes(xml), JSON.stringify(xml))
+  t.assert.deepStrictEqual(read('<r><a/><b/></r>'), ['<r{} >', '<a{} >', '/', '<b{} >', '/', '/'])
+  t.assert.deepStrictEqual(read('<r><a/><bc/></r>'), ['<r{} >', '<a{} >', '/', '<bc{} >', '/', '/'])
+})
+
 test('XmlReader: CDATA before the document element is an XML error, before any text reaches the handler', (t: TestContext) => {
   const texts: string[] = []
   const handler = handlerWith({ text (text) { texts.push(text) }, sourceText (from, to) { texts.push(`${from}-${to}`) } })
