@@ -140,7 +140,7 @@ for (const v of ['1.1', '1.2'] as const) {
     const { out, exchanges } = run
     t.assert.strictEqual(out.error, undefined, 'the script ran to its end')
     const sent = out.sent as { size: number, sha256: string }
-    t.assert.strictEqual(sent.size, 200_256)
+    t.assert.strictEqual(sent.size, 200_257)
     t.assert.deepStrictEqual(out.upload, sent, 'UploadResponse: the size and sha256 of the bytes sent')
     t.assert.deepStrictEqual(out.download, { ...sent, same: true }, 'Download: the same bytes')
     t.assert.deepStrictEqual(out.unknown, { code: sender(v).code, message: 'no file never.bin', actor: null, subcodes: [], detailChildren: ['{urn:example:files}FileNotFound'], detail: { name: 'never.bin' } })
