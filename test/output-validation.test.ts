@@ -11,7 +11,7 @@ import { test, type TestContext } from 'node:test'
 import fc from 'fast-check'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap from '../lib/index'
-import { writerEnforces } from '../lib/codec/enforced'
+import { codecEnforces as writerEnforces } from '../lib/codec/enforced'
 import { envelope, post } from './helper'
 
 const NS = 'urn:test:output'

@@ -7,7 +7,7 @@
 import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
 import { compileElement, compileOutput } from '../codec/write'
-import { writerEnforces } from '../codec/enforced'
+import { codecEnforces, presenceCheck } from '../codec/enforced'
 import {
   SOAP_ERR_SERVICE_DUPLICATE,
   SOAP_ERR_SERVICE_HANDLER,
@@ -45,6 +45,12 @@ export interface Operation {
   readonly localName: string | undefined
   readonly input: ObjectShape | undefined
   readonly validateInput: ValidateFunction | undefined
+  /**
+   * Whether an input read from the Body is one `validateInput` accepts, for an input schema the codec enforces but
+   * for `required` (codec/enforced.ts), of an operation with no preValidation hook: then Ajv is left out; otherwise
+   * it runs. Undefined for any other operation (docs/services.md "Reading").
+   */
+  readonly validRead: ((input: unknown) => boolean) | undefined
   readonly headers: ObjectShape | undefined
   readonly validateHeaders: ValidateFunction | undefined
   readonly writeOutput: ((value: unknown) => string) | undefined
@@ -123,7 +129,7 @@ function writer (
   const validate = compile(ajv, schema, where)
   const element = { name: xml.name ?? name, namespace, shape, schema }
   const prefixes = prefixesFor(shape, namespace, schema, where)
-  const validates = checked && writerEnforces(schema)
+  const validates = checked && codecEnforces(schema)
   const write = validates
     ? compileOutput(shape, element.name, namespace, prefixes, usesXsi(shape), (value) => checkResult(validate, value))
     : compileElement(shape, element.name, namespace, prefixes, usesXsi(shape))
@@ -197,6 +203,11 @@ function compileOperation (
     input = objectShape(op.input, `${where}.input`, namespace, shapes)
     validateInput = compile(ajv, op.input, `${where}.input`)
   }
+  const hooks = hookLists(scope, op.hooks, where)
+  // A preValidation hook may change the input: Ajv then validates what it left.
+  const validRead = input !== undefined && hooks.preValidation === null && codecEnforces(op.input)
+    ? presenceCheck(input)
+    : undefined
 
   let writeOutput: Operation['writeOutput']
   let validateOutput: ValidateFunction | undefined
@@ -284,6 +295,7 @@ function compileOperation (
     localName,
     input,
     validateInput,
+    validRead,
     headers,
     validateHeaders,
     writeOutput,
@@ -295,7 +307,7 @@ function compileOperation (
     queryFields: op.get === true ? queryFieldsOf(input, where) : undefined,
     timeout: milliseconds(op.timeout, serviceTimeout, service, `operation ${name}: "timeout"`),
     mtom: mtomRule(service, `operation ${name}: `, op.mtom, op.mtomThreshold, serviceMtom),
-    hooks: hookLists(scope, op.hooks, where),
+    hooks,
     handler: op.handler as Operation['handler'],
     description: {
       name,

@@ -107,8 +107,11 @@ function readHeaders (op: Operation, soap: SoapContext): unknown {
   })
 }
 
-function validate (op: Operation, soap: SoapContext): void {
-  if (op.validateInput !== undefined && !op.validateInput(soap.input)) {
+/** `read`: the input is the codec's reading of the operation element, which `op.validRead` may find valid. */
+function validate (op: Operation, soap: SoapContext, read: boolean): void {
+  // Ajv is left out for an input it would accept, as the codec read it (docs/services.md "Reading").
+  const valid = read && op.validRead !== undefined && op.validRead(soap.input)
+  if (!valid && op.validateInput !== undefined && !op.validateInput(soap.input)) {
     throw invalidInputFault(problemsOf(op.validateInput.errors), 'input')
   }
   if (op.validateHeaders !== undefined && !op.validateHeaders(soap.headerValues)) {
@@ -141,7 +144,7 @@ async function runOperation (
   soap.input = readInput(op, request)
   soap.headerValues = readHeaders(op, soap)
   if (hooks.preValidation !== null && await runHooks(hooks.preValidation, request, reply)) return reply
-  validate(op, soap)
+  validate(op, soap, readInput === bodyInput)
   if (hooks.preHandler !== null && await runHooks(hooks.preHandler, request, reply)) return reply
   if (stages !== undefined) for (const step of stages.beforeHandler) step(exchange as Exchange, op)
   soap.result = op.timeout === 0
