@@ -15,37 +15,11 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import soap from '../lib/index'
 import { codecEnforces } from '../lib/codec/enforced'
 import { envelope, post } from './helper'
+import { $defs, nullable, PROPERTIES, scalar, scalarSchema, type Scalar, type Schema } from './enforced-schemas'
 
 const NS = 'urn:test:input'
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance'
 const RULE = 'docs/services.md "Reading" (Ajv left out where the codec enforces the input schema)'
-
-type Schema = Record<string, unknown>
-type Scalar = 'string' | 'integer' | 'number' | 'boolean'
-
-const SCALARS: Scalar[] = ['string', 'integer', 'number', 'boolean']
-const PROPERTIES = ['a', 'b', 'constructor', 'x-y', 'toString']
-
-/** A recursive named schema, used through "$ref". */
-const $defs = {
-  Node: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', xml: { attribute: true } },
-      child: { type: 'array', items: { $ref: '#/$defs/Node' } }
-    },
-    required: ['name'],
-    additionalProperties: false
-  }
-}
-
-function scalarSchema (type: Scalar, nullable: 0 | 1 | 2): Schema {
-  if (nullable === 1) return { type: [type, 'null'] }
-  return nullable === 2 ? { type, nullable: true } : { type }
-}
-
-const scalar = fc.constantFrom(...SCALARS)
-const nullable = fc.constantFrom<0 | 1 | 2>(0, 0, 1, 2)
 
 /** An object of simple content: a scalar text beside an attribute. */
 const simpleContent = fc.tuple(scalar, fc.boolean()).map(([t, required]) => ({

@@ -13,36 +13,10 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import soap from '../lib/index'
 import { codecEnforces as writerEnforces } from '../lib/codec/enforced'
 import { envelope, post } from './helper'
+import { $defs, nullable, PROPERTIES, scalar, scalarSchema, type Scalar, type Schema } from './enforced-schemas'
 
 const NS = 'urn:test:output'
 const RULE = 'docs/services.md "Writing" (validateOutput: Ajv left out where the writer enforces the schema)'
-
-type Schema = Record<string, unknown>
-type Scalar = 'string' | 'integer' | 'number' | 'boolean'
-
-const SCALARS: Scalar[] = ['string', 'integer', 'number', 'boolean']
-const PROPERTIES = ['a', 'b', 'constructor', 'x-y', 'toString']
-
-/** A recursive named schema, used through "$ref". */
-const $defs = {
-  Node: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', xml: { attribute: true } },
-      child: { type: 'array', items: { $ref: '#/$defs/Node' } }
-    },
-    required: ['name'],
-    additionalProperties: false
-  }
-}
-
-function scalarSchema (type: Scalar, nullable: 0 | 1 | 2): Schema {
-  if (nullable === 1) return { type: [type, 'null'] }
-  return nullable === 2 ? { type, nullable: true } : { type }
-}
-
-const scalar = fc.constantFrom(...SCALARS)
-const nullable = fc.constantFrom<0 | 1 | 2>(0, 0, 1, 2)
 
 /** A property's schema of every form the writer enforces, objects to `depth` more levels. */
 function propertyOf (depth: number): fc.Arbitrary<Schema> {
