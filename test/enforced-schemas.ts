@@ -9,7 +9,7 @@ export type Schema = Record<string, unknown>
 export type Scalar = 'string' | 'integer' | 'number' | 'boolean'
 
 export const SCALARS: Scalar[] = ['string', 'integer', 'number', 'boolean']
-export const PROPERTIES = ['a', 'b', 'constructor', 'x-y', 'toString']
+const PROPERTIES = ['a', 'b', 'constructor', 'x-y', 'toString']
 
 /** A recursive named schema, used through "$ref". */
 export const $defs = {
@@ -32,3 +32,22 @@ export function scalarSchema (type: Scalar, nullable: 0 | 1 | 2): Schema {
 
 export const scalar = fc.constantFrom(...SCALARS)
 export const nullable = fc.constantFrom<0 | 1 | 2>(0, 0, 1, 2)
+
+/** An object's schema: some of the properties, each of `property`, some required, closed or open. */
+export function objectSchema (property: fc.Arbitrary<Schema>): fc.Arbitrary<Schema> {
+  return fc.tuple(
+    fc.subarray(PROPERTIES),
+    fc.array(property, { minLength: PROPERTIES.length, maxLength: PROPERTIES.length }),
+    fc.array(fc.boolean(), { minLength: PROPERTIES.length, maxLength: PROPERTIES.length }),
+    fc.boolean()
+  ).map(([names, schemas, required, closed]) => {
+    const properties = Object.fromEntries(names.map((name, i) => [name, schemas[i]]))
+    return {
+      type: 'object',
+      properties,
+      required: names.filter((_, i) => required[i]),
+      ...(closed ? { additionalProperties: false } : {}),
+      title: 'generated'
+    }
+  })
+}

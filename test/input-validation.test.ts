@@ -15,7 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import soap from '../lib/index'
 import { codecEnforces } from '../lib/codec/enforced'
 import { envelope, post } from './helper'
-import { $defs, nullable, PROPERTIES, scalar, scalarSchema, type Scalar, type Schema } from './enforced-schemas'
+import { $defs, nullable, objectSchema, scalar, scalarSchema, type Scalar, type Schema } from './enforced-schemas'
 
 const NS = 'urn:test:input'
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance'
@@ -52,23 +52,9 @@ function propertyOf (depth: number): fc.Arbitrary<Schema> {
   return fc.oneof(...forms)
 }
 
-/** An object's schema: some of the properties, some required, closed or open. */
+/** An object's schema of properties of the forms propertyOf() makes (enforced-schemas.ts, objectSchema()). */
 function objectOf (depth: number): fc.Arbitrary<Schema> {
-  return fc.tuple(
-    fc.subarray(PROPERTIES),
-    fc.array(propertyOf(depth), { minLength: PROPERTIES.length, maxLength: PROPERTIES.length }),
-    fc.array(fc.boolean(), { minLength: PROPERTIES.length, maxLength: PROPERTIES.length }),
-    fc.boolean()
-  ).map(([names, schemas, required, closed]) => {
-    const properties = Object.fromEntries(names.map((name, i) => [name, schemas[i]]))
-    return {
-      type: 'object',
-      properties,
-      required: names.filter((_, i) => required[i]),
-      ...(closed ? { additionalProperties: false } : {}),
-      title: 'generated'
-    }
-  })
+  return objectSchema(propertyOf(depth))
 }
 
 const inputSchema = objectOf(2).map((schema) => ({ ...schema, $defs }))
