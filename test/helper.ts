@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { TestContext } from 'node:test'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type FastifyPluginAsync, type InjectOptions, type LightMyRequestResponse } from 'fastify'
 import { validateXML } from 'xmllint-wasm'
-import soap, { SOAP11_ENV, SOAP12_ENV, type FastifySoapOptions, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
+import soap, { errorCodes, SOAP11_ENV, SOAP12_ENV, type FastifySoapOptions, type SoapServiceDefinition, type SoapVersion } from '../lib/index'
 import { underCI } from './ci'
 
 export { SOAP11_ENV, SOAP12_ENV }
@@ -119,6 +119,24 @@ export async function serviceApp (
   app.soap.service(definition)
   await app.ready()
   return app
+}
+
+/**
+ * Each case's value, made a service by `definition`, fails ready() with SOAP_ERR_SERVICE_INVALID, its message
+ * holding the case's key.
+ */
+export async function assertServiceInvalid<T> (
+  t: TestContext, cases: Record<string, T>, definition: (value: T) => SoapServiceDefinition
+): Promise<void> {
+  for (const [message, value] of Object.entries(cases)) {
+    const app = Fastify()
+    t.after(() => app.close())
+    await app.register(soap)
+    app.soap.service(definition(value))
+    const err = await app.ready().then(() => undefined, (e: Error) => e)
+    t.assert.ok(err instanceof errorCodes.SOAP_ERR_SERVICE_INVALID, message)
+    t.assert.ok(err.message.includes(message), `${message}: ${err.message}`)
+  }
 }
 
 export interface PostOptions {
