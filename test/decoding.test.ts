@@ -37,10 +37,15 @@ test('docs/protocol.md "Decoding": a POST with an empty body → 400 empty', asy
   }
 })
 
+/** `xml`'s UTF-8 bytes with `bad` in place of its first '#'. */
+function withBytes (xml: string, bad: Buffer): Buffer {
+  const at = xml.indexOf('#')
+  return Buffer.concat([Buffer.from(xml.slice(0, at)), bad, Buffer.from(xml.slice(at + 1))])
+}
+
 test('docs/protocol.md "Decoding": bytes invalid in the charset (BP R1012) → 400 empty, never U+FFFD', async (t: TestContext) => {
   const app = await buildApp(t)
   const xml = envelope('1.2', '<m:Echo xmlns:m="urn:x"><m:text>#</m:text></m:Echo>')
-  const at = xml.indexOf('#')
   const cases: Array<[string, Buffer]> = [
     ['a lone continuation byte', Buffer.from([0x80])],
     ['an overlong encoding', Buffer.from([0xc0, 0xaf])],
@@ -50,8 +55,7 @@ test('docs/protocol.md "Decoding": bytes invalid in the charset (BP R1012) → 4
     ['Latin-1 é', Buffer.from([0xe9])]
   ]
   for (const [name, bad] of cases) {
-    const body = Buffer.concat([Buffer.from(xml.slice(0, at)), bad, Buffer.from(xml.slice(at + 1))])
-    const response = await post(app, '1.2', body)
+    const response = await post(app, '1.2', withBytes(xml, bad))
     t.assert.strictEqual(response.statusCode, 400, name)
     assertEmpty(t, response, 400)
   }
@@ -61,7 +65,6 @@ test('docs/protocol.md "Decoding": bytes invalid in the charset (BP R1012) amid 
   const app = await buildApp(t)
   // Text of 2-, 3- and 4-byte characters around the bad bytes, and a valid U+FFFD sent as itself.
   const xml = envelope('1.2', '<m:Echo xmlns:m="urn:x"><m:text>Grüße — 日本 😀 \uFFFD #𝄞</m:text></m:Echo>')
-  const at = xml.indexOf('#')
   const cases: Array<[string, Buffer]> = [
     ['a lone continuation byte', Buffer.from([0x80])],
     ['an overlong encoding', Buffer.from([0xe0, 0x80, 0xaf])],
@@ -71,8 +74,7 @@ test('docs/protocol.md "Decoding": bytes invalid in the charset (BP R1012) amid 
     ['Latin-1 é', Buffer.from([0xe9])]
   ]
   for (const [, bad] of cases) {
-    const body = Buffer.concat([Buffer.from(xml.slice(0, at)), bad, Buffer.from(xml.slice(at + 1))])
-    assertEmpty(t, await post(app, '1.2', body), 400)
+    assertEmpty(t, await post(app, '1.2', withBytes(xml, bad)), 400)
     // The same bytes ending the body, after its last character.
     assertEmpty(t, await post(app, '1.2', Buffer.concat([Buffer.from(xml.replace('#', '')), bad])), 400)
   }
