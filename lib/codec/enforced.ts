@@ -15,7 +15,7 @@
  * alone unchecked (an absent element is an absent property), which
  * presenceCheck() checks.
  */
-import { isObject } from './xml-keyword'
+import { isObject } from './keys'
 import type { ObjectShape } from './shapes'
 
 /** The keywords the checked writer and the reader enforce, and those that say nothing of a value. */

@@ -5,7 +5,8 @@
  * "The mapping").
  */
 import { isNCName } from '../xml/chars'
-import { BINARY_ENCODINGS, fail, isObject, isString, xmlOf, type XmlKeyword } from './xml-keyword'
+import { BINARY_ENCODINGS, fail, isString, xmlOf, type XmlKeyword } from './xml-keyword'
+import { isObject } from './keys'
 import {
   elementField, scalar, TYPE_PROPERTY,
   type BinaryEncoding, type Field, type ScalarType, type ShapeReader, type XsiTypeName

@@ -6,7 +6,8 @@
  * schema is not walked again.
  */
 import { typesOf, type AskedPrefix, type ObjectShape, type Shape } from './shapes'
-import { fail, isObject, xmlOf } from './xml-keyword'
+import { fail, xmlOf } from './xml-keyword'
+import { isObject } from './keys'
 
 /**
  * What a writer's shape tree holds: the namespaces its elements may be in (in the order met), the prefixes asked for.

@@ -5,7 +5,8 @@
  * nothing is silently dropped at run time.
  */
 import { isNCName } from '../xml/chars'
-import { fail, isObject, xmlOf, type XmlKeyword } from './xml-keyword'
+import { fail, xmlOf, type XmlKeyword } from './xml-keyword'
+import { isObject } from './keys'
 import { binaryOf, checkKeywords, fieldOf, typeNameOf, typeOf, SCALARS } from './fields'
 import {
   elementField, scalar, TYPE_PROPERTY,

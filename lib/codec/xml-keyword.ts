@@ -5,7 +5,7 @@
  */
 import { SOAP_ERR_SERVICE_SCHEMA } from '../errors'
 import { XML_NS, XMLNS_NS, XSI_NS } from '../namespaces'
-import { KnownKeys } from './keys'
+import { isObject, KnownKeys } from './keys'
 import { isXmlText, isNCName, type WhiteSpace } from '../xml/chars'
 
 /** The `xml` keyword of OpenAPI, as far as the codec reads it. */
@@ -85,10 +85,6 @@ type Schema = Record<string, unknown>
 
 export function fail (where: string, problem: string): never {
   throw new SOAP_ERR_SERVICE_SCHEMA(where, problem)
-}
-
-export function isObject (value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The `xml` keyword of a schema, checked. */
