@@ -147,7 +147,7 @@ function documentOf (schema: Schema): fc.Arbitrary<string> {
 
 // ----------------------------------------------------------------- answers ---
 
-interface Answer { status: number, body: string, input: string | undefined }
+interface Answer { status: number, body: string, input: unknown }
 
 /** One app serving `schema` as is (/enforced) and with a keyword the codec does not enforce (/validated). */
 async function build (t: TestContext, schema: Schema, inputs: unknown[]): Promise<FastifyInstance> {
@@ -164,7 +164,7 @@ async function build (t: TestContext, schema: Schema, inputs: unknown[]): Promis
 async function answer (app: FastifyInstance, url: string, document: string, inputs: unknown[]): Promise<Answer> {
   inputs.length = 0
   const response = await post(app, '1.2', envelope('1.2', document), { url })
-  return { status: response.statusCode, body: response.body, input: inputs.length === 0 ? undefined : JSON.stringify(inputs[0]) }
+  return { status: response.statusCode, body: response.body, input: inputs.length === 0 ? undefined : inputs[0] }
 }
 
 test(`${RULE}: an input the codec enforces answers as if Ajv validated it: same status, reply bytes and input to the handler`, async (t: TestContext) => {
@@ -284,10 +284,10 @@ test(`${RULE}: Ajv looks for own properties; with Object.prototype given one a r
   t.after(() => { delete prototype.n; delete prototype.name })
   prototype.n = 1
   prototype.name = 'inherited'
-  for (const document of [`<t:Op xmlns:t="${NS}"/>`, UNNAMED]) {
+  for (const [document, missing] of [[`<t:Op xmlns:t="${NS}"/>`, 'n'], [UNNAMED, 'name']]) {
     const response = await post(app, '1.2', envelope('1.2', document), { url: '/op' })
     t.assert.strictEqual(response.statusCode, 400)
-    t.assert.match(response.body, /must have required property '(n|name)'/)
+    t.assert.ok(response.body.includes(`must have required property '${missing}'`), response.body)
   }
   delete prototype.n
   delete prototype.name
