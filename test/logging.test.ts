@@ -7,7 +7,7 @@ import { test, type TestContext } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { defineOperation, errorCodes, SoapFault, type FastifySoapOptions } from '../lib/index'
 import { calculator } from './demo/app'
-import { envelope, post } from './helper'
+import { envelope, post, serviceApp } from './helper'
 
 interface Line { level: number, msg: string, responseTime?: number, soap?: Record<string, unknown>, [key: string]: unknown }
 
@@ -165,15 +165,11 @@ test('docs/security.md "Logging": logLevel sets the line\'s level; "silent" logs
 
 test('docs/security.md "Logging": with no logger given to Fastify there is nothing to log to, and a SOAP route has no hook for it', async (t: TestContext) => {
   const hooksOf = async (app: FastifyInstance): Promise<string> => {
-    t.after(() => app.close())
-    await app.register(soap)
-    app.soap.service(calculator)
-    await app.ready()
     t.assert.strictEqual((await post(app, '1.2', envelope('1.2', add('2')), { url: '/calculator' })).statusCode, 200)
     return app.printRoutes({ includeHooks: true })
   }
-  t.assert.doesNotMatch(await hooksOf(Fastify()), /logSoapAnswer/)
-  t.assert.doesNotMatch(await hooksOf(Fastify({ logger: false })), /logSoapAnswer/)
+  t.assert.doesNotMatch(await hooksOf(await serviceApp(t, calculator)), /logSoapAnswer/)
+  t.assert.doesNotMatch(await hooksOf(await serviceApp(t, calculator, { logger: false })), /logSoapAnswer/)
   const { app } = await build(t)
   t.assert.match(app.printRoutes({ includeHooks: true }), /\(onResponse\) \["logSoapAnswer\(\)"\]/)
 })

@@ -12,7 +12,7 @@ import fc from 'fast-check'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap from '../lib/index'
 import { codecEnforces as writerEnforces } from '../lib/codec/enforced'
-import { envelope, post } from './helper'
+import { envelope, post, serviceApp } from './helper'
 import { $defs, nullable, objectSchema, scalar, scalarSchema, type Scalar, type Schema } from './enforced-schemas'
 
 const NS = 'urn:test:output'
@@ -186,11 +186,7 @@ test(`${RULE}: where the writer enforces the schema, Ajv reads no result it writ
   let reads = 0
   const result = (): object => ({ get n () { reads++; return 1 }, get s () { reads++; return 'x' } })
   const readsOf = async (output: Schema, validateOutput: boolean): Promise<number> => {
-    const app = Fastify()
-    t.after(() => app.close())
-    await app.register(soap)
-    app.soap.service({ path: '/r', namespace: NS, name: 'R', validateOutput, operations: { Op: { input: { type: 'object', properties: {} }, output, async handler () { return result() } } } } as never)
-    await app.ready()
+    const app = await serviceApp(t, { path: '/r', namespace: NS, name: 'R', validateOutput, operations: { Op: { input: { type: 'object', properties: {} }, output, async handler () { return result() } } } } as never)
     reads = 0
     const response = await post(app, '1.2', envelope('1.2', `<t:Op xmlns:t="${NS}"/>`), { url: '/r' })
     t.assert.strictEqual(response.statusCode, 200)

@@ -29,7 +29,7 @@ test('docs/security.md "X.509 signatures": a bad `security.x509` is SOAP_ERR_SER
     '.x509.lookup must be a function': { x509: { trust: CA_PEM, lookup: true }, usernameToken: { lookup } }
   }
   await assertServiceInvalid(t, cases, (value) => ({ ...signedService(), security: value as SoapSecurityOptions }))
-  // Right, they start and answer: a reply signer of a matching key and certificate, signed headers, SHA-1.
+  // Right, they start and answer: a reply signer of a matching key and certificate, signed headers, SHA-1 refused.
   const app = await buildSigned(t, signedService({ x509: { reply: { key: CLIENT_KEY, certificate: CLIENT_PEM }, signed: { headers: ['urn:x'] }, allowSha1: false } }))
   const response = await send(app, signedRequest())
   t.assert.strictEqual(response.statusCode, 200, response.body)
