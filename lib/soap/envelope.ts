@@ -260,6 +260,7 @@ export class EnvelopeDecoder implements XmlHandler {
       this.#source = ''
       this.#namespace = ''
       this.#senderFault = undefined
+      this.#learnt = undefined
     }
     const runs = this.#reader.plainRuns
     if (this.#shaping && !decoded.mismatch && runs !== undefined) {

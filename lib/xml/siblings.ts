@@ -171,8 +171,13 @@ export class Siblings {
   /** `patterns`: the patterns kept from one document to the next (`NameMemory.patterns`). */
   constructor (private readonly patterns: Map<string, RegExp>) {}
 
-  /** Forgets the document. */
+  /**
+   * Forgets the document: no value of it is kept (an attribute's may be a slice of it), nor its last match
+   * (a regular expression's last match keeps its subject: `RegExp.lastMatch`).
+   */
   reset (): void {
+    if (this.#patterns !== 0) NOTHING.test('')
+    this.values.length = 0
     this.template = this.#closed = undefined
     this.#closedDepth = this.#learnAt = this.#learnDepth = -1
     this.#patterns = 0
@@ -245,6 +250,8 @@ function holds (s: string, at: number, piece: string): boolean {
 /** Patterns kept, by their source (`NameMemory.patterns`): a client sends the same records again. */
 export const PATTERNS = 32
 const SPECIAL = /[\\^$.*+?()[\]{}|/]/g
+/** Matches any text: a match of its own, so that the last one keeps no document. */
+const NOTHING = /(?:)/
 
 /** The pattern of a template's pieces and slots: compiled, or found in `patterns`, which keeps it. */
 function patternOf (patterns: Map<string, RegExp>, pieces: readonly string[], quotes: readonly number[]): RegExp {

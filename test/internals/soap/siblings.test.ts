@@ -5,6 +5,8 @@
  * every element from its events makes of it: the same tree, or the same error.
  */
 import { test, type TestContext } from 'node:test'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import fc from 'fast-check'
 import { EnvelopeDecoder, type DecodedEnvelope } from '../../../lib/soap/envelope'
 import { SOAP12_ENV, XSI_NS } from '../../../lib/namespaces'
@@ -223,4 +225,37 @@ test('XML 1.0 §2.3: a sibling is taken whole only with its template\'s very mar
     t.assert.ok(decoder.templates[0].pattern !== undefined, 'compared by its pattern')
     t.assert.strictEqual(decoder.repeats, MATCHES_FOR_PATTERN + 2 + (near === record('a.b', 'c.d') ? 1 : 0), near)
   }
+})
+
+test('docs/protocol.md "Limits": nothing of a message\'s repeated siblings keeps the message alive after it', (t: TestContext) => {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const limits = normalizeOptions({ bodyLimit: 16 * 1024 * 1024, maxElements: 1_000_000 }).limits
+  const size = 4 * 1024 * 1024
+  // Attribute values and pieces of markup long enough (13 characters) to be read as views of the message.
+  const record = (i: number): string => `<w:record first="a long attribute value ${i}"><w:value>${i}</w:value></w:record>`
+  let body = ''
+  for (let i = 0; body.length < size; i++) body += record(i)
+  const message = `<e:Envelope xmlns:e="${SOAP12_ENV}"><e:Body><w:W xmlns:w="urn:w">${body}</w:W></e:Body></e:Envelope>`
+  // Made one string now (reading a character does), not in the first measure.
+  message.charCodeAt(0)
+  /** What the heap holds after the message is decoded and let go, against before. */
+  function kept (decoder: EnvelopeDecoder): number {
+    decoder.decode(`<e:Envelope xmlns:e="${SOAP12_ENV}"><e:Body/></e:Envelope>`, SOAP12_ENV, 'utf-8')
+    gc()
+    const before = process.memoryUsage().heapUsed
+    // In a function of its own, so that no stack slot holds the message; a copy in the heap, the decoder's alone
+    // (a Buffer's text would be held outside it, where heapUsed does not count it).
+    const decode = (): void => { decoder.decode(JSON.parse(JSON.stringify(message)) as string, SOAP12_ENV, 'utf-8') }
+    decode()
+    gc()
+    return process.memoryUsage().heapUsed - before
+  }
+  const taken = new Counting(limits)
+  // The test's own list of templates would keep them, and their pieces are views of the message.
+  taken.templates.push = () => 0
+  const keptTaken = kept(taken)
+  t.assert.ok(taken.repeats > 1000, `${taken.repeats} siblings taken whole`)
+  const keptRead = kept(new EnvelopeDecoder(limits, { siblings: false }))
+  t.assert.ok(keptTaken - keptRead < size / 4, `${((keptTaken - keptRead) / 1048576).toFixed(1)} MB more kept than when every element is read from its events`)
 })
