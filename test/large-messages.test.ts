@@ -5,6 +5,8 @@
  * stands for its one character, and text is escaped where a character needs it).
  */
 import { test, type TestContext } from 'node:test'
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { DOMParser } from '@xmldom/xmldom'
 import Fastify, { type FastifyInstance } from 'fastify'
 import soap, { defineOperation, defineService } from '../lib/index'
@@ -76,6 +78,55 @@ test('docs/protocol.md "Decoding": 5,000 records with attributes that need escap
     id: Number(e.getAttribute('id')), name: e.getElementsByTagNameNS(NS, 'name')[0].textContent, note: e.getAttribute('note')
   }))
   t.assert.deepStrictEqual(back, records)
+})
+
+test('docs/protocol.md "Decoding": large envelopes sent at once over several connections, their bytes interleaved, each get their own answer', async (t: TestContext) => {
+  const app = await build(t)
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const { port } = app.server.address() as AddressInfo
+  // Sizes on either side of the buffer bodies are joined into (4 MiB), one sent chunked; each its own records. Three
+  // of one size end together, so that their bodies are joined one after another, each read before the next.
+  const plans = [
+    { count: 8_000, chunked: false }, { count: 24_000, chunked: false }, { count: 8_000, chunked: true },
+    { count: 8_000, chunked: false }, { count: 3, chunked: false }
+  ]
+  // Names long enough for 24,000 records (under the limit of 50,000 elements) to take more than 4 MiB.
+  const long = 'x'.repeat(120)
+  const bodies = plans.map(({ count }, k) => {
+    const records = Array.from({ length: count }, (_, i) => `<l:item id="${i}" note="${k}"><l:name>${k}:${i} &amp; co ${long}</l:name></l:item>`).join('')
+    return Buffer.from(envelope('1.2', `<l:EchoList xmlns:l="${NS}">${records}</l:EchoList>`))
+  })
+  t.assert.ok(bodies[1].length > 4 * 1024 * 1024 && bodies[3].length < 4 * 1024 * 1024, 'bodies over and under 4 MiB')
+  const sent = plans.map(({ chunked }, k) => {
+    const headers: Record<string, string | number> = { 'content-type': 'application/soap+xml; charset=utf-8' }
+    if (!chunked) headers['content-length'] = bodies[k].length
+    const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/large', headers })
+    const answer = new Promise<{ status: number, body: string }>((resolve, reject) => {
+      request.on('response', (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
+      })
+      request.on('error', reject)
+    })
+    return { request, answer }
+  })
+  // Every request's bytes in 16 KiB pieces, one request after another, each piece on a turn of its own.
+  const piece = 16 * 1024
+  const longest = Math.max(...bodies.map((body) => body.length))
+  for (let at = 0; at < longest; at += piece) {
+    sent.forEach(({ request }, k) => { if (at < bodies[k].length) request.write(bodies[k].subarray(at, at + piece)) })
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  for (const { request } of sent) request.end()
+  const answers = await Promise.all(sent.map(async ({ answer }) => await answer))
+  answers.forEach(({ status, body }, k) => {
+    const { count } = plans[k]
+    t.assert.strictEqual(status, 200, `request ${k}`)
+    t.assert.strictEqual(body.split(` note="${k}"`).length - 1, count, `request ${k}: its ${count} records`)
+    t.assert.ok(!/ note="/.test(body.split(` note="${k}"`).join('')), `request ${k}: no other request's records`)
+    t.assert.ok(body.includes(`>${k}:${count - 1} &amp; co ${long}<`), `request ${k}: its last record`)
+  })
 })
 
 const PAIRS = '😀𝄞'.repeat(50)

@@ -14,7 +14,7 @@ import { measure } from './measure'
 
 const limits = normalizeOptions({ bodyLimit: 16 * 1024 * 1024, maxElements: 1_000_000 }).limits
 // Each message read as if it were the first of its shape: the reader's own speed.
-const decoder = new EnvelopeDecoder(limits, false)
+const decoder = new EnvelopeDecoder(limits, { shapes: false })
 const sizes: Array<[string, string]> = [
   ['400 B', addEnvelope()],
   ['1 KB', listEnvelope(1024)],

@@ -33,7 +33,7 @@ import { listService } from '../http/services'
 import { measure } from './measure'
 
 const limits = normalizeOptions({ bodyLimit: 16 * 1024 * 1024, maxElements: 1_000_000 }).limits
-const decoder = new EnvelopeDecoder(limits, false)
+const decoder = new EnvelopeDecoder(limits, { shapes: false })
 const ajv = createAjv()
 const version = versionInfo('1.2')
 

@@ -21,7 +21,7 @@ import type { SoapReplayStore } from '../types'
 import { buildAnswerLog, noteAnswer } from './logging'
 import { buildGetContext, buildParser, kPackageVersion } from './parser'
 import { buildInflate } from './inflate'
-import { collectBody } from './body'
+import { collectBody, Scratch, SCRATCH_BYTES } from './body'
 import { replyBytes } from './reply-bytes'
 import { getHandler, serviceHandler } from '../service/pipeline'
 import { compileService, type Service } from '../service/compile'
@@ -217,11 +217,14 @@ export async function endpoint (instance: FastifyInstance, { routes, service }: 
     ? undefined
     : serviceTelemetry(otel, String(service?.name))
   instance.removeAllContentTypeParsers()
-  instance.addContentTypeParser(
-    MEDIA_TYPES as unknown as string[],
-    { parseAs: 'buffer', bodyLimit: soap.bodyLimit },
-    bodyParser(parse, false, telemetry) as never
-  )
+  // An envelope's bytes, read into characters as soon as they have come, joined where the last one's were.
+  const parseEnvelope = bodyParser(parse, false, telemetry)
+  const scratch = new Scratch(Math.min(soap.bodyLimit, SCRATCH_BYTES))
+  instance.addContentTypeParser(MEDIA_TYPES as unknown as string[], (request, payload, done) => collectBody(
+    request, payload, soap.bodyLimit,
+    (err, body) => err === null ? parseEnvelope(request, body as Buffer, done) : done(err),
+    scratch
+  ))
   // An MTOM body, often large, collected into one Buffer without holding it twice (body.ts).
   const parsePackage = bodyParser(parse, true, telemetry)
   instance.addContentTypeParser(MULTIPART_RELATED, (request, payload, done) => collectBody(

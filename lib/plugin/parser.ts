@@ -81,7 +81,7 @@ export function buildParser (
   const { roles, maxXPathElements, multipart } = options
   // All the parser keeps from one request to the next (DecoderMemory).
   const memory = new DecoderMemory()
-  const decoder = new EnvelopeDecoder(options.limits, true, memory)
+  const decoder = new EnvelopeDecoder(options.limits, {}, memory)
   const mediaTypes = memory.mediaTypes
   const select11 = xpath.useNamespaces({ ...xpathNamespaces('1.1'), ...options.namespaces })
   const select12 = xpath.useNamespaces({ ...xpathNamespaces('1.2'), ...options.namespaces })

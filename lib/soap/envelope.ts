@@ -19,6 +19,7 @@ import { MediaTypes } from './content-type'
 import { NameMemory, type Namespaces } from '../xml/names'
 import { TreeBuilder, type XmlTree } from '../xml/tree'
 import { XmlReader, XmlReadError, type QName, type XmlAttributeEvent, type XmlHandler } from '../xml/reader'
+import type { Template } from '../xml/siblings'
 import { Markup } from '../xml/markup'
 import { declaresNamespace, disallowedAt, isSpace, isWhitespace } from '../xml/chars'
 
@@ -133,6 +134,12 @@ function hasEncodingStyle (attributes: readonly XmlAttributeEvent[], env: string
  * plugin instance: decoding is synchronous, and its state is reset by each
  * `decode()`. The reader calls the handler methods below; nothing else should.
  */
+/** What an `EnvelopeDecoder` recognises from what it read before; both, unless told. */
+export interface DecoderChoices {
+  readonly shapes?: boolean
+  readonly siblings?: boolean
+}
+
 export class EnvelopeDecoder implements XmlHandler {
   readonly #limits: SoapLimits
   readonly #reader: XmlReader
@@ -161,6 +168,9 @@ export class EnvelopeDecoder implements XmlHandler {
   /** Each text run's node, while the message can make a shape (`#shaping`): each run starts a text node of its own. */
   #textNodes: number[] = []
   #shaping = false
+  /** The template of the sibling learnt last (xml/siblings.ts), and its node. */
+  #learnt: Template | undefined = undefined
+  #learntNode = -1
   /**
    * The last messages with a shape, the newest first (DecoderMemory), and where the text runs of the
    * message in hand are.
@@ -168,10 +178,20 @@ export class EnvelopeDecoder implements XmlHandler {
   readonly #shapes: Shape[]
   readonly #runs: number[] = []
 
-  /** With `shapes` false, every message is read anew (for measuring the reader). */
-  constructor (limits: SoapLimits, readonly shapes = true, memory = new DecoderMemory()) {
+  /** Whether a message's markup is recognised from a message before (its shape). */
+  readonly shapes: boolean
+
+  /**
+   * `shapes` false: every message is read anew; `siblings` false: every
+   * element is read from its events, none taken whole as a repeated sibling
+   * (for measuring the reader, and comparing).
+   */
+  constructor (
+    limits: SoapLimits, { shapes = true, siblings = true }: DecoderChoices = {}, memory = new DecoderMemory()
+  ) {
+    this.shapes = shapes
     this.#limits = limits
-    this.#reader = new XmlReader(this, memory.names)
+    this.#reader = new XmlReader(this, memory.names, siblings)
     this.#scope = memory.names.scope
     this.#tree = memory.tree
     this.#shapes = memory.shapes
@@ -208,6 +228,7 @@ export class EnvelopeDecoder implements XmlHandler {
     this.#hasHeader = false
     this.#senderFault = undefined
     this.#source = source
+    this.#learnt = undefined
     const headerNodes: number[] = this.#headerNodes = []
     const bodyNodes: number[] = this.#bodyNodes = []
     const textNodes: number[] = this.#textNodes = []
@@ -239,6 +260,7 @@ export class EnvelopeDecoder implements XmlHandler {
       this.#source = ''
       this.#namespace = ''
       this.#senderFault = undefined
+      this.#learnt = undefined
     }
     const runs = this.#reader.plainRuns
     if (this.#shaping && !decoded.mismatch && runs !== undefined) {
@@ -380,6 +402,35 @@ export class EnvelopeDecoder implements XmlHandler {
     const between = this.#depth <= 2
     if (!this.#counted(text.length, between, text)) return
     if (!between) this.#tree.text(text)
+  }
+
+  /** A sibling inside a header block or the Body's content, learnt: its tree node is the one closed last. */
+  learned (template: Template): void {
+    const inBlock = !this.#mismatch && this.#depth >= 3
+    this.#learnt = inBlock ? template : undefined
+    this.#learntNode = inBlock ? this.#tree.closedNode : -1
+  }
+
+  /**
+   * A sibling like the one learnt, taken whole when its events would pass
+   * every limit. It has the learnt one's names, attributes and nesting, at
+   * the same depth, so only how many elements there are and how long each
+   * value is are checked again. Refused when one would fail: its events then
+   * fail as they should.
+   */
+  repeat (template: Template, slots: readonly number[], values: ReadonlyArray<string | undefined>): boolean {
+    if (template !== this.#learnt) return false
+    const { maxElements, maxAttributeLength, maxTextLength } = this.#limits
+    if (this.#elements + template.elements > maxElements) return false
+    const quotes = template.quotes
+    for (let k = 0; k < quotes.length; k++) {
+      const length = values[k]?.length ?? slots[2 * k + 1] - slots[2 * k]
+      if (length > (quotes[k] === 0 ? maxTextLength : maxAttributeLength)) return false
+    }
+    this.#elements += template.elements
+    this.#tree.repeat(this.#learntNode, slots, values, this.#shaping ? this.#textNodes : undefined)
+    this.#textRun = 0
+    return true
   }
 
   sourceText (from: number, to: number): void {

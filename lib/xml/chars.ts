@@ -223,6 +223,27 @@ export function flattened (s: string): string {
   return s
 }
 
+/**
+ * The character of `amp;`, `lt;`, `gt;`, `quot;` or `apos;` at `i` of `s` (after a '&'), read in place;
+ * undefined for any other reference.
+ */
+export function predefinedAt (s: string, i: number): string | undefined {
+  switch (s.charCodeAt(i)) {
+    case 0x61: // a
+      if (holdsAt(s, i, 'amp;')) return '&'
+      if (holdsAt(s, i, 'apos;')) return "'"
+      return undefined
+    case 0x6c: // l
+      return holdsAt(s, i, 'lt;') ? '<' : undefined
+    case 0x67: // g
+      return holdsAt(s, i, 'gt;') ? '>' : undefined
+    case 0x71: // q
+      return holdsAt(s, i, 'quot;') ? '"' : undefined
+    default:
+      return undefined
+  }
+}
+
 /** The length of the reference to a predefined entity: `&amp;` 5, `&lt;` and `&gt;` 4, `&quot;` and `&apos;` 6. */
 export function referenceLength (predefined: string): number {
   return predefined === '&' ? 5 : predefined === '<' || predefined === '>' ? 4 : 6

@@ -152,7 +152,8 @@ export class Namespaces {
 
 /**
  * What a reader keeps from one document to the next: the namespace scope's
- * arrays, and up to QNAME_SLOTS names of up to CACHED_NAME_LENGTH characters.
+ * arrays, up to QNAME_SLOTS names of up to CACHED_NAME_LENGTH characters, and
+ * the patterns of repeated siblings (xml/siblings.ts, up to its PATTERNS).
  * Every string kept is a copy of its own (`interned`), so that no document is
  * kept alive by it.
  */
@@ -160,6 +161,8 @@ export class NameMemory {
   readonly scope = new Namespaces()
   /** QNames already split and checked, by a hash of their place. */
   readonly slots: Array<QName | undefined> = new Array(QNAME_SLOTS).fill(undefined)
+  /** Sticky patterns of repeated siblings' markup, by their source. */
+  readonly patterns = new Map<string, RegExp>()
 }
 
 /** Up to this many attributes on one element, uniqueness is checked pair by pair. */

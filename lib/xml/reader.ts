@@ -12,52 +12,17 @@
 import { XML_NS, XMLNS_NS } from '../namespaces'
 import {
   asciiNameEnd, codesOf, declaresNamespace, disallowedAt, FLAT_RUN, flattened, holdsAt, holdsCodesAt,
-  interned, isChar, isSpace, NAME, NCNAME_START, NextOf, referenceLength
+  interned, isChar, isSpace, NAME, NCNAME_START, NextOf, predefinedAt, referenceLength
 } from './chars'
 import {
   CACHED_NAME_LENGTH, duplicateAttribute, isKept, nameAfter, NameMemory, NO_CODES, QNAME_SLOTS, qnameOf,
   type Namespaces, type QName, type XmlAttributeEvent
 } from './names'
+import { XmlReadError, type XmlHandler } from './handler'
+import { Siblings, type Template } from './siblings'
 
-export type { QName, XmlAttributeEvent }
-
-export interface XmlHandler {
-  /** The XML declaration, if the document has one. */
-  xmlDecl (version: string, encoding: string | undefined): void
-  /** A document type declaration: never read, always refused (the handler may throw its own error first). */
-  doctype (): void
-  /** A processing instruction other than the XML declaration: always refused, the same way. */
-  processingInstruction (target: string): void
-  /** A start tag's name, before its attributes are read. */
-  openTagStart (name: string): void
-  /** An attribute, as soon as it is read (its namespace is not resolved yet). */
-  attribute (attribute: XmlAttributeEvent): void
-  /**
-   * A complete start tag, namespaces resolved (no object is made for it). Its
-   * attributes are in document order, namespace declarations included (their
-   * `uri` is the xmlns namespace); tags without any share one empty array.
-   * `qname` is the reader's own for the name, cached from one document to the
-   * next: a handler may note its tree id on it (`QName.treeId`), nothing else.
-   */
-  openTag (
-    name: string, prefix: string, local: string, uri: string, attributes: readonly XmlAttributeEvent[], qname: QName
-  ): void
-  closeTag (): void
-  /** Character data, from text, references or CDATA sections, in pieces. */
-  text (text: string): void
-  /**
-   * Character data that is the document's characters [from, to) as they stand: no reference, no line end
-   * to normalise.
-   */
-  sourceText (from: number, to: number): void
-}
-
-export class XmlReadError extends Error {
-  constructor (message: string, at: number) {
-    super(`${message} (at character ${at})`)
-    this.name = 'XmlReadError'
-  }
-}
+export { XmlReadError }
+export type { QName, XmlAttributeEvent, XmlHandler }
 
 // eslint-disable-next-line @stylistic/max-len -- a regular expression literal cannot be wrapped
 const XML_DECL = /<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"(1\.[0-9]+)"|'(1\.[0-9]+)')(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._-]*)"|'([A-Za-z][A-Za-z0-9._-]*)'))?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\r\n]*\?>/y
@@ -114,12 +79,18 @@ export class XmlReader {
    */
   readonly #runs: number[] = []
   #plain = false
+  /** Repeated siblings, when the handler takes them whole (`XmlHandler.repeat`). */
+  readonly #siblings: Siblings | undefined
 
-  /** `memory` is what the reader keeps from one document to the next: give each reader its own. */
-  constructor (handler: XmlHandler, memory: NameMemory = new NameMemory()) {
+  /**
+   * `memory` is what the reader keeps from one document to the next: give each reader its own. `siblings`
+   * false: no element is handed over whole, even to a handler that takes repeated siblings.
+   */
+  constructor (handler: XmlHandler, memory: NameMemory = new NameMemory(), siblings = true) {
     this.#handler = handler
     this.#ns = memory.scope
     this.#qnames = memory.slots
+    this.#siblings = siblings && handler.repeat !== undefined ? new Siblings(memory.patterns) : undefined
   }
 
   /** Reads a document; `runs`: notes where its text is (`plainRuns`); `paired`: no surrogate alone (disallowedAt). */
@@ -148,6 +119,7 @@ export class XmlReader {
     } finally {
       // Nothing of the document is kept past it: the reader may not read another for a while.
       this.#s = ''
+      this.#siblings?.reset()
       this.#names.length = 0
       this.#ns.reset(this.#clean)
       // A resolved namespace is good for this document only, and may be a slice of it.
@@ -341,7 +313,8 @@ export class XmlReader {
         if (names.length === 0) this.#fail('no document element')
         this.#pi()
       } else {
-        this.#startTag()
+        const template = this.#siblings?.template
+        if (template === undefined || names.length !== template.depth || !this.#repeated(template, lt)) this.#startTag()
       }
     } while (names.length > 0)
   }
@@ -380,7 +353,7 @@ export class XmlReader {
     const s = this.#s
     const amp = this.#amp.from(s, from)
     if (this.#cr.from(s, from) < to || this.#cdataEnd.from(s, from) < to) return undefined
-    const predefined = this.#predefinedAt(amp + 1)
+    const predefined = predefinedAt(s, amp + 1)
     if (predefined === undefined) return undefined
     // A second reference: looked for char by char after this one (not with `#amp`, which only moves forward).
     const after = amp + referenceLength(predefined)
@@ -419,7 +392,7 @@ export class XmlReader {
         }
       }
       if (end === to) break
-      const predefined = this.#predefinedAt(amp + 1)
+      const predefined = predefinedAt(s, amp + 1)
       if (predefined !== undefined) {
         out += predefined
         i = amp + referenceLength(predefined)
@@ -434,29 +407,7 @@ export class XmlReader {
     return flattened(done + out)
   }
 
-  /**
-   * The character of `amp;`, `lt;`, `gt;`, `quot;` or `apos;` at `i`, read in place; undefined for any
-   * other reference.
-   */
-  #predefinedAt (i: number): string | undefined {
-    const s = this.#s
-    switch (s.charCodeAt(i)) {
-      case 0x61: // a
-        if (holdsAt(s, i, 'amp;')) return '&'
-        if (holdsAt(s, i, 'apos;')) return "'"
-        return undefined
-      case 0x6c: // l
-        return holdsAt(s, i, 'lt;') ? '<' : undefined
-      case 0x67: // g
-        return holdsAt(s, i, 'gt;') ? '>' : undefined
-      case 0x71: // q
-        return holdsAt(s, i, 'quot;') ? '"' : undefined
-      default:
-        return undefined
-    }
-  }
-
-  /** A character reference, or an undefined entity (the predefined ones are read by #predefinedAt). */
+  /** A character reference, or an undefined entity (the predefined ones are read by predefinedAt). */
   #reference (body: string, at: number): string {
     const ref = CHAR_REF.exec(body)
     if (ref === null) this.#fail(`undefined entity &${body};`, at)
@@ -472,6 +423,8 @@ export class XmlReader {
     this.#i++
     const qname = this.#qnameHere(at)
     const name = qname.name
+    const depth = this.#names.length
+    this.#siblings?.started(qname, depth, at)
     handler.openTagStart(name)
     let attributes = NO_ATTRIBUTES
     let selfClosing = false
@@ -510,8 +463,9 @@ export class XmlReader {
     const uri = this.#openScope(qname, attributes, at)
     handler.openTag(name, qname.prefix, qname.local, uri, attributes, qname)
     if (selfClosing) {
-      this.#ns.close(this.#names.length + 1)
+      this.#ns.close(depth + 1)
       handler.closeTag()
+      this.#ended(qname, depth)
     } else {
       this.#names.push(qname)
     }
@@ -593,7 +547,35 @@ export class XmlReader {
         )
       }
     }
-    this.#ns.close(this.#names.length + 1)
+    const depth = this.#names.length
+    this.#ns.close(depth + 1)
     this.#handler.closeTag()
+    this.#ended(open as QName, depth)
+  }
+
+  /** An element closed, `depth` open around it: perhaps a template learnt (xml/siblings.ts). */
+  #ended (qname: QName, depth: number): void {
+    const template = this.#siblings?.ended(this.#s, qname, depth, this.#i)
+    if (template !== undefined) this.#handler.learned?.(template)
+  }
+
+  /**
+   * Reads the element at `at` from `template`, if it holds its markup and the handler takes it whole
+   * (`XmlHandler.repeat`): its text runs noted as `#text` notes them.
+   */
+  #repeated (template: Template, at: number): boolean {
+    const siblings = this.#siblings as Siblings
+    const end = siblings.matched(template, this.#s, at)
+    const { slots, values } = siblings
+    if (end === -1 || this.#handler.repeat?.(template, slots, values) !== true) return false
+    const quotes = template.quotes
+    for (let k = 0; k < quotes.length; k++) {
+      if (quotes[k] !== 0) continue
+      if (values[k] !== undefined) this.#plain = false
+      else if (this.#plain) this.#runs.push(slots[2 * k], slots[2 * k + 1])
+    }
+    siblings.repeated(template)
+    this.#i = end
+    return true
   }
 }

@@ -305,6 +305,58 @@ export class TreeBuilder {
     const p = this.#open[--this.#depth]
     this.#nodes.set(p + 1, this.#nodes.length)
     this.#joinable = -1
+    this.closedNode = p
+  }
+
+  /** The offset of the element closed last. */
+  closedNode = -1
+
+  /**
+   * The element at `from` again (a repeated sibling, xml/siblings.ts): the
+   * same names, attributes and nodes, but for its attribute values and text
+   * nodes, which are, in document order, `values[k]`, or (undefined) the
+   * source's characters `slots[2k]` to `slots[2k + 1]`. Its text nodes'
+   * offsets are added to `textNodes`, if given.
+   */
+  repeat (
+    from: number, slots: readonly number[], values: ReadonlyArray<string | undefined>, textNodes?: number[]
+  ): void {
+    const nodes = this.#nodes
+    const attributes = this.#attributes
+    const strings = this.#strings
+    const end = nodes.get(from + 1)
+    const shift = nodes.add(end - from) - from
+    let k = 0
+    for (let p = from; p < end; p += STRIDE) {
+      const q = p + shift
+      const kind = nodes.get(p)
+      if (kind === TEXT) {
+        const value = values[k]
+        nodes.set(q, TEXT)
+        if (value === undefined) {
+          nodes.set(q + 1, slots[2 * k])
+          nodes.set(q + 2, slots[2 * k + 1])
+          nodes.set(q + 3, -1)
+        } else {
+          nodes.set(q + 3, strings.push(value) - 1)
+        }
+        textNodes?.push(q)
+        k++
+        continue
+      }
+      const count = nodes.get(p + 3)
+      const was = nodes.get(p + 2)
+      const at = attributes.add(2 * count)
+      nodes.set(q, kind)
+      nodes.set(q + 1, nodes.get(p + 1) + shift)
+      nodes.set(q + 2, at)
+      nodes.set(q + 3, count)
+      for (let a = 0; a < 2 * count; a += 2) {
+        attributes.set(at + a, attributes.get(was + a))
+        attributes.set(at + a + 1, strings.push(values[k++] as string) - 1)
+      }
+    }
+    this.#joinable = -1
   }
 
   /**

@@ -87,7 +87,7 @@ function outline (e: XmlElement | string): string {
 
 test('tree: a name\'s id holds in its own message only, in the namespace it was given for, and after the reader\'s name cache lets the name go', (t: TestContext) => {
   // Shapes off: each message is read anew (one markup repeated would be copied from its shape).
-  const decoder = new EnvelopeDecoder(normalizeOptions({}).limits, false)
+  const decoder = new EnvelopeDecoder(normalizeOptions({}).limits, { shapes: false })
   // r:a1z and r:a2z take one slot of the reader's name cache (one length, one first and last character): each
   // lets the other go. More than four names in a message are found through the builder's map.
   const messages: Array<[string, string]> = [
