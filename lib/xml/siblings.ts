@@ -59,10 +59,10 @@ const EQUALS = 0x3d
 const AMP = 0x26
 const QUOTE = 0x22
 
-/** The end of the name at `i`, read without error: the first character that cannot be in it. */
+/** The end of the name at `i`, read without error: the first character that cannot be in it (or the end). */
 function nameEnd (s: string, i: number): number {
   let code = s.charCodeAt(i)
-  while (code !== GT && code !== SLASH && code !== EQUALS && !isSpace(code)) code = s.charCodeAt(++i)
+  while (i < s.length && code !== GT && code !== SLASH && code !== EQUALS && !isSpace(code)) code = s.charCodeAt(++i)
   return i
 }
 
