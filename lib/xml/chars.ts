@@ -162,6 +162,9 @@ export function isSpace (code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d
 }
 
+/** Character codes of markup, by name. */
+export const MARKUP = { AMP: 0x26, EQUALS: 0x3d, GT: 0x3e, LT: 0x3c, QUOTE: 0x22, SLASH: 0x2f } as const
+
 /** Whether a code point is a Char (§2.2). */
 export function isChar (code: number): boolean {
   return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) ||

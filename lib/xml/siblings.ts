@@ -21,8 +21,10 @@
  * compiled a document, each after MATCHES_FOR_PATTERN siblings matched it;
  * no template outlives its document.
  */
-import { interned, isSpace, predefinedAt, referenceLength } from './chars'
+import { interned, isSpace, MARKUP, predefinedAt, referenceLength } from './chars'
 import type { QName } from './names'
+
+const { AMP, EQUALS, GT, LT, QUOTE, SLASH } = MARKUP
 
 /**
  * A sibling's markup: `pieces[0]`, slot 0, `pieces[1]`, … , the last piece.
@@ -51,13 +53,6 @@ export const PATTERNS_PER_DOCUMENT = 4
 export const SLOT_LENGTH = 256
 /** After this many matches, a template is compiled to a pattern (a cost that the next siblings repay). */
 export const MATCHES_FOR_PATTERN = 8
-
-const LT = 0x3c
-const GT = 0x3e
-const SLASH = 0x2f
-const EQUALS = 0x3d
-const AMP = 0x26
-const QUOTE = 0x22
 
 /** The end of the name at `i`, read without error: the first character that cannot be in it (or the end). */
 function nameEnd (s: string, i: number): number {
