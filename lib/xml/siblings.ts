@@ -21,7 +21,7 @@
  * compiled a document, each after MATCHES_FOR_PATTERN siblings matched it;
  * no template outlives its document.
  */
-import { interned, isSpace, MARKUP, predefinedAt, referenceLength } from './chars'
+import { holdsAt, interned, isSpace, MARKUP, predefinedAt, referenceLength } from './chars'
 import type { QName } from './names'
 
 const { AMP, EQUALS, GT, LT, QUOTE, SLASH } = MARKUP
@@ -130,7 +130,7 @@ export function match (template: Template, s: string, at: number, slots: number[
   let i = at
   for (let k = 0; k < quotes.length; k++) {
     const piece = pieces[k]
-    if (pattern === undefined && !holds(s, i, piece)) return -1
+    if (pattern === undefined && !holdsAt(s, i, piece)) return -1
     i += piece.length
     const quote = quotes[k]
     const end = s.indexOf(quote === 0 ? '<' : quote === QUOTE ? '"' : "'", i)
@@ -139,7 +139,7 @@ export function match (template: Template, s: string, at: number, slots: number[
     slots[2 * k + 1] = i = end
   }
   const last = pieces[quotes.length]
-  if (pattern === undefined && !holds(s, i, last)) return -1
+  if (pattern === undefined && !holdsAt(s, i, last)) return -1
   template.matches++
   return i + last.length
 }
@@ -178,9 +178,12 @@ export class Siblings {
     this.#patterns = 0
   }
 
-  /** A start tag named `qname` at `at`, `depth` elements open around it: learnt if it repeats the one closed last. */
+  /**
+   * A start tag named `qname` at `at`, `depth` elements open around it: learnt if it repeats the one closed last
+   * and no template is kept (one whose sibling was read as events, a slot refused, still holds).
+   */
   started (qname: QName, depth: number, at: number): void {
-    if (qname === this.#closed && depth === this.#closedDepth && this.#learnAt === -1) {
+    if (this.template === undefined && qname === this.#closed && depth === this.#closedDepth && this.#learnAt === -1) {
       this.#learnAt = at
       this.#learnDepth = depth
     }
@@ -220,7 +223,9 @@ export class Siblings {
       if (value === null) return -1
       this.values[k] = value
     }
-    if (template.matches === MATCHES_FOR_PATTERN && this.#patterns < PATTERNS_PER_DOCUMENT) {
+    // From the MATCHES_FOR_PATTERN-th match on (a sibling whose slot is refused is matched, but read as events).
+    const ripe = template.pattern === undefined && template.matches >= MATCHES_FOR_PATTERN
+    if (ripe && this.#patterns < PATTERNS_PER_DOCUMENT) {
       template.pattern = patternOf(this.patterns, template.pieces, quotes)
       this.#patterns++
     }
@@ -232,14 +237,6 @@ export class Siblings {
     this.#closed = template.qname
     this.#closedDepth = template.depth
   }
-}
-
-/** Whether `s` holds `piece` at `at`. */
-function holds (s: string, at: number, piece: string): boolean {
-  for (let k = 0; k < piece.length; k++) {
-    if (s.charCodeAt(at + k) !== piece.charCodeAt(k)) return false
-  }
-  return true
 }
 
 /** Patterns kept, by their source (`NameMemory.patterns`): a client sends the same records again. */

@@ -178,6 +178,12 @@ test('a repeated sibling is taken whole only while its template is bounded: lear
   t.assert.strictEqual(decoder.templates.length, runs)
   t.assert.strictEqual(decoder.repeats, runs * (MATCHES_FOR_PATTERN + 2))
   t.assert.strictEqual(decoder.templates.filter((template) => template.pattern !== undefined).length, PATTERNS_PER_DOCUMENT)
+  // The sibling of the MATCHES_FOR_PATTERN-th match has a CR, read as events: the pattern is made at the next.
+  const run = Array.from({ length: MATCHES_FOR_PATTERN + 4 }, (_, i) => `<w:r><w:v>${i === MATCHES_FOR_PATTERN + 1 ? '\r' : i}</w:v></w:r>`)
+  const late = new Counting(LIMITS)
+  late.decode(message(run.join('')), SOAP12_ENV, 'utf-8')
+  t.assert.deepStrictEqual([late.templates.length, late.repeats], [1, MATCHES_FOR_PATTERN + 1])
+  t.assert.ok(late.templates[0].pattern !== undefined, 'compiled after the match whose slot was refused')
 })
 
 test('XmlReader.plainRuns: a repeated sibling\'s text runs are noted as its events would note them, and a reference in one leaves the document without plain runs', (t: TestContext) => {
