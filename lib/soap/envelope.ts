@@ -129,17 +129,17 @@ function hasEncodingStyle (attributes: readonly XmlAttributeEvent[], env: string
   return false
 }
 
-/**
- * Decodes envelopes. One decoder (and its reader) serves every request of a
- * plugin instance: decoding is synchronous, and its state is reset by each
- * `decode()`. The reader calls the handler methods below; nothing else should.
- */
 /** What an `EnvelopeDecoder` recognises from what it read before; both, unless told. */
 export interface DecoderChoices {
   readonly shapes?: boolean
   readonly siblings?: boolean
 }
 
+/**
+ * Decodes envelopes. One decoder (and its reader) serves every request of a
+ * plugin instance: decoding is synchronous, and its state is reset by each
+ * `decode()`. The reader calls the handler methods below; nothing else should.
+ */
 export class EnvelopeDecoder implements XmlHandler {
   readonly #limits: SoapLimits
   readonly #reader: XmlReader
@@ -168,8 +168,7 @@ export class EnvelopeDecoder implements XmlHandler {
   /** Each text run's node, while the message can make a shape (`#shaping`): each run starts a text node of its own. */
   #textNodes: number[] = []
   #shaping = false
-  /** The template of the sibling learnt last (xml/siblings.ts), and its node. */
-  #learnt: Template | undefined = undefined
+  /** The node of the sibling whose template the reader keeps (xml/siblings.ts). */
   #learntNode = -1
   /**
    * The last messages with a shape, the newest first (DecoderMemory), and where the text runs of the
@@ -228,7 +227,6 @@ export class EnvelopeDecoder implements XmlHandler {
     this.#hasHeader = false
     this.#senderFault = undefined
     this.#source = source
-    this.#learnt = undefined
     const headerNodes: number[] = this.#headerNodes = []
     const bodyNodes: number[] = this.#bodyNodes = []
     const textNodes: number[] = this.#textNodes = []
@@ -260,7 +258,6 @@ export class EnvelopeDecoder implements XmlHandler {
       this.#source = ''
       this.#namespace = ''
       this.#senderFault = undefined
-      this.#learnt = undefined
     }
     const runs = this.#reader.plainRuns
     if (this.#shaping && !decoded.mismatch && runs !== undefined) {
@@ -404,11 +401,14 @@ export class EnvelopeDecoder implements XmlHandler {
     if (!between) this.#tree.text(text)
   }
 
-  /** A sibling inside a header block or the Body's content, learnt: its tree node is the one closed last. */
-  learned (template: Template): void {
-    const inBlock = !this.#mismatch && this.#depth >= 3
-    this.#learnt = inBlock ? template : undefined
-    this.#learntNode = inBlock ? this.#tree.closedNode : -1
+  /**
+   * A sibling learnt: kept when it is inside a header block or the Body's content, where it has a tree node (the
+   * one closed last) to copy.
+   */
+  learned (_template: Template): boolean {
+    if (this.#mismatch || this.#depth < 3) return false
+    this.#learntNode = this.#tree.closedNode
+    return true
   }
 
   /**
@@ -419,7 +419,6 @@ export class EnvelopeDecoder implements XmlHandler {
    * fail as they should.
    */
   repeat (template: Template, slots: readonly number[], values: ReadonlyArray<string | undefined>): boolean {
-    if (template !== this.#learnt) return false
     const { maxElements, maxAttributeLength, maxTextLength } = this.#limits
     if (this.#elements + template.elements > maxElements) return false
     const quotes = template.quotes

@@ -33,9 +33,10 @@ export interface XmlHandler {
   sourceText (from: number, to: number): void
   /**
    * Repeated siblings (xml/siblings.ts), for a handler that takes them: `template` was just learnt from the
-   * element that closed last.
+   * element that closed last. Whether the handler can take its siblings whole: if not, it is not kept, and
+   * `repeat` is only ever given the template it kept last.
    */
-  learned? (template: Template): void
+  learned? (template: Template): boolean
   /**
    * An element with `template`'s markup, instead of its events: its slots at `slots` ([from, to) pairs), each
    * attribute's value and each text's characters in `values` (undefined: the slot's characters as they stand).

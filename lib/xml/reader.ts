@@ -553,10 +553,11 @@ export class XmlReader {
     this.#ended(open as QName, depth)
   }
 
-  /** An element closed, `depth` open around it: perhaps a template learnt (xml/siblings.ts). */
+  /** An element closed, `depth` open around it: a template learnt (xml/siblings.ts) is kept if the handler keeps it. */
   #ended (qname: QName, depth: number): void {
-    const template = this.#siblings?.ended(this.#s, qname, depth, this.#i)
-    if (template !== undefined) this.#handler.learned?.(template)
+    const siblings = this.#siblings
+    const template = siblings?.ended(this.#s, qname, depth, this.#i)
+    if (template !== undefined && this.#handler.learned?.(template) === true) (siblings as Siblings).template = template
   }
 
   /**

@@ -191,7 +191,8 @@ export class Siblings {
 
   /**
    * The element named `qname`, `depth` open around it, ended at `end` of `s`: the template learnt from it, if it
-   * was being learnt. A template whose sibling's parent ended is dropped.
+   * was being learnt, for the reader to keep (`template`) if its handler does. A template whose sibling's parent
+   * ended is dropped.
    */
   ended (s: string, qname: QName, depth: number, end: number): Template | undefined {
     this.#closed = qname
@@ -199,8 +200,7 @@ export class Siblings {
     if (depth === this.#learnDepth) {
       const from = this.#learnAt
       this.#learnAt = this.#learnDepth = -1
-      this.template = learn(s, from, end, depth, qname)
-      return this.template
+      return learn(s, from, end, depth, qname)
     }
     if (this.template !== undefined && depth < this.template.depth) this.template = undefined
     return undefined

@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import fc from 'fast-check'
 import { EnvelopeDecoder, type DecodedEnvelope } from '../../../lib/soap/envelope'
-import { SOAP12_ENV, XSI_NS } from '../../../lib/namespaces'
+import { SOAP11_ENV, SOAP12_ENV, XSI_NS } from '../../../lib/namespaces'
 import { normalizeOptions, type SoapLimits } from '../../../lib/options'
 import type { Template } from '../../../lib/xml/siblings'
 import { MATCHES_FOR_PATTERN, PATTERNS_PER_DOCUMENT, SLOT_LENGTH, TEMPLATE_LENGTH } from '../../../lib/xml/siblings'
@@ -23,9 +23,10 @@ class Counting extends EnvelopeDecoder {
   repeats = 0
   readonly templates: Template[] = []
 
-  learned (template: Template): void {
-    this.templates.push(template)
-    super.learned(template)
+  learned (template: Template): boolean {
+    const kept = super.learned(template)
+    if (kept) this.templates.push(template)
+    return kept
   }
 
   repeat (template: Template, slots: readonly number[], values: ReadonlyArray<string | undefined>): boolean {
@@ -82,7 +83,7 @@ const TIGHT: SoapLimits[] = [
   { ...LIMITS, maxAttributes: 2 }
 ]
 
-interface Plan { record: number, count: number, values: number[], edits: number[], nested: number, limits: number }
+interface Plan { record: number, count: number, values: number[], edits: number[], nested: number, place: number, limits: number }
 
 /** The message a plan makes: `count` records, each with its slots filled and perhaps its markup edited. */
 function messageOf (plan: Plan): string {
@@ -95,7 +96,13 @@ function messageOf (plan: Plan): string {
   // Two lists in one parent, the second perhaps binding the records' prefix to another namespace.
   const second = plan.nested === 2 ? '<w:M xmlns:w="urn:w2">' : '<w:M>'
   const list = plan.nested === 0 ? records : `<w:L><w:M>${records}</w:M>${second}${records}</w:M></w:L>`
-  return `<e:Envelope xmlns:e="${SOAP12_ENV}"><e:Body><w:W xmlns:w="urn:w">${list}</w:W></e:Body></e:Envelope>`
+  // Where the list is: in the Body's element, the Body itself, the Header, or an Envelope of another version.
+  switch (plan.place) {
+    case 1: return `<e:Envelope xmlns:e="${SOAP12_ENV}"><e:Body xmlns:w="urn:w">${list}</e:Body></e:Envelope>`
+    case 2: return `<e:Envelope xmlns:e="${SOAP12_ENV}"><e:Header xmlns:w="urn:w">${list}</e:Header><e:Body/></e:Envelope>`
+    case 3: return `<e:Envelope xmlns:e="${SOAP11_ENV}"><e:Body><w:W xmlns:w="urn:w">${list}</w:W></e:Body></e:Envelope>`
+    default: return `<e:Envelope xmlns:e="${SOAP12_ENV}"><e:Body><w:W xmlns:w="urn:w">${list}</w:W></e:Body></e:Envelope>`
+  }
 }
 
 /** The result in a form to compare, or the error's code and message. */
@@ -118,6 +125,7 @@ const plan = fc.record({
   values: fc.array(fc.nat({ max: 3 * VALUES.length }).map((n) => n >= VALUES.length ? n % 3 : n), { minLength: 1, maxLength: 40 }),
   edits: fc.array(fc.nat({ max: 4 * EDITS.length }).map((n) => n >= EDITS.length ? 0 : n), { minLength: 1, maxLength: 16 }),
   nested: fc.nat({ max: 2 }),
+  place: fc.nat({ max: 7 }).map((n) => n > 3 ? 0 : n),
   limits: fc.nat({ max: 3 * TIGHT.length }).map((n) => n >= TIGHT.length ? 0 : n)
 })
 
@@ -135,6 +143,8 @@ test('XML 1.0 §3 and docs/protocol.md "Decoding": an element taken whole as a r
     // the same markup.
     const next = messageOf({ ...p, values: shuffled })
     t.assert.deepStrictEqual(outcome(decoder, next), outcome(new EnvelopeDecoder(limits, { siblings: false }), next), next)
+    // An Envelope of another version builds no tree: nothing of it is copied.
+    if (p.place === 3) t.assert.strictEqual(decoder.repeats, 0, 'a version mismatch takes no sibling whole')
     repeats += decoder.repeats
     if (decoder.repeats === 0 && (expected as { code?: string }).code !== undefined) refused++
   }), { numRuns: RUNS })
@@ -200,7 +210,7 @@ test('XmlReader.plainRuns: a repeated sibling\'s text runs are noted as its even
       closeTag () {},
       text () {},
       sourceText () {},
-      learned () {},
+      learned: () => true,
       repeat () {
         repeats++
         return true
