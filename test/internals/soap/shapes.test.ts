@@ -11,7 +11,7 @@ import { EnvelopeDecoder, SHAPES, SHAPE_LENGTH, type DecodedEnvelope } from '../
 import { SOAP11_ENV, SOAP12_ENV } from '../../../lib/namespaces'
 import { normalizeOptions, type SoapLimits } from '../../../lib/options'
 import { elementsAt } from '../../../lib/xml/tree'
-import { fastest, mutations } from '../fuzzing'
+import { decodeOutcome, fastest, mutations, type DecodeSetting } from '../fuzzing'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400)
 /** A text limit that some replacements below pass. */
@@ -46,23 +46,7 @@ function withRuns (seed: string, choices: readonly number[]): string {
   })
 }
 
-interface Setting { envelope: string, encoding: Encoding, charsetDeclared: boolean }
-
-/** The result in a form to compare, or the error's code and message. */
-function outcome (decoder: EnvelopeDecoder, text: string, setting: Setting): unknown {
-  let decoded: DecodedEnvelope
-  try {
-    decoded = decoder.decode(text, setting.envelope, setting.encoding, setting.charsetDeclared)
-  } catch (err) {
-    const { code, message } = err as { code?: unknown, message: string }
-    if (typeof code !== 'string' || !code.startsWith('SOAP_ERR_')) throw err
-    return { code, message }
-  }
-  const { namespace, mismatch, hasHeader, senderFault, elements, tree, headerNodes, bodyNodes } = decoded
-  return { namespace, mismatch, hasHeader, senderFault, elements, headers: mismatch ? [] : elementsAt(tree, headerNodes), body: mismatch ? [] : elementsAt(tree, bodyNodes) }
-}
-
-function namesOf (decoder: EnvelopeDecoder, text: string, setting: Setting): unknown {
+function namesOf (decoder: EnvelopeDecoder, text: string, setting: DecodeSetting): unknown {
   return decoder.decode(text, setting.envelope, setting.encoding, setting.charsetDeclared).tree.names
 }
 
@@ -80,14 +64,14 @@ test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes
   const settings = fc.option(fc.tuple(setting, fc.option(setting, { freq: 2 })), { freq: 2 })
   fc.assert(fc.property(seedIndex, choices, settings, (s, picked, chosen) => {
     const seed = SEEDS[s]
-    const own: Setting = { envelope: s === 1 ? SOAP11_ENV : SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
+    const own: DecodeSetting = { envelope: s === 1 ? SOAP11_ENV : SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
     const first = chosen?.[0] ?? own
     const second = chosen?.[1] ?? first
     const warm = new EnvelopeDecoder(LIMITS)
-    const seen = outcome(warm, seed, first) as { code?: string }
+    const seen = decodeOutcome(warm, seed, first) as { code?: string }
     const text = withRuns(seed, picked)
-    const result = outcome(warm, text, second) as { code?: string }
-    t.assert.deepStrictEqual(result, outcome(new EnvelopeDecoder(LIMITS), text, second), JSON.stringify({ seed: s, text, first, second }))
+    const result = decodeOutcome(warm, text, second) as { code?: string }
+    t.assert.deepStrictEqual(result, decodeOutcome(new EnvelopeDecoder(LIMITS), text, second), JSON.stringify({ seed: s, text, first, second }))
     // Decoded from the first message's tree: its names are the first message's own.
     if (seen.code === undefined && result.code === undefined && s <= 1 && second === first) {
       if (namesOf(warm, text, second) === namesOf(warm, seed, first)) again++
@@ -99,7 +83,7 @@ test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes
 })
 
 test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes as it would in a fresh decoder (each run replaced in turn by each value)', (t: TestContext) => {
-  const own: Setting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
+  const own: DecodeSetting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
   for (const seed of SEEDS) {
     const setting = seed === SEEDS[1] ? { ...own, envelope: SOAP11_ENV } : own
     const runs = seed.match(/>[^<]*</g)?.length ?? 0
@@ -108,8 +92,8 @@ test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes
         let at = 0
         const text = seed.replace(/>[^<]*</g, (match) => at++ === k ? `>${REPLACEMENTS[r]}<` : match)
         const warm = new EnvelopeDecoder(LIMITS)
-        outcome(warm, seed, setting)
-        t.assert.deepStrictEqual(outcome(warm, text, setting), outcome(new EnvelopeDecoder(LIMITS), text, setting), JSON.stringify(text))
+        decodeOutcome(warm, seed, setting)
+        t.assert.deepStrictEqual(decodeOutcome(warm, text, setting), decodeOutcome(new EnvelopeDecoder(LIMITS), text, setting), JSON.stringify(text))
       }
     }
   }
@@ -120,9 +104,9 @@ test('docs/protocol.md "Decoding": a message with the last one\'s markup decodes
   fc.assert(fc.property(seedIndex, mutations(SEEDS, ALPHABET, 3), fc.boolean(), (s, text, swap) => {
     const warm = new EnvelopeDecoder(LIMITS)
     const env = s === 1 ? SOAP11_ENV : SOAP12_ENV
-    const plain: Setting = { envelope: swap ? SOAP11_ENV : env, encoding: 'utf-8', charsetDeclared: false }
-    outcome(warm, SEEDS[s], { ...plain, envelope: env })
-    t.assert.deepStrictEqual(outcome(warm, text, plain), outcome(new EnvelopeDecoder(LIMITS), text, plain), JSON.stringify({ seed: s, text }))
+    const plain: DecodeSetting = { envelope: swap ? SOAP11_ENV : env, encoding: 'utf-8', charsetDeclared: false }
+    decodeOutcome(warm, SEEDS[s], { ...plain, envelope: env })
+    t.assert.deepStrictEqual(decodeOutcome(warm, text, plain), decodeOutcome(new EnvelopeDecoder(LIMITS), text, plain), JSON.stringify({ seed: s, text }))
   }), { numRuns: RUNS * 2 })
 })
 
@@ -143,7 +127,7 @@ test('shapes: the new message\'s values are read, not the last one\'s', (t: Test
 
 test('shapes: a message without one (a reference in its text) leaves the last shape in place', (t: TestContext) => {
   const decoder = new EnvelopeDecoder(LIMITS)
-  const plain: Setting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
+  const plain: DecodeSetting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
   const first = namesOf(decoder, SEEDS[0], plain)
   namesOf(decoder, SEEDS[3], plain)
   t.assert.strictEqual(namesOf(decoder, SEEDS[0].replace('>2<', '>17<'), plain), first)
@@ -154,7 +138,7 @@ test('shapes: a message without one (a reference in its text) leaves the last sh
 
 test('shapes: the last SHAPES shapes are kept, so that operations called in turn are each decoded from their own', (t: TestContext) => {
   const decoder = new EnvelopeDecoder(LIMITS)
-  const plain: Setting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
+  const plain: DecodeSetting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
   const call = (op: number, value: string): string => `<s:Envelope xmlns:s="${SOAP12_ENV}"><s:Body><m:Op${op} xmlns:m="urn:m">${value}</m:Op${op}></s:Body></s:Envelope>`
   const firsts = Array.from({ length: SHAPES }, (_, op) => namesOf(decoder, call(op, 'a'), plain))
   for (let op = 0; op < SHAPES; op++) t.assert.strictEqual(namesOf(decoder, call(op, 'b'), plain), firsts[op], `operation ${op}`)
@@ -166,7 +150,7 @@ test('shapes: the last SHAPES shapes are kept, so that operations called in turn
 
 test('shapes: only messages up to SHAPE_LENGTH characters are kept, whatever their markup', (t: TestContext) => {
   const decoder = new EnvelopeDecoder(normalizeOptions({ bodyLimit: 4 * SHAPE_LENGTH }).limits)
-  const plain: Setting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
+  const plain: DecodeSetting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
   const of = (name: string, n: number): string => `<s:Envelope xmlns:s="${SOAP12_ENV}"><s:Body><m:${name} xmlns:m="urn:m">${'x'.repeat(n)}</m:${name}></s:Body></s:Envelope>`
   const under = SHAPE_LENGTH - of('A', 0).length
   t.assert.strictEqual(namesOf(decoder, of('A', under), plain), namesOf(decoder, of('A', under), plain))
@@ -175,8 +159,8 @@ test('shapes: only messages up to SHAPE_LENGTH characters are kept, whatever the
 })
 
 test('docs/protocol.md "Decoding": a shape holds for the media type it was made under: another charset or envelope namespace is decoded anew', (t: TestContext) => {
-  const own: Setting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
-  const others: Setting[] = [
+  const own: DecodeSetting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
+  const others: DecodeSetting[] = [
     { ...own, encoding: 'utf-16le' },
     { ...own, encoding: 'utf-16le', charsetDeclared: true },
     { ...own, charsetDeclared: true },
@@ -184,14 +168,14 @@ test('docs/protocol.md "Decoding": a shape holds for the media type it was made 
   ]
   for (const other of others) {
     const warm = new EnvelopeDecoder(LIMITS)
-    outcome(warm, SEEDS[0], own)
-    t.assert.deepStrictEqual(outcome(warm, SEEDS[0], other), outcome(new EnvelopeDecoder(LIMITS), SEEDS[0], other), JSON.stringify(other))
+    decodeOutcome(warm, SEEDS[0], own)
+    t.assert.deepStrictEqual(decodeOutcome(warm, SEEDS[0], other), decodeOutcome(new EnvelopeDecoder(LIMITS), SEEDS[0], other), JSON.stringify(other))
   }
 })
 
 test('shapes: decoding again takes time linear in the message\'s length', (t: TestContext) => {
   const decoder = new EnvelopeDecoder(LIMITS)
-  const plain: Setting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
+  const plain: DecodeSetting = { envelope: SOAP12_ENV, encoding: 'utf-8', charsetDeclared: false }
   // Each element a text run, and a '&' in the markup between every other two.
   const message = (count: number, value: string): string => `<s:Envelope xmlns:s="${SOAP12_ENV}"><s:Body><W xmlns="urn:w">${`<v>${value}</v><v a="&amp;">${value}</v>`.repeat(count)}</W></s:Body></s:Envelope>`
   const again = (count: number): number => {
