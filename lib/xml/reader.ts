@@ -557,7 +557,7 @@ export class XmlReader {
   #ended (qname: QName, depth: number): void {
     const siblings = this.#siblings
     const template = siblings?.ended(this.#s, qname, depth, this.#i)
-    if (template !== undefined && this.#handler.learned?.(template) === true) (siblings as Siblings).template = template
+    if (template !== undefined) (siblings as Siblings).keep(template, this.#handler.learned?.(template) === true)
   }
 
   /**

@@ -65,10 +65,9 @@ function nameEnd (s: string, i: number): number {
  * The template of the element named `qname` at [from, to) of `s`, read without
  * error with `depth` elements open around it; undefined when it holds what a
  * template does not (a comment, a CDATA section, a namespace declaration, a
- * prefixed attribute) or is longer than TEMPLATE_LENGTH.
+ * prefixed attribute). It is at most TEMPLATE_LENGTH long (`Siblings.ended`).
  */
 export function learn (s: string, from: number, to: number, depth: number, qname: QName): Template | undefined {
-  if (to - from > TEMPLATE_LENGTH) return undefined
   const pieces: string[] = []
   const quotes: number[] = []
   // Where the piece in progress starts.
@@ -160,6 +159,12 @@ export class Siblings {
   /** Where the sibling being learnt starts (-1: none), and at what depth. */
   #learnAt = -1
   #learnDepth = -1
+  /**
+   * A name whose siblings are not learnt at this depth while their parent is open: one was too long, or its
+   * handler keeps no template there. Learning each would read it twice, and keep others inside it from being learnt.
+   */
+  #unlearnt: QName | undefined = undefined
+  #unlearntDepth = -1
   /** How many templates of this document have a pattern. */
   #patterns = 0
 
@@ -173,8 +178,8 @@ export class Siblings {
   reset (): void {
     if (this.#patterns !== 0) NOTHING.test('')
     this.values.length = 0
-    this.template = this.#closed = undefined
-    this.#closedDepth = this.#learnAt = this.#learnDepth = -1
+    this.template = this.#closed = this.#unlearnt = undefined
+    this.#closedDepth = this.#learnAt = this.#learnDepth = this.#unlearntDepth = -1
     this.#patterns = 0
   }
 
@@ -183,7 +188,9 @@ export class Siblings {
    * and no template is kept (one whose sibling was read as events, a slot refused, still holds).
    */
   started (qname: QName, depth: number, at: number): void {
-    if (this.template === undefined && qname === this.#closed && depth === this.#closedDepth && this.#learnAt === -1) {
+    const again = qname === this.#closed && depth === this.#closedDepth
+    const unlearnt = qname === this.#unlearnt && depth === this.#unlearntDepth
+    if (again && !unlearnt && this.template === undefined && this.#learnAt === -1) {
       this.#learnAt = at
       this.#learnDepth = depth
     }
@@ -200,10 +207,24 @@ export class Siblings {
     if (depth === this.#learnDepth) {
       const from = this.#learnAt
       this.#learnAt = this.#learnDepth = -1
-      return learn(s, from, end, depth, qname)
+      if (end - from <= TEMPLATE_LENGTH) return learn(s, from, end, depth, qname)
+      this.#unlearn(qname, depth)
+      return undefined
     }
     if (this.template !== undefined && depth < this.template.depth) this.template = undefined
+    if (depth < this.#unlearntDepth) this.#unlearn(undefined, -1)
     return undefined
+  }
+
+  /** `template`, just learnt, is kept (its handler takes its siblings whole), or its name is not learnt again here. */
+  keep (template: Template, kept: boolean): void {
+    if (kept) this.template = template
+    else this.#unlearn(template.qname, template.depth)
+  }
+
+  #unlearn (qname: QName | undefined, depth: number): void {
+    this.#unlearnt = qname
+    this.#unlearntDepth = depth
   }
 
   /**
