@@ -202,6 +202,13 @@ test('docs/protocol.md "Limits" (linear cost): a repeated sibling is taken whole
   const again = new Counting(LIMITS)
   again.decode(message(`<w:P>${long}</w:P><w:Q>${'<w:i a="1"/>'.repeat(5)}</w:Q>`), SOAP12_ENV, 'utf-8')
   t.assert.deepStrictEqual([again.templates.length, again.repeats], [1, 3])
+  // Siblings holding a comment or a CDATA section make no template (their markup is not only tags).
+  for (const inner of ['<!-- c -->', '<![CDATA[c]]>']) {
+    const text = inBody(`<w:i>${inner}<w:v>1</w:v></w:i>`.repeat(5))
+    const decoder = new Counting(LIMITS)
+    t.assert.deepStrictEqual(outcome(decoder, text), outcome(new EnvelopeDecoder(LIMITS, { siblings: false }), text), inner)
+    t.assert.deepStrictEqual([decoder.learnt, decoder.repeats], [0, 0], inner)
+  }
   // The Body's own children: learnt once, not kept (they have no node to copy), and not learnt again.
   const children = new Counting(LIMITS)
   children.decode(`<e:Envelope xmlns:e="${SOAP12_ENV}"><e:Body xmlns:w="urn:w">${'<w:i/>'.repeat(6)}</e:Body></e:Envelope>`, SOAP12_ENV, 'utf-8')
