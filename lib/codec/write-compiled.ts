@@ -8,14 +8,8 @@
  * path). Parts it leaves to the interpreter (xsi:type alternatives, raw
  * elements, xs:list, binary values) are written by the interpreter's writers.
  */
-import { disallowedAt, FLAT_RUN, flattened } from '../xml/chars'
-import { escapeAttribute, escapeXml } from '../xml/escape'
 import type { Field, ObjectShape, ScalarShape, ScalarType } from './shapes'
-
-// Anything a string may need looked at: escaping, a forbidden character, or a surrogate (paired or not).
-// Most strings hold none, and are written as they are after this one scan.
-// eslint-disable-next-line no-control-regex -- matching those characters is the point
-export const SPECIAL = /[&<>"\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/
+import { BYTES_RUN, decimal, escaped, latin1, notWritten, SPECIAL, writeBuffer, type WriteBuffer } from './write-text'
 
 export type Writer = (value: unknown) => string
 
@@ -50,84 +44,15 @@ export type ObjectWriter = (object: object, start: string, close: string) => str
 /** Writes a top-level element of a value, or throws. */
 export type ElementWriter = (value: unknown, start: string, close: string) => string
 
-/** What the generated code throws when it does not write a value: the interpreter writes it instead. */
-const NOT_WRITTEN = new Error('not written by the compiled writer')
+/** A literal as a WriteBuffer takes it: its Latin-1 bytes, or text (see latin1()). */
+type Literal = Uint8Array | string
 
-function notWritten (): never {
-  throw NOT_WRITTEN
-}
+/** Writes an object shape's element (an array's item) into `buffer`: `start` is `<` and its tag, `close` its end. */
+type ByteWriter = (object: object, buffer: WriteBuffer, start: Literal, close: Literal) => void
 
-/** Strings up to this long that need looking at are escaped in one pass over their characters (escapeShort()). */
-const SHORT = 32
-
-/**
- * A short string's text (`attribute`: as an attribute value), escaped as escape.ts escapes it; not written when it
- * holds a character XML 1.0 cannot carry (a C0 control but tab, LF and CR, U+FFFE, U+FFFF, a surrogate alone).
- */
-function escapeShort (value: string, attribute: boolean): string {
-  let out = ''
-  let last = 0
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i)
-    // Past '>' and below the surrogates: nothing to look at.
-    if (c > 0x3E && c < 0xD800) continue
-    let entity: string
-    if (c === 0x26) entity = '&amp;'
-    else if (c === 0x3C) entity = '&lt;'
-    else if (c === 0x3E) entity = '&gt;'
-    else if (c === 0x0D) entity = '&#xD;'
-    else if (c === 0x22) {
-      if (!attribute) continue
-      entity = '&quot;'
-    } else if (c === 0x09 || c === 0x0A) {
-      if (!attribute) continue
-      entity = c === 0x09 ? '&#x9;' : '&#xA;'
-    } else if (c < 0x20) {
-      return notWritten()
-    } else if (c < 0xD800 || (c >= 0xE000 && c < 0xFFFE)) {
-      continue
-    } else {
-      const low = value.charCodeAt(i + 1)
-      if (c >= 0xDC00 || !(low >= 0xDC00 && low <= 0xDFFF)) return notWritten()
-      i++
-      continue
-    }
-    out += value.slice(last, i) + entity
-    last = i + 1
-  }
-  return last === 0 ? value : out + value.slice(last)
-}
-
-/**
- * A string that needs escaping (`attribute`: as an attribute value), or holds a character XML 1.0 cannot carry:
- * escaped, or not written.
- */
-function escaped (value: string, attribute: boolean): string {
-  if (value.length <= SHORT) return escapeShort(value, attribute)
-  if (disallowedAt(value) !== -1) notWritten()
-  return attribute ? escapeAttribute(value) : escapeXml(value)
-}
-
-/**
- * A finite number's text, as String() writes it. One of at most two decimals under 10^13 (a price, a quantity) is
- * written from its integer number of hundredths: the double nearest a decimal of 15 digits or fewer is nearest no
- * other such decimal, so that decimal is the shortest that reads back as the number, the one String() writes.
- * Any other is written by String().
- */
-function decimal (value: number): string {
-  if (Number.isInteger(value)) return value === 0 && 1 / value < 0 ? '-0' : '' + value
-  const hundredths = Math.round(value * 100)
-  if (hundredths / 100 !== value || hundredths >= 1e15 || hundredths <= -1e15) return '' + value
-  const size = hundredths < 0 ? -hundredths : hundredths
-  const whole = Math.floor(size / 100)
-  const rest = size - whole * 100
-  const fraction = rest % 10 === 0 ? '.' + String(rest / 10) : rest < 10 ? '.0' + String(rest) : '.' + String(rest)
-  return (hundredths < 0 ? '-' : '') + String(whole) + fraction
-}
-
-/** What the generated code is given, by these names. */
-const NAMES = ['N', 'S', 'E', 'D', 'R', 'L', 'H', 'f', 'd']
-const HELPERS = [notWritten, SPECIAL, escaped, decimal, FLAT_RUN, flattened, Object.hasOwn]
+/** What the generated code is given, by these names: helpers, then the compiler's writers, delegates and literals. */
+const NAMES = ['N', 'S', 'E', 'D', 'R', 'H', 'f', 'g', 'd', 'K']
+const HELPERS = [notWritten, SPECIAL, escaped, decimal, BYTES_RUN, Object.hasOwn]
 
 const literal = (s: string): string => JSON.stringify(s)
 
@@ -152,6 +77,13 @@ class Compiler {
   /** The writer of each object shape met, by its index in `writers`. */
   private readonly index = new Map<ObjectShape, number>()
   private readonly writers: ObjectWriter[] = []
+  /** The writer into a WriteBuffer of each object shape met in an array, by its index in `byteWriters`. */
+  private readonly byteIndex = new Map<ObjectShape, number>()
+  private readonly byteWriters: ByteWriter[] = []
+  /** The literals of the byte writers, as latin1() makes them. */
+  private readonly literals: Literal[] = []
+  private readonly literalIndex = new Map<string, number>()
+  private readonly delegates: Writer[] = []
 
   /**
    * @param checked whether the code also refuses what the schema's `required` and `additionalProperties: false`
@@ -175,11 +107,10 @@ class Compiler {
 
   private compile (shape: ObjectShape): ObjectWriter {
     const parts = this.partsOf(shape)
-    const delegates: Writer[] = []
-    const delegate = (write: Writer): string => `d[${delegates.push(write) - 1}]`
+    const delegate = this.delegate
     let code = this.closedCode(shape, parts) + this.allPresentCode(parts, delegate) + 'let a = \'\', e = \'\', v\n'
     // A required property absent: not written.
-    const absent = (field: Field): string => this.checked && shape.required.includes(field.property) ? ' else N()' : ''
+    const absent = (field: Field): string => this.absent(shape, field)
     for (const part of parts.attributes) {
       const field = part.field
       const value = inline(field)
@@ -191,10 +122,18 @@ class Compiler {
       code += `${read(part.field.property)} ${this.elementCode(part, delegate)} }${absent(part.field)}\n`
     }
     code += 'return e === \'\' ? s + a + \'/>\' : s + a + \'>\' + e + c'
-    // eslint-disable-next-line no-new-func -- the point: code made once per shape, its names and tags string literals
-    const make = new Function(...NAMES, `return function (o, s, c) {\n${code}\n}`)
-    return make(...HELPERS, this.writers, delegates) as ObjectWriter
+    return this.made(code, 'o, s, c') as ObjectWriter
   }
+
+  /** A function of `parameters` running `code`, given the helpers and the compiler's tables by NAMES. */
+  private made (code: string, parameters: string): unknown {
+    // eslint-disable-next-line no-new-func -- the point: code made once per shape, its names and tags string literals
+    const make = new Function(...NAMES, `return function (${parameters}) {\n${code}\n}`)
+    return make(...HELPERS, this.writers, this.byteWriters, this.delegates, this.literals)
+  }
+
+  /** The name of the interpreter's writer `write` in the generated code. */
+  private readonly delegate = (write: Writer): string => `d[${this.delegates.push(write) - 1}]`
 
   /**
    * Checked, for an object that refuses the properties its schema does not name: a statement that throws (not
@@ -256,24 +195,16 @@ class Compiler {
     return `const ${reads.join(', ')}\nif (${present.join(' && ')}) return ${expression.slice(3)}\n`
   }
 
-  /** Statements writing the part's value `v` (present) onto `e`. */
+  /**
+   * Statements writing the part's value `v` (present) onto `e`. No array is written here: an element that holds one
+   * is written into a WriteBuffer (root()); one of this writer's only through the interpreter's writers.
+   */
   private elementCode (part: ElementPart, delegate: (write: Writer) => string): string {
     const field = part.field
     const shape = field.shape
-    if (part.kind === 'any' || !inline(field)) return `e += ${delegate(part.write)}(v)`
+    if (part.kind === 'any' || !inline(field) || field.array) return `e += ${delegate(part.write)}(v)`
     if (part.kind === 'text') return `e += ${scalarCode((shape as ScalarShape).type, 'v', false)}`
-    if (!field.array) return this.valueCode(field, part.tag, 'v', 'e')
-    const open = field.wrapped ? literal(`<${part.tag}>`) : '\'\''
-    const close = field.wrapped ? ` + ${literal(`</${part.tag}>`)}` : ''
-    // The items of the last stretch: made one string every FLAT_RUN characters (see flattened()), as write.ts does.
-    return `if (!Array.isArray(v)) N()
-  let out = ${open}, run = ''
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i]
-    ${this.valueCode(field, part.itemTag, 'x', 'run')}
-    if (run.length > R) { out += L(run); run = '' }
-  }
-  e += out + run${close}`
+    return this.valueCode(field, part.tag, 'v', 'e')
   }
 
   /** A statement writing one element `tag` of the field's shape, of value `v`, onto `out`. */
@@ -294,15 +225,153 @@ class Compiler {
     return `${v} === null ? ${nil} : ${object} ? ${call} : N()`
   }
 
-  /** The writer of the root: its value must be an object. */
-  root (shape: ObjectShape): ElementWriter {
-    const i = this.writerOf(shape)
-    const writers = this.writers
-    return (value, start, close) => {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) notWritten()
-      return writers[i](value, start, close)
+  /** A loop writing the items of the array `v` into the buffer `b`, made text every BYTES_RUN characters. */
+  private itemsCode (part: ElementPart): string {
+    return `for (let i = 0; i < v.length; i++) {
+    const x = v[i]
+    ${this.bytesValueCode(part.field, part.itemTag, 'x')}
+    if (b.length > R) b.flush()
+  }`
+  }
+
+  /** The index of the byte writer of `shape`: until first called, one that compiles it and takes its place. */
+  private byteWriterOf (shape: ObjectShape): number {
+    const known = this.byteIndex.get(shape)
+    if (known !== undefined) return known
+    const i = this.byteWriters.length
+    this.byteIndex.set(shape, i)
+    this.byteWriters.push((object, buffer, start, close) => {
+      const write = this.compileBytes(shape)
+      this.byteWriters[i] = write
+      write(object, buffer, start, close)
+    })
+    return i
+  }
+
+  /** The writer of an object shape into a WriteBuffer: the same text as compile()'s, written in the same order. */
+  private compileBytes (shape: ObjectShape): ByteWriter {
+    const parts = this.partsOf(shape)
+    let code = this.closedCode(shape, parts) + 'let v\nb.literal(s)\n'
+    for (const part of parts.attributes) {
+      const field = part.field
+      const value = inline(field)
+        ? this.bytesScalarCode((field.shape as ScalarShape).type, 'v', true)
+        : `b.append(${this.delegate(part.write)}(v))`
+      code += `${read(field.property)} ${this.put(part.start)}; ${value}; b.byte(0x22) }${this.absent(shape, field)}\n`
+    }
+    // Nothing written after the start tag's '>': the element is empty, as compile()'s `e === ''`.
+    code += 'b.byte(0x3E)\nconst m = b.written\n'
+    for (const part of parts.elements) {
+      code += `${read(part.field.property)} ${this.bytesElementCode(part)} }${this.absent(shape, part.field)}\n`
+    }
+    code += 'if (b.written === m) b.closeEmpty()\nelse b.literal(c)'
+    return this.made(code, 'o, b, s, c') as ByteWriter
+  }
+
+  /** Statements writing the part's value `v` (present) into `b`. */
+  private bytesElementCode (part: ElementPart): string {
+    const field = part.field
+    const shape = field.shape
+    if (part.kind === 'any' || !inline(field)) return `b.append(${this.delegate(part.write)}(v))`
+    if (part.kind === 'text') return this.bytesScalarCode((shape as ScalarShape).type, 'v', false)
+    if (!field.array) return this.bytesValueCode(field, part.tag, 'v')
+    const items = `if (!Array.isArray(v)) N()\n${this.itemsCode(part)}`
+    return field.wrapped ? `${this.put(`<${part.tag}>`)}\n${items}\n${this.put(`</${part.tag}>`)}` : items
+  }
+
+  /** Statements writing one element `tag` of the field's shape, of value `v`, into `b`. */
+  private bytesValueCode (field: Field, tag: string, v: string): string {
+    const shape = field.shape
+    const nil = shape.nullable ? this.put(`<${tag} xsi:nil="true"/>`) : 'N()'
+    if (shape.kind === 'scalar') {
+      const write = `${this.put(`<${tag}>`)}; ${this.bytesScalarCode(shape.type, v, false)}; ${this.put(`</${tag}>`)}`
+      return `if (${v} === null) ${nil}\n    else { ${write} }`
+    }
+    const call = `g[${this.byteWriterOf(shape)}](${v}, b, ${this.constant(`<${tag}`)}, ${this.constant(`</${tag}>`)})`
+    const object = `typeof ${v} === 'object' && !Array.isArray(${v})`
+    return `if (${v} === null) ${nil}\n    else if (${object}) ${call}\n    else N()`
+  }
+
+  /** A statement: `v`'s text as the scalar type writes it, into `b`, or a call of N() (not written). */
+  private bytesScalarCode (type: ScalarType, v: string, attribute: boolean): string {
+    switch (type) {
+      case 'string': return `{ if (typeof ${v} === 'string') b.string(${v}, ${String(attribute)}); else N() }`
+      case 'integer': return `{ if (Number.isSafeInteger(${v})) b.integer(${v}); else N() }`
+      case 'number': return `{ if (Number.isFinite(${v})) b.number(${v}); else N() }`
+      default: return `{ if (typeof ${v} === 'boolean') b.boolean(${v}); else N() }`
     }
   }
+
+  /** The index in `literals` of the literal `text`, as latin1() makes it. */
+  private literalOf (text: string): number {
+    let n = this.literalIndex.get(text)
+    if (n === undefined) {
+      n = this.literals.push(latin1(text)) - 1
+      this.literalIndex.set(text, n)
+    }
+    return n
+  }
+
+  /** The literal `text` in the generated code: its bytes or itself, for b.literal(). */
+  private constant (text: string): string {
+    return `K[${this.literalOf(text)}]`
+  }
+
+  /** A statement writing the literal `text` into `b`: its bytes, or itself appended. */
+  private put (text: string): string {
+    const n = this.literalOf(text)
+    return typeof this.literals[n] === 'string' ? `b.append(${literal(text)})` : `b.put(K[${n}])`
+  }
+
+  /** Checked, for a required property of `shape`: ` else N()`, closing the block read() opens when it is absent. */
+  private absent (shape: ObjectShape, field: Field): string {
+    return this.checked && shape.required.includes(field.property) ? ' else N()' : ''
+  }
+
+  /**
+   * The writer of the root: its value must be an object. An element that holds an array the generated code writes
+   * is written into a WriteBuffer; any other, as strings. Which, is decided when it is first written.
+   */
+  root (shape: ObjectShape): ElementWriter {
+    let write: ElementWriter | undefined
+    return (value, start, close) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) notWritten()
+      write ??= holdsArray(shape, new Set()) ? this.bytesRoot(shape) : this.stringsRoot(shape)
+      return write(value, start, close)
+    }
+  }
+
+  private stringsRoot (shape: ObjectShape): ElementWriter {
+    const i = this.writerOf(shape)
+    const writers = this.writers
+    return (value, start, close) => writers[i](value as object, start, close)
+  }
+
+  private bytesRoot (shape: ObjectShape): ElementWriter {
+    const i = this.byteWriterOf(shape)
+    const writers = this.byteWriters
+    // The tags as bytes, made again only when they change.
+    let tags: [string, string, Literal, Literal] = ['', '', '', '']
+    return (value, start, close) => {
+      if (tags[0] !== start || tags[1] !== close) tags = [start, close, latin1(start), latin1(close)]
+      const buffer = writeBuffer()
+      try {
+        writers[i](value as object, buffer, tags[2], tags[3])
+      } catch (err) {
+        buffer.drop()
+        throw err
+      }
+      return buffer.done()
+    }
+  }
+}
+
+/** Whether the generated code writes an array of `shape`'s elements, or of an element within them. */
+function holdsArray (shape: ObjectShape, seen: Set<ObjectShape>): boolean {
+  if (seen.has(shape)) return false
+  seen.add(shape)
+  return shape.elements.some((field) => inline(field) &&
+    (field.array || (field.shape.kind === 'object' && holdsArray(field.shape, seen))))
 }
 
 /** Reads `property` of `o` into `v`; opens the block that writes it, run when it is an own property not undefined. */

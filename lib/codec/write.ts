@@ -26,7 +26,8 @@ import type { XmlElement } from '../xml/element'
 import { disallowedAt, FLAT_RUN, flattened, isNCName } from '../xml/chars'
 import { admits, InputProblem, locate } from './read'
 import type { XopParts } from '../soap/xop-write'
-import { compileWriter, SPECIAL, type AttributePart, type ElementPart, type Parts, type Writer } from './write-compiled'
+import { compileWriter, type AttributePart, type ElementPart, type Parts, type Writer } from './write-compiled'
+import { SPECIAL } from './write-text'
 
 /** A value the writer cannot write; its path is built on the way out, as for reading. */
 class OutputProblem extends InputProblem {}

@@ -13,6 +13,7 @@ import { compileElement, elementWriters, writingParts } from '../../../lib/codec
 import { prefixesFor } from '../../../lib/codec/prefixes'
 import { shapeOf, usesXsi, type ObjectShape } from '../../../lib/codec/shapes'
 import { XopParts } from '../../../lib/soap/xop-write'
+import { BYTES_UP_TO } from '../../../lib/codec/write-text'
 
 const TNS = 'urn:example:w'
 const OTHER = 'urn:example:other'
@@ -377,4 +378,99 @@ test(`codec write (${RULE}): an error the value itself throws (a getter's) comes
   const value = Object.defineProperty({}, 'a', { enumerable: true, get () { throw thrown } })
   t.assert.strictEqual(errorOf(() => writers.interpreted(value)), thrown)
   t.assert.strictEqual(errorOf(() => writers.combined(value)), thrown)
+})
+
+/** The writers of a root R whose `list` is an array of `item`: the compiled writer writes it into a WriteBuffer. */
+function listWriters (item: Schema, list = 'list'): Writers {
+  const schema = { type: 'object', properties: { [list]: { type: 'array', items: item } }, additionalProperties: false }
+  const shape = shapeOf(schema, '#', TNS) as ObjectShape
+  const prefixes = prefixesFor(shape, TNS, schema, '#')
+  return { ...elementWriters(shape, 'R', TNS, prefixes, false), combined: compileElement(shape, 'R', TNS, prefixes, false) }
+}
+
+const BYTES_RULE = `${RULE}, an array's items as bytes (lib/codec/write-text.ts)`
+
+test(`codec write (${BYTES_RULE}): every character to U+00FF and past it, strings about BYTES_UP_TO long and numbers at the edges of their digits are written as the interpreter writes them`, (t: TestContext) => {
+  const item = {
+    type: 'object',
+    properties: {
+      a: { type: 'string', xml: { attribute: true } },
+      i: { type: 'integer', xml: { attribute: true } },
+      s: { type: 'string' },
+      n: { type: 'number' },
+      b: { type: 'boolean' }
+    }
+  }
+  const writers = listWriters(item)
+  const counts = { written: 0, refused: 0 }
+  const check = (value: object): void => {
+    const list = { list: [value, { s: 'next' }, value] }
+    const reference = outcome(() => writers.interpreted(list))
+    const compiled = outcome(() => writers.compiled(list))
+    if ('written' in reference) {
+      counts.written++
+      t.assert.deepStrictEqual(compiled, reference)
+    } else {
+      counts.refused++
+      t.assert.ok('error' in compiled, JSON.stringify(value))
+    }
+  }
+  const strings = [
+    ...Array.from({ length: 0x300 }, (_, c) => `<${String.fromCharCode(c)}>`),
+    '😀', 'a\uD800b', 'ab\u4E2Dcd&<"', 'a\tb\nc\rd"e', 'é'.repeat(BYTES_UP_TO + 1),
+    'x'.repeat(BYTES_UP_TO - 1) + '&', 'x'.repeat(BYTES_UP_TO) + '"', 'x'.repeat(BYTES_UP_TO + 1) + '\r', 'x'.repeat(BYTES_UP_TO) + '\u0001'
+  ]
+  for (const value of strings) check({ a: value, s: value })
+  const numbers = [0, -0, 1, -1, 9, 10, 99, 100, 1e15 - 1, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, 1e21, 0.07, -0.07, 0.5, 1.25,
+    -1.05, 1e13 - 0.01, 1e13 + 0.01, 0.1 + 0.2, 5e-324, NaN, Infinity, -Infinity]
+  for (const n of numbers) check({ i: n, n })
+  for (const b of [true, false, 0]) check({ b })
+  // An item of no attribute and no content is an empty element.
+  check({})
+  t.assert.ok(counts.written > 700 && counts.refused > 25, JSON.stringify(counts))
+})
+
+test(`codec write (${BYTES_RULE}): names past U+00FF, and values of other writers, are written between the bytes as the interpreter writes them`, (t: TestContext) => {
+  const item = {
+    type: 'object',
+    properties: {
+      東: { type: 'string', xml: { attribute: true } },
+      ü: { type: 'string' },
+      data: { type: 'string', contentEncoding: 'base64' },
+      values: { type: 'array', items: { type: 'integer' }, xml: { list: true } },
+      kid: { type: 'array', items: { type: 'object', properties: { 名: { type: 'integer' } } } }
+    }
+  }
+  const writers = listWriters(item, '名前')
+  const value = {
+    名前: Array.from({ length: 2000 }, (_, k) => ({
+      東: `v${k}`, ü: k % 3 === 0 ? '' : 'ü東', data: Buffer.from([k % 256]), values: [k, -k], kid: k % 2 === 0 ? [] : [{ 名: k }, {}]
+    }))
+  }
+  const written = writers.interpreted(value)
+  t.assert.ok(written.length > 4 * 16384 && written.includes('<tns:名前 東="v1">'), written.slice(0, 200))
+  t.assert.strictEqual(writers.compiled(value), written)
+})
+
+test(`codec write (${BYTES_RULE}): a write within a write (a getter's) takes a buffer of its own, and an item not written leaves none of its bytes`, (t: TestContext) => {
+  const writers = listWriters({ type: 'object', properties: { s: { type: 'string' } } })
+  const inner = { list: [{ s: 'inner' }, { s: 'x'.repeat(20_000) }] }
+  const within: string[] = []
+  const getter = Object.defineProperty({}, 's', { enumerable: true, get () { within.push(writers.compiled(inner)); return 'b' } })
+  const outer = { list: [{ s: 'a' }, getter, { s: 'c' }] }
+  t.assert.strictEqual(writers.compiled(outer), writers.interpreted({ list: [{ s: 'a' }, { s: 'b' }, { s: 'c' }] }))
+  t.assert.deepStrictEqual(within, [writers.interpreted(inner)])
+  t.assert.ok('error' in outcome(() => writers.compiled({ list: [{ s: 'a'.repeat(30_000) }, { s: '\u0000' }] })))
+  t.assert.strictEqual(writers.compiled({ list: [{ s: 'z' }] }), writers.interpreted({ list: [{ s: 'z' }] }))
+})
+
+test(`codec write (${BYTES_RULE}): an item longer than the buffer is written whole`, (t: TestContext) => {
+  const names = Array.from({ length: 12 }, (_, k) => `a${k}`)
+  const writers = listWriters({ type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string', xml: { attribute: true } }])) })
+  // Each value is BYTES_UP_TO characters of six bytes each once escaped: 72 KiB an item.
+  const item = Object.fromEntries(names.map((name) => [name, '"'.repeat(BYTES_UP_TO)]))
+  const value = { list: [item, item, item] }
+  const written = writers.interpreted(value)
+  t.assert.ok(written.length > 3 * 72 * 1024, `${written.length}`)
+  t.assert.strictEqual(writers.compiled(value), written)
 })
