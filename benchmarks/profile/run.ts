@@ -33,7 +33,7 @@ export const STAGE_TEXT: Record<Stage, string> = {
   reading: 'lib/xml (the reader, the tree, names, characters) and lib/soap (the envelope decoder, charset, media type), lib/plugin/parser and body',
   'codec read': 'lib/codec but its writer and validation: the tree read into the input object',
   validation: 'ajv: its generated validators (no script) and its runtime, and lib/codec/validation',
-  writing: 'lib/codec/write, write-compiled (the generated writers) and write-text, lib/xml/write and escape, lib/soap/writer and xop-write',
+  writing: 'lib/codec/write, write-compiled (the generated writers) and write-text, lib/xml/write, escape and pieces, lib/soap/writer and xop-write',
   'fastify-soap, other': 'the rest of lib/ (plugin hooks, dispatch, the pipeline, the reply)',
   'garbage collection': 'V8\'s (garbage collector) node',
   'Fastify and Node': 'everything else: Fastify, Node\'s HTTP and streams, (program), the handler. ' +
@@ -66,7 +66,7 @@ export function stageOf (frame: CallFrame, caller?: CallFrame): Stage | 'idle' {
   const lib = /\/lib\/(.+?)\.[cm]?[jt]s$/.exec(path)
   if (lib === null || path.includes('/node_modules/')) return 'Fastify and Node'
   const file = lib[1]
-  if (/^(codec\/write|codec\/write-compiled|codec\/write-text|xml\/write|xml\/escape|soap\/writer|soap\/xop-write)$/.test(file)) return 'writing'
+  if (/^(codec\/write|codec\/write-compiled|codec\/write-text|xml\/write|xml\/escape|xml\/pieces|soap\/writer|soap\/xop-write)$/.test(file)) return 'writing'
   if (file === 'codec/validation') return 'validation'
   if (file.startsWith('codec/')) return 'codec read'
   if (file.startsWith('xml/') || file.startsWith('soap/') || file === 'plugin/parser' || file === 'plugin/body') return 'reading'

@@ -330,7 +330,8 @@ class Compiler {
 
   /**
    * The writer of the root: its value must be an object. An element that holds an array the generated code writes
-   * is written into a WriteBuffer; any other, as strings. Which, is decided when it is first written.
+   * is written into a WriteBuffer, whose text is recorded with its pieces when long (xml/pieces.ts); any other is
+   * written as strings. Which, is decided when it is first written.
    */
   root (shape: ObjectShape): ElementWriter {
     let write: ElementWriter | undefined

@@ -17,6 +17,7 @@
  */
 import { disallowedAt, FLAT_RUN } from '../xml/chars'
 import { escapeAttribute, escapeXml } from '../xml/escape'
+import { recordPieces } from '../xml/pieces'
 
 // Anything a string may need looked at: escaping, a forbidden character, or a surrogate (paired or not).
 // Most strings hold none, and are written as they are after this one scan.
@@ -137,8 +138,9 @@ export class WriteBuffer {
   length = 0
   /** Whether it is being written: a write within a write (a getter's) takes a buffer of its own. */
   busy = false
-  /** What was written before the bytes, as text. */
+  /** What was written before the bytes, as text, and the flat pieces it is joined from. */
   private text = ''
+  private pieces: string[] = []
   private before = 0
 
   /** How many characters have been written in all. */
@@ -156,6 +158,7 @@ export class WriteBuffer {
     if (this.length === 0) return
     const piece = this.bytes.toString('latin1', 0, this.length)
     this.text += piece
+    this.pieces.push(piece)
     this.before += this.length
     this.length = 0
   }
@@ -165,6 +168,7 @@ export class WriteBuffer {
     if (text === '') return
     this.flush()
     this.text += text
+    this.pieces.push(text)
     this.before += text.length
   }
 
@@ -304,10 +308,11 @@ export class WriteBuffer {
     this.length = p
   }
 
-  /** The text written, and the buffer free. */
+  /** The text written, and the buffer free. A text of several pieces is recorded with them (xml/pieces.ts). */
   done (): string {
     this.flush()
     const text = this.text
+    if (this.pieces.length > 1) recordPieces(text, this.pieces)
     this.drop()
     return text
   }
@@ -315,6 +320,7 @@ export class WriteBuffer {
   /** What was written dropped, and the buffer free. */
   drop (): void {
     this.text = ''
+    if (this.pieces.length !== 0) this.pieces = []
     this.before = 0
     this.length = 0
     this.busy = false

@@ -14,6 +14,9 @@ import { prefixesFor } from '../../../lib/codec/prefixes'
 import { shapeOf, usesXsi, type ObjectShape } from '../../../lib/codec/shapes'
 import { XopParts } from '../../../lib/soap/xop-write'
 import { BYTES_UP_TO } from '../../../lib/codec/write-text'
+import { SOAP12 } from '../../../lib/namespaces'
+import { writeEnvelope } from '../../../lib/soap/writer'
+import { takePieces } from '../../../lib/xml/pieces'
 
 const TNS = 'urn:example:w'
 const OTHER = 'urn:example:other'
@@ -473,4 +476,16 @@ test(`codec write (${BYTES_RULE}): an item longer than the buffer is written who
   const written = writers.interpreted(value)
   t.assert.ok(written.length > 3 * 72 * 1024, `${written.length}`)
   t.assert.strictEqual(writers.compiled(value), written)
+})
+
+test(`codec write (${BYTES_RULE}): a long element is recorded with its pieces, and its envelope with them (lib/xml/pieces.ts); a short one is not`, (t: TestContext) => {
+  const writers = listWriters({ type: 'object', properties: { s: { type: 'string' } } })
+  const value = { list: Array.from({ length: 3000 }, (_, k) => ({ s: k % 100 === 0 ? `item ${k} 東` : `item ${k}` })) }
+  const envelope = writeEnvelope(SOAP12, writers.combined(value))
+  const pieces = takePieces(envelope)
+  t.assert.strictEqual(envelope, writeEnvelope(SOAP12, writers.interpreted(value)))
+  t.assert.ok(pieces !== undefined && pieces.length > 30, `${pieces?.length} pieces`)
+  t.assert.strictEqual(pieces.join(''), envelope)
+  const short = writeEnvelope(SOAP12, writers.combined({ list: [{ s: 'a' }] }))
+  t.assert.strictEqual(takePieces(short), undefined)
 })
