@@ -1,12 +1,14 @@
 /**
  * Stage 6c, the fast path: the writer of each object shape generated once as
  * JavaScript (as fast-json-stringify does for JSON), its property reads,
- * tags and scalar checks written out inline, its arrays plain loops. It
- * writes what the interpreter (write.ts) writes and nothing else: a value it
- * does not write as that would, or any problem, makes it throw, and the
- * interpreter writes the whole value again (and names the problem, with its
- * path). Parts it leaves to the interpreter (xsi:type alternatives, raw
- * elements, xs:list, binary values) are written by the interpreter's writers.
+ * tags and scalar checks written out inline. An element that holds an array
+ * is written as bytes into a WriteBuffer (write-text.ts), its arrays plain
+ * loops; any other as strings. It writes what the interpreter (write.ts)
+ * writes and nothing else: a value it does not write as that would, or any
+ * problem, makes it throw, and the interpreter writes the whole value again
+ * (and names the problem, with its path). Parts it leaves to the interpreter
+ * (xsi:type alternatives, raw elements, xs:list, binary values) are written
+ * by the interpreter's writers.
  */
 import type { Field, ObjectShape, ScalarShape, ScalarType } from './shapes'
 import { BYTES_RUN, decimal, escaped, latin1, notWritten, SPECIAL, writeBuffer, type WriteBuffer } from './write-text'
@@ -77,7 +79,7 @@ class Compiler {
   /** The writer of each object shape met, by its index in `writers`. */
   private readonly index = new Map<ObjectShape, number>()
   private readonly writers: ObjectWriter[] = []
-  /** The writer into a WriteBuffer of each object shape met in an array, by its index in `byteWriters`. */
+  /** The writer into a WriteBuffer of each object shape met in an element that holds an array, by its index. */
   private readonly byteIndex = new Map<ObjectShape, number>()
   private readonly byteWriters: ByteWriter[] = []
   /** The literals of the byte writers, as latin1() makes them. */
