@@ -311,12 +311,34 @@ function choiceType ({ optional, lead, tail, branches }: Choice): string {
   return `<xs:complexType name="C"><xs:sequence><xs:element name="${lead}" type="xs:string"/><xs:choice minOccurs="${optional ? 0 : 1}">${sequences}</xs:choice><xs:element name="${tail}" type="xs:string" minOccurs="0"/></xs:sequence></xs:complexType>`
 }
 
+/** The most flat alternatives the codec states a choice's counts for (docs/contract-first.md "The mapping"). */
+const FLAT_MOST = 64
+
+/**
+ * At least as many flat alternatives as the codec takes the choice apart into: per branch, the product of its
+ * particles' (an optional group there or not, a nested choice's branches and none when it may be absent, the sets of
+ * takes of a repeated one), summed over the branches. Past FLAT_MOST, only the arrays are stated.
+ */
+function flatAlternatives ({ branches }: Choice): number {
+  const of = (p: Particle): number => {
+    if (p.group === 'optional') return 2
+    if (p.group === 'choice') return p.min === 0 ? 3 : 2
+    if (p.group === 'none') return 1
+    if (p.max === 'unbounded') return Infinity
+    // k takes of a choice of two elements: k + 1 sets of counts.
+    let sets = 0
+    for (let k = p.min; k <= p.max; k++) sets += k + 1
+    return sets
+  }
+  return branches.reduce((sum, branch) => sum + branch.reduce((product, p) => product * of(p), 1), 0)
+}
+
 /** A message's content: each name as many times as counted, in the order of NAMES, between the lead and the tail. */
 function content ({ lead, tail }: Choice, counts: readonly number[]): string {
   return `<k:${lead}>${lead}</k:${lead}>` + NAMES.map((n, i) => `<k:${n}>${n}</k:${n}>`.repeat(counts[i])).join('') + `<k:${tail}>${tail}</k:${tail}>`
 }
 
-test('docs/contract-first.md "The mapping", property: random xs:choices whose branches name the same elements, in nested choices, optional and repeated groups too, and elements of the choice named before or after it, accept and refuse the messages xmllint does (at most 80 schemas of 12 messages, 60 s)', async (t: TestContext) => {
+test('docs/contract-first.md "The mapping", property: random xs:choices whose branches name the same elements, in nested choices, optional and repeated groups too, and elements of the choice named before or after it, accept and refuse the messages xmllint does within 64 flat alternatives, and past them refuse none it accepts (at most 80 schemas of 12 messages, 60 s)', async (t: TestContext) => {
   if (!requireXmllint(t)) return
   const dir = await folder(t)
   const started = Date.now()
@@ -339,8 +361,10 @@ test('docs/contract-first.md "The mapping", property: random xs:choices whose br
     const valid = xmllintValid(xsd, files)
     if (valid === undefined) return
     seen.schemas++
-    seen[outside(choice) ? 'outside' : 'inside']++
-    if (choice.branches.some((b) => b.some((p) => p.group === 'repeated'))) seen.repeated++
+    // Past FLAT_MOST flat alternatives, more is accepted than the XSD does, never less.
+    const exact = flatAlternatives(choice) <= FLAT_MOST
+    if (exact) seen[outside(choice) ? 'outside' : 'inside']++
+    if (exact && choice.branches.some((b) => b.some((p) => p.group === 'repeated'))) seen.repeated++
     const app = await serve(t, schema)
     for (const [i, file] of files.entries()) {
       seen.messages++
@@ -348,11 +372,12 @@ test('docs/contract-first.md "The mapping", property: random xs:choices whose br
       const accepted = response.statusCode === 200
       if (!accepted) seen.refused++
       const what: string = `${choiceType(choice)}\n${content(choice, taken[i])}: xmllint ${valid.has(file) ? 'accepts' : 'refuses'} it, the codec ${accepted ? 'accepts' : 'refuses'} it\n${response.body}`
-      t.assert.strictEqual(accepted, valid.has(file), what)
+      if (exact) t.assert.strictEqual(accepted, valid.has(file), what)
+      else if (valid.has(file)) t.assert.ok(accepted, what)
     }
     await app.close()
   }), { numRuns: 80 })
-  t.diagnostic(`${seen.schemas} schemas (${seen.outside} naming an element of the choice outside it too, ${seen.repeated} with a repeated choice in a branch), ${seen.messages} messages (${seen.refused} refused), ${Date.now() - started} ms`)
+  t.diagnostic(`${seen.schemas} schemas (${seen.inside + seen.outside} within ${FLAT_MOST} flat alternatives, ${seen.outside} naming an element of the choice outside it too, ${seen.repeated} with a repeated choice in a branch), ${seen.messages} messages (${seen.refused} refused), ${Date.now() - started} ms`)
   t.assert.ok(seen.inside >= 10 && seen.outside >= 5 && seen.repeated >= 5, JSON.stringify(seen))
   t.assert.ok(seen.refused > 0 && seen.refused < seen.messages, `${seen.refused} of ${seen.messages} refused`)
 })
