@@ -11,7 +11,8 @@
  * by the interpreter's writers.
  */
 import type { Field, ObjectShape, ScalarShape, ScalarType } from './shapes'
-import { BYTES_RUN, decimal, escaped, latin1, notWritten, SPECIAL, writeBuffer, type WriteBuffer } from './write-text'
+import { FLAT_RUN } from '../xml/chars'
+import { decimal, escaped, latin1, notWritten, SPECIAL, writeBuffer, type WriteBuffer } from './write-text'
 
 export type Writer = (value: unknown) => string
 
@@ -54,7 +55,7 @@ type ByteWriter = (object: object, buffer: WriteBuffer, start: Literal, close: L
 
 /** What the generated code is given, by these names: helpers, then the compiler's writers, delegates and literals. */
 const NAMES = ['N', 'S', 'E', 'D', 'R', 'H', 'f', 'g', 'd', 'K']
-const HELPERS = [notWritten, SPECIAL, escaped, decimal, BYTES_RUN, Object.hasOwn]
+const HELPERS = [notWritten, SPECIAL, escaped, decimal, FLAT_RUN, Object.hasOwn]
 
 const literal = (s: string): string => JSON.stringify(s)
 
@@ -227,7 +228,7 @@ class Compiler {
     return `${v} === null ? ${nil} : ${object} ? ${call} : N()`
   }
 
-  /** A loop writing the items of the array `v` into the buffer `b`, made text every BYTES_RUN characters. */
+  /** A loop writing the items of the array `v` into the buffer `b`, made text every FLAT_RUN characters. */
   private itemsCode (part: ElementPart): string {
     return `for (let i = 0; i < v.length; i++) {
     const x = v[i]

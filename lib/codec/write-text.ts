@@ -15,7 +15,7 @@
  * bytes: it and the rest of its string are appended as text, as are strings
  * and literals over BYTES_UP_TO characters.
  */
-import { disallowedAt, FLAT_RUN } from '../xml/chars'
+import { disallowedAt } from '../xml/chars'
 import { escapeAttribute, escapeXml } from '../xml/escape'
 import { recordPieces } from '../xml/pieces'
 
@@ -129,8 +129,9 @@ const TRUE = latin1('true') as Uint8Array
 const FALSE = latin1('false') as Uint8Array
 
 /**
- * Text written as Latin-1 bytes, made a string every FLAT_RUN characters (at an item's end: flushed()) and when
- * text is appended. The generated code writes one array's items into it, then takes the text (done()).
+ * Text written as Latin-1 bytes, made a string every FLAT_RUN characters (chars.ts; at an item's end: flush()) and
+ * when text is appended. The generated code writes an element that holds an array into it, then takes the text
+ * (done()).
  */
 export class WriteBuffer {
   private readonly bytes = Buffer.allocUnsafeSlow(SIZE)
@@ -141,11 +142,10 @@ export class WriteBuffer {
   /** What was written before the bytes, as text, and the flat pieces it is joined from. */
   private text = ''
   private pieces: string[] = []
-  private before = 0
 
   /** How many characters have been written in all. */
   get written (): number {
-    return this.before + this.length
+    return this.text.length + this.length
   }
 
   /** Room for `n` more bytes: the bytes made text when they do not fit. */
@@ -159,7 +159,6 @@ export class WriteBuffer {
     const piece = this.bytes.toString('latin1', 0, this.length)
     this.text += piece
     this.pieces.push(piece)
-    this.before += this.length
     this.length = 0
   }
 
@@ -169,7 +168,6 @@ export class WriteBuffer {
     this.flush()
     this.text += text
     this.pieces.push(text)
-    this.before += text.length
   }
 
   /** A literal: bytes from latin1(), or text. */
@@ -321,14 +319,10 @@ export class WriteBuffer {
   drop (): void {
     this.text = ''
     if (this.pieces.length !== 0) this.pieces = []
-    this.before = 0
     this.length = 0
     this.busy = false
   }
 }
-
-/** Checked at each array item's end: the bytes made text past this many. */
-export const BYTES_RUN = FLAT_RUN
 
 const shared = new WriteBuffer()
 
