@@ -317,17 +317,17 @@ const FLAT_MOST = 64
 /**
  * At least as many flat alternatives as the codec takes the choice apart into: per branch, the product of its
  * particles' (an optional group there or not, a nested choice's branches and none when it may be absent, the sets of
- * takes of a repeated one), summed over the branches. Past FLAT_MOST, only the arrays are stated.
+ * takes of a repeated one: of its least takes alone when it is unbounded), summed over the branches. Past FLAT_MOST,
+ * only the arrays are stated.
  */
 function flatAlternatives ({ branches }: Choice): number {
   const of = (p: Particle): number => {
     if (p.group === 'optional') return 2
     if (p.group === 'choice') return p.min === 0 ? 3 : 2
     if (p.group === 'none') return 1
-    if (p.max === 'unbounded') return Infinity
     // k takes of a choice of two elements: k + 1 sets of counts.
     let sets = 0
-    for (let k = p.min; k <= p.max; k++) sets += k + 1
+    for (let k = p.min; k <= (p.max === 'unbounded' ? p.min : p.max); k++) sets += k + 1
     return sets
   }
   return branches.reduce((sum, branch) => sum + branch.reduce((product, p) => product * of(p), 1), 0)
